@@ -1,0 +1,40 @@
+# Two commands do all the set-up: `make run` and `make test`. See README.md.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test demo bench fuzz lint format clean redis
+
+$(STAMP): pyproject.toml scripts/bootstrap.sh
+	@PYTHON=$(PYTHON) bash scripts/bootstrap.sh $(VENV)
+	@touch $(STAMP)
+
+run: $(STAMP)
+	@bash scripts/run.sh
+
+test: $(STAMP)
+	@bash scripts/need_redis_server.sh
+	$(BIN)/python -m pytest
+
+demo: $(STAMP)
+	$(BIN)/boardgames demo
+
+bench: $(STAMP)
+	@bash scripts/need_redis_server.sh
+	$(BIN)/python -m bench.report
+
+fuzz: $(STAMP)
+	@bash scripts/need_redis_server.sh
+	FUZZ_EXAMPLES=2000 $(BIN)/python -m pytest tests/fuzz -p no:cacheprovider
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

@@ -1,0 +1,1 @@
+"""The game-service kit: everything both game services share, and nothing game-specific."""
