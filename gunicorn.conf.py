@@ -1,0 +1,17 @@
+"""Gunicorn settings shared by both services (`make run`, Docker, the tests).
+
+gevent workers: a long-poll or SSE client waits on a Redis XREAD for up to 30 s;
+with sync workers each waiting client would hold a whole process, with gevent it
+holds only a greenlet, so thousands can wait while moves keep flowing.
+"""
+
+import os
+
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "2000"))
+timeout = 60
+graceful_timeout = 10
+keepalive = 5
+accesslog = os.environ.get("ACCESS_LOG") or None
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()
