@@ -1,0 +1,491 @@
+"""A thin HTTP client for the board-game services (Manhattan, Wind City).
+
+It speaks the HTTP contract of ``docs/architecture.md`` and nothing else: no import
+from ``services/`` or ``shared/``. Errors become :mod:`clients.cli.errors` exceptions.
+
+>>> c = ManhattanClient()
+>>> g = c.create(players=2)
+>>> c.join(g["id"], "ann")  # keeps the seat token in ``c.token``
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import requests
+
+from .errors import (
+    ApiError,
+    ServiceUnavailable,
+    TransportError,
+    error_from_response,
+)
+
+Json = dict[str, Any]
+
+DEFAULT_URLS = {
+    "manhattan": ("MANHATTAN_URL", "http://127.0.0.1:8001"),
+    "windcity": ("WINDCITY_URL", "http://127.0.0.1:8002"),
+}
+GAMES = tuple(DEFAULT_URLS)
+OVER = ("finished", "cancelled")
+
+
+def default_url(game: str) -> str:
+    """The base URL of ``game``'s service: env ``MANHATTAN_URL``/``WINDCITY_URL`` or the default."""
+    env, fallback = DEFAULT_URLS[game]
+    return os.environ.get(env) or fallback
+
+
+def is_over(view: Json) -> bool:
+    """Whether a game view is finished or cancelled."""
+    return view.get("status") in OVER
+
+
+def my_turn(view: Json, seat: int | None = None) -> bool:
+    """Whether ``seat`` (default: the view's ``you``) is among the seats to act."""
+    seat = view.get("you") if seat is None else seat
+    return seat is not None and seat in (view.get("to_act") or [])
+
+
+class GameClient:
+    """A client for one game service.
+
+    ``token`` is the seat's bearer token (set by :meth:`join`), ``host_token`` the token
+    that may start or cancel a game (set by :meth:`create`). Every method takes an
+    explicit ``token=`` to override them. GETs and moves are retried on connection
+    errors and ``503`` (``Retry-After`` honoured, at most ``max_retries`` times, never
+    waiting more than ``max_retry_wait`` seconds at once); a move always carries an
+    ``Idempotency-Key`` that stays the same across its retries, so a retry never makes
+    a second move.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        game: str | None = None,
+        *,
+        host_token: str | None = None,
+        timeout: float = 10.0,
+        max_retries: int = 4,
+        max_retry_wait: float = 5.0,
+        backoff: float = 0.2,
+        session: requests.Session | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.host_token = host_token
+        self.game = game
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self.max_retry_wait = max_retry_wait
+        self.backoff = backoff
+        self.session = session or requests.Session()
+        self.seat: int | None = None
+        self.last_etag: str | None = None
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.base_url!r}, game={self.game!r}, seat={self.seat})"
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def _headers(self, token: str | None, extra: dict[str, str] | None = None) -> dict[str, str]:
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        if extra:
+            headers.update(extra)
+        return headers
+
+    def _retry_delay(self, attempt: int, retry_after: float | None) -> float:
+        delay = retry_after if retry_after is not None else self.backoff * (2**attempt)
+        return min(delay, self.max_retry_wait)
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = None,
+        json_body: Any = None,
+        params: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+        retry: bool = False,
+        timeout: float | None = None,
+    ) -> requests.Response:
+        """Send one request; retry (when ``retry``) on connection errors and 503."""
+        url = self.base_url + path
+        attempt = 0
+        while True:
+            try:
+                resp = self.session.request(
+                    method,
+                    url,
+                    json=json_body,
+                    params={k: v for k, v in (params or {}).items() if v is not None},
+                    headers=self._headers(token, headers),
+                    timeout=timeout or self.timeout,
+                )
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                if not retry or attempt >= self.max_retries:
+                    raise TransportError(f"{method} {url}: {exc}") from exc
+                time.sleep(self._retry_delay(attempt, None))
+                attempt += 1
+                continue
+            if resp.status_code < 400:
+                if "ETag" in resp.headers:
+                    self.last_etag = resp.headers["ETag"]
+                return resp
+            err = error_from_response(resp)
+            if retry and isinstance(err, ServiceUnavailable) and attempt < self.max_retries:
+                time.sleep(self._retry_delay(attempt, err.retry_after))
+                attempt += 1
+                continue
+            raise err
+
+    def _json(self, resp: requests.Response) -> Any:
+        if not resp.content:
+            return {}
+        return resp.json()
+
+    # -- health ---------------------------------------------------------------------------
+
+    def healthz(self) -> Json:
+        """``GET /healthz``: the process is alive."""
+        return self._json(self._request("GET", "/healthz", retry=True))
+
+    def readyz(self) -> Json:
+        """``GET /readyz``: the service can reach Redis."""
+        return self._json(self._request("GET", "/readyz", retry=True))
+
+    def openapi(self) -> Json:
+        """The service's OpenAPI document."""
+        return self._json(self._request("GET", "/openapi.json", retry=True))
+
+    # -- games ----------------------------------------------------------------------------
+
+    def create(self, players: int, **options: Any) -> Json:
+        """``POST /games``: a new game for ``players`` seats; keeps the ``host_token``.
+
+        Returns ``{"id", "host_token", "game": <view>}``.
+        """
+        body = {"players": players, **{k: v for k, v in options.items() if v is not None}}
+        data = self._json(self._request("POST", "/games", json_body=body))
+        self.host_token = data.get("host_token", self.host_token)
+        return data
+
+    def list_games(
+        self, status: str | None = None, limit: int | None = None, cursor: str | None = None
+    ) -> Json:
+        """``GET /games``: one page ``{"games": [...], "next_cursor"}``."""
+        params = {"status": status, "limit": limit, "cursor": cursor}
+        return self._json(self._request("GET", "/games", params=params, retry=True))
+
+    def iter_games(self, status: str | None = None, page_size: int = 50) -> Iterator[Json]:
+        """Every game summary, following ``next_cursor`` across pages."""
+        cursor = None
+        while True:
+            page = self.list_games(status=status, limit=page_size, cursor=cursor)
+            yield from page.get("games", [])
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    def join(self, game_id: str, name: str) -> Json:
+        """``POST /games/{id}/players``: take a seat; keeps its ``token`` and ``seat``.
+
+        Returns ``{"seat", "token", "game": <view>}``.
+        """
+        data = self._json(
+            self._request("POST", f"/games/{game_id}/players", json_body={"name": name})
+        )
+        self.token = data.get("token", self.token)
+        self.seat = data.get("seat", self.seat)
+        return data
+
+    def start(self, game_id: str, host_token: str | None = None) -> Json:
+        """``POST /games/{id}/start`` with the host token → the view."""
+        tok = host_token or self.host_token or self.token
+        return self._json(self._request("POST", f"/games/{game_id}/start", token=tok))
+
+    def cancel(self, game_id: str, host_token: str | None = None) -> Json:
+        """``DELETE /games/{id}`` with the host token → the view (status ``cancelled``)."""
+        tok = host_token or self.host_token or self.token
+        return self._json(self._request("DELETE", f"/games/{game_id}", token=tok))
+
+    def view(self, game_id: str, token: str | None = None, spectator: bool = False) -> Json:
+        """``GET /games/{id}``: the game as this seat (or, with ``spectator``, anyone) sees it."""
+        tok = None if spectator else (token or self.token)
+        return self._json(self._request("GET", f"/games/{game_id}", token=tok, retry=True))
+
+    def legal_moves(self, game_id: str, token: str | None = None) -> list[Json]:
+        """``GET /games/{id}/legal-moves``: the seat's legal moves now (each sendable as is)."""
+        data = self._json(
+            self._request(
+                "GET", f"/games/{game_id}/legal-moves", token=token or self.token, retry=True
+            )
+        )
+        return data.get("moves", [])
+
+    def move(
+        self,
+        game_id: str,
+        move: Json,
+        token: str | None = None,
+        *,
+        if_match: str | int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Json:
+        """``POST /games/{id}/moves``: make ``move``; returns ``{"game": <view>, "events"}``.
+
+        Safe to retry: one ``Idempotency-Key`` (a fresh uuid4 unless given) is sent on
+        every attempt. ``if_match`` (a version or ETag) makes a stale move fail with
+        :class:`~clients.cli.errors.PreconditionFailed`.
+        """
+        headers = {"Idempotency-Key": idempotency_key or str(uuid.uuid4())}
+        if if_match is not None:
+            tag = str(if_match)
+            headers["If-Match"] = tag if tag.startswith(('"', "W/")) else f'"{tag}"'
+        resp = self._request(
+            "POST",
+            f"/games/{game_id}/moves",
+            token=token or self.token,
+            json_body=move,
+            headers=headers,
+            retry=True,
+        )
+        return self._json(resp)
+
+    def score(self, game_id: str) -> Json:
+        """``GET /games/{id}/score`` → ``{"status", "score", "result"}``."""
+        return self._json(self._request("GET", f"/games/{game_id}/score", retry=True))
+
+    def log(self, game_id: str, token: str | None = None) -> Json:
+        """``GET /games/{id}/log``: events, and moves + seed once the game is over."""
+        return self._json(
+            self._request("GET", f"/games/{game_id}/log", token=token or self.token, retry=True)
+        )
+
+    # -- events ---------------------------------------------------------------------------
+
+    def events(self, game_id: str, after: str | None = None, wait: float | None = None) -> Json:
+        """``GET /games/{id}/events?after=&wait=``: ``{"events": [...], "last_id"}``.
+
+        With ``wait`` the call long-polls: it returns as soon as an event newer than
+        ``after`` exists, or empty after ``wait`` seconds. Not retried (callers resume).
+        """
+        params: dict[str, Any] = {"after": after}
+        if wait:
+            params["wait"] = int(wait) if float(wait).is_integer() else wait
+        timeout = self.timeout + (float(wait) if wait else 0.0)
+        resp = self._request("GET", f"/games/{game_id}/events", params=params, timeout=timeout)
+        return self._json(resp)
+
+    def stream_events(
+        self,
+        game_id: str,
+        after: str | None = None,
+        *,
+        reconnect: bool = True,
+        max_reconnects: int = 50,
+        read_timeout: float = 60.0,
+    ) -> Iterator[Json]:
+        """Yield events from the SSE stream, reconnecting with ``Last-Event-ID`` when dropped.
+
+        Each yielded dict has the event's fields plus ``id`` (its stream id).
+        """
+        last_id = after
+        failures = 0
+        while True:
+            headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+            if last_id:
+                headers["Last-Event-ID"] = last_id
+            try:
+                with self.session.get(
+                    f"{self.base_url}/games/{game_id}/events",
+                    params={"after": last_id} if last_id else None,
+                    headers=headers,
+                    stream=True,
+                    timeout=(self.timeout, read_timeout),
+                ) as resp:
+                    if resp.status_code >= 400:
+                        raise error_from_response(resp)
+                    failures = 0
+                    for event in _parse_sse(resp.iter_lines(decode_unicode=True)):
+                        last_id = event.get("id", last_id)
+                        yield event
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                failures += 1
+                if not reconnect or failures > max_reconnects:
+                    raise TransportError(f"event stream of {game_id}: {exc}") from exc
+                time.sleep(min(self.backoff * failures, self.max_retry_wait))
+                continue
+            if not reconnect:
+                return
+
+    def wait_for_turn(
+        self,
+        game_id: str,
+        token: str | None = None,
+        *,
+        seat: int | None = None,
+        timeout: float | None = None,
+        poll_wait: float = 20.0,
+        on_events: Callable[[list[Json]], None] | None = None,
+        after: str | None = None,
+    ) -> Json:
+        """Block until ``seat`` must act or the game is over; return the fresh view.
+
+        Long-polls the event stream from the last event id seen; a dropped connection or
+        a 503 is survived by waiting a little and resuming from that id, so no event is
+        missed. ``on_events`` is called with every batch of new events (e.g. to show
+        what the others did). ``seat`` defaults to the view's ``you`` (the token's seat).
+        Raises :class:`TimeoutError` after ``timeout`` seconds.
+        """
+        tok = token or self.token
+        deadline = None if timeout is None else time.monotonic() + timeout
+        last_id = after
+        if last_id is None:
+            last_id = self._resilient(lambda: self.events(game_id), deadline).get("last_id")
+        failures = 0
+        while True:
+            view = self._resilient(lambda: self.view(game_id, token=tok), deadline)
+            if is_over(view) or my_turn(view, seat):
+                return view
+            while True:
+                wait = poll_wait
+                if deadline is not None:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise TimeoutError(f"not our turn in {game_id} after {timeout}s")
+                    wait = max(1.0, min(wait, left))
+                try:
+                    batch = self.events(game_id, after=last_id, wait=wait)
+                except (TransportError, ServiceUnavailable):
+                    failures += 1
+                    time.sleep(min(self.backoff * failures, self.max_retry_wait))
+                    continue
+                failures = 0
+                evs = batch.get("events") or []
+                if batch.get("last_id"):
+                    last_id = batch["last_id"]
+                elif evs:
+                    last_id = evs[-1].get("id", last_id)
+                if evs:
+                    if on_events:
+                        on_events(evs)
+                    break
+
+    def _resilient(self, call: Callable[[], Json], deadline: float | None) -> Json:
+        """Call ``call`` until it does not fail with a transport error or a 503."""
+        failures = 0
+        while True:
+            try:
+                return call()
+            except (TransportError, ServiceUnavailable):
+                failures += 1
+                if deadline is not None and time.monotonic() > deadline:
+                    raise
+                time.sleep(min(self.backoff * failures, self.max_retry_wait))
+
+
+def _parse_sse(lines: Iterator[str]) -> Iterator[Json]:
+    """Parse Server-Sent Events lines into event dicts (``data`` JSON merged with ``id``)."""
+    data: list[str] = []
+    ev_id: str | None = None
+    ev_type: str | None = None
+    for line in lines:
+        if line is None:
+            continue
+        if line == "":
+            if data:
+                raw = "\n".join(data)
+                try:
+                    payload = json.loads(raw)
+                except ValueError:
+                    payload = {"data": raw}
+                if not isinstance(payload, dict):
+                    payload = {"data": payload}
+                if ev_id is not None:
+                    payload.setdefault("id", ev_id)
+                if ev_type and "type" not in payload:
+                    payload["type"] = ev_type
+                yield payload
+            data, ev_id, ev_type = [], None, None
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "data":
+            data.append(value)
+        elif field == "id":
+            ev_id = value
+        elif field == "event":
+            ev_type = value
+
+
+class ManhattanClient(GameClient):
+    """Client of the Manhattan service (``MANHATTAN_URL``, default http://127.0.0.1:8001)."""
+
+    def __init__(self, base_url: str | None = None, token: str | None = None, **kw: Any) -> None:
+        super().__init__(base_url or default_url("manhattan"), token, game="manhattan", **kw)
+
+    def place(self, game_id: str, city: int, lot: int, floors: int, **kw: Any) -> Json:
+        """Place a selected piece of ``floors`` on board ``lot`` of ``city``."""
+        move = {"type": "place", "city": city, "lot": lot, "floors": floors}
+        return self.move(game_id, move, **kw)
+
+    def select(self, game_id: str, pieces: list[int], **kw: Any) -> Json:
+        """Select this round's pieces (their floor counts)."""
+        return self.move(game_id, {"type": "select", "pieces": list(pieces)}, **kw)
+
+
+class WindCityClient(GameClient):
+    """Client of the Wind City service (``WINDCITY_URL``, default http://127.0.0.1:8002)."""
+
+    def __init__(self, base_url: str | None = None, token: str | None = None, **kw: Any) -> None:
+        super().__init__(base_url or default_url("windcity"), token, game="windcity", **kw)
+
+    def plan(
+        self,
+        game_id: str,
+        actions: list[int],
+        kauf: str | None = None,
+        renew: list[str] | None = None,
+        **kw: Any,
+    ) -> Json:
+        """The active player's secret plan (1–3 action numbers, Kauf target) and renewals."""
+        move = {"type": "plan", "actions": list(actions), "kauf": kauf, "renew": list(renew or [])}
+        return self.move(game_id, move, **kw)
+
+    def insure(self, game_id: str, squares: list[str], **kw: Any) -> Json:
+        """Buy insurance from the active player for one's own houses on ``squares``."""
+        return self.move(game_id, {"type": "insure", "squares": list(squares)}, **kw)
+
+
+def client_for(game: str, base_url: str | None = None, token: str | None = None, **kw: Any):
+    """The per-game client class for ``game`` ("manhattan" or "windcity")."""
+    if game == "manhattan":
+        return ManhattanClient(base_url, token, **kw)
+    if game == "windcity":
+        return WindCityClient(base_url, token, **kw)
+    raise ValueError(f"unknown game {game!r}")
+
+
+__all__ = [
+    "ApiError",
+    "GameClient",
+    "ManhattanClient",
+    "WindCityClient",
+    "client_for",
+    "default_url",
+    "is_over",
+    "my_turn",
+]

@@ -1,0 +1,152 @@
+"""Exceptions raised by the client: one class per HTTP status family of the API.
+
+Every error response of the services is RFC 9457 ``application/problem+json``
+``{"type", "title", "status", "detail", "code"}``; :func:`error_from_response` turns it
+into the matching :class:`ApiError` subclass carrying ``code``, ``status`` and ``detail``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import requests
+
+
+class BoardgamesError(Exception):
+    """Base class of everything the client raises."""
+
+
+class TransportError(BoardgamesError):
+    """The service could not be reached (connection refused, reset, timed out) after retries."""
+
+
+class ApiError(BoardgamesError):
+    """An error answer from a service (problem+json).
+
+    Attributes: ``status`` (HTTP status), ``code`` (stable machine-readable code, e.g.
+    ``not-your-turn``), ``title``, ``detail`` and the raw ``problem`` dict.
+    """
+
+    status: int = 0
+
+    def __init__(
+        self,
+        status: int,
+        code: str | None,
+        detail: str | None = None,
+        title: str | None = None,
+        problem: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        self.status = status
+        self.code = code or "unknown"
+        self.detail = detail or title or ""
+        self.title = title or ""
+        self.problem = problem or {}
+        self.retry_after = retry_after
+        super().__init__(f"{status} {self.code}: {self.detail}")
+
+
+class BadRequest(ApiError):
+    """400: the request is malformed."""
+
+
+class Unauthorized(ApiError):
+    """401: a bearer token is missing or unknown."""
+
+
+class Forbidden(ApiError):
+    """403: the token is valid but may not do this (e.g. not the host)."""
+
+
+class NotFound(ApiError):
+    """404: no such game (or path)."""
+
+
+class MethodNotAllowed(ApiError):
+    """405."""
+
+
+class Conflict(ApiError):
+    """409: the request conflicts with the game's state (e.g. ``not-your-turn``, game full)."""
+
+
+class Gone(ApiError):
+    """410."""
+
+
+class PreconditionFailed(ApiError):
+    """412: ``If-Match`` named a stale version; nothing was done."""
+
+
+class PayloadTooLarge(ApiError):
+    """413."""
+
+
+class UnprocessableEntity(ApiError):
+    """422: the body failed validation or the move breaks a rule."""
+
+
+class RateLimited(ApiError):
+    """429: too many requests; ``retry_after`` says how long to wait, when known."""
+
+
+class ServerError(ApiError):
+    """5xx other than 503."""
+
+
+class ServiceUnavailable(ServerError):
+    """503: the service (or Redis behind it) is temporarily unavailable."""
+
+
+_BY_STATUS: dict[int, type[ApiError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    405: MethodNotAllowed,
+    409: Conflict,
+    410: Gone,
+    412: PreconditionFailed,
+    413: PayloadTooLarge,
+    422: UnprocessableEntity,
+    429: RateLimited,
+    503: ServiceUnavailable,
+}
+
+
+def error_class(status: int) -> type[ApiError]:
+    """The exception class for an HTTP error status."""
+    if status in _BY_STATUS:
+        return _BY_STATUS[status]
+    return ServerError if status >= 500 else ApiError
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a ``Retry-After`` header (delta-seconds form only; dates are ignored)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+def error_from_response(resp: requests.Response) -> ApiError:
+    """Build the :class:`ApiError` subclass for an error response."""
+    problem: dict[str, Any] = {}
+    try:
+        body = resp.json()
+        if isinstance(body, dict):
+            problem = body
+    except ValueError:
+        pass
+    cls = error_class(resp.status_code)
+    return cls(
+        status=resp.status_code,
+        code=problem.get("code") or f"http-{resp.status_code}",
+        detail=problem.get("detail") or resp.reason or resp.text[:200],
+        title=problem.get("title"),
+        problem=problem,
+        retry_after=parse_retry_after(resp.headers.get("Retry-After")),
+    )
