@@ -1,0 +1,68 @@
+"""Board geometry: square names, sections, observatories and the play area by player count.
+
+Everything here is static data computed once at import, so the hot path only does
+dictionary look-ups.
+"""
+
+from __future__ import annotations
+
+COLS = "ABCDEFGHIJKL"
+NCOLS = 12
+NROWS = 24
+SEA_LAST_ROW = 4
+BEACH_ROW = 5
+
+# Land sections 1..4 (0 is the sea): first and last row of each.
+SECTION_ROWS = {0: (1, 4), 1: (5, 9), 2: (10, 14), 3: (15, 19), 4: (20, 24)}
+
+# Two observatories per section; only those inside the play area are used.
+OBSERVATORIES = ("D2", "J3", "H6", "B7", "E11", "K12", "I16", "C17", "F21", "L22")
+
+# Per player count: land sections in use, houses per player per section, beach max.
+SECTIONS_IN_USE = {2: 2, 3: 2, 4: 3, 5: 4}
+QUOTA = {2: 6, 3: 6, 4: 4, 5: 3}
+BEACH_MAX = {2: 3, 3: 3, 4: 3, 5: 2}
+BEACH_MIN = 1
+
+
+def name(col: int, row: int) -> str:
+    """Square name for a 0-based column and a 1-based row, e.g. (2, 7) -> 'C7'."""
+    return COLS[col] + str(row)
+
+
+# name -> (col, row) for every square of the full board.
+POS: dict[str, tuple[int, int]] = {
+    name(c, r): (c, r) for r in range(1, NROWS + 1) for c in range(NCOLS)
+}
+# (row * NCOLS + col) -> name, for fast stepping.
+NAMES: list[str] = [""] * ((NROWS + 2) * NCOLS)
+for _sq, (_c, _r) in POS.items():
+    NAMES[_r * NCOLS + _c] = _sq
+# Board order (south to north, west to east) for stable listings.
+ORDER: dict[str, int] = {sq: r * NCOLS + c for sq, (c, r) in POS.items()}
+
+
+def section_of_row(row: int) -> int:
+    """0 for the sea, 1..4 for the land sections."""
+    return 0 if row <= SEA_LAST_ROW else (row - BEACH_ROW) // 5 + 1
+
+
+SECTION: dict[str, int] = {sq: section_of_row(r) for sq, (_, r) in POS.items()}
+ROW: dict[str, int] = {sq: r for sq, (_, r) in POS.items()}
+
+
+def north_edge(num_players: int, play_area: str) -> int:
+    """The northernmost row in play: the last row of the last section in use, or 24."""
+    if play_area == "full":
+        return NROWS
+    return SECTION_ROWS[SECTIONS_IN_USE[num_players]][1]
+
+
+def row_squares(row: int) -> list[str]:
+    """The 12 squares of a row, west to east."""
+    return [NAMES[row * NCOLS + c] for c in range(NCOLS)]
+
+
+def sort_squares(squares) -> list[str]:
+    """Squares in board order (south to north, then west to east)."""
+    return sorted(squares, key=ORDER.__getitem__)

@@ -1,0 +1,40 @@
+"""Validation of the game options and the player count (the engine re-checks what the
+service schema already checked, so a bad dict never builds a state)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.engine import RuleError
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+DEFAULTS: dict[str, Any] = {"play_area": "used_sections", "score_money": True, "max_turns": 100}
+PLAY_AREAS = ("used_sections", "full")
+
+
+def validate(num_players: Any, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The complete options dict (defaults filled in), or RuleError."""
+    if (
+        not isinstance(num_players, int)
+        or isinstance(num_players, bool)
+        or not MIN_PLAYERS <= num_players <= MAX_PLAYERS
+    ):
+        raise RuleError("invalid-player-count", f"Wind City needs 2-5 players, not {num_players!r}")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise RuleError("invalid-option", "options must be an object")
+    for key in options:
+        if key not in DEFAULTS:
+            raise RuleError("invalid-option", f"unknown option {key!r}")
+    out = dict(DEFAULTS)
+    out.update(options)
+    if out["play_area"] not in PLAY_AREAS:
+        raise RuleError("invalid-option", "play_area must be 'used_sections' or 'full'")
+    if not isinstance(out["score_money"], bool):
+        raise RuleError("invalid-option", "score_money must be true or false")
+    mt = out["max_turns"]
+    if not isinstance(mt, int) or isinstance(mt, bool) or mt < 10:
+        raise RuleError("invalid-option", "max_turns must be an integer >= 10")
+    return out

@@ -1,0 +1,178 @@
+"""Setup: the initial state, the hurricane on row 1, and house placement with quotas.
+
+Placement legality includes a look-ahead: a house may not be placed if the section
+quotas or the beach minimum could then no longer be met by someone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.engine import RuleError
+
+from . import board, rng
+from .cards import DECK
+from .options import validate
+from .turn import start_turn
+
+START_MONEY = 40
+HOUSES = 12
+
+
+def new_state(num_players: int, options: dict[str, Any] | None, seed: int) -> dict[str, Any]:
+    """A fresh game: shuffled deck, seeded first player, waiting for the hurricane."""
+    opts = validate(num_players, options)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise RuleError("invalid-option", "seed must be an integer")
+    n = num_players
+    north = board.north_edge(n, opts["play_area"])
+    s = rng.seed_state(seed)
+    s, deck = rng.shuffle(s, list(DECK))
+    s, first = rng.below(s, n)
+    return {
+        "n": n,
+        "opts": opts,
+        "north": north,
+        "rng": s,
+        "phase": "hurricane",
+        "first": first,
+        "active": first,
+        "turn": 0,
+        "hurricane": None,
+        "houses": {},
+        "obs": {sq: True for sq in board.OBSERVATORIES if board.ROW[sq] <= north},
+        "money": [START_MONEY] * n,
+        "stock": [HOUSES] * n,
+        "alive": [True] * n,
+        "deck": deck,
+        "discard": [],
+        "card": None,
+        "plan": None,
+        "pending": [],
+        "end": None,
+    }
+
+
+def quota(n: int) -> int:
+    return board.QUOTA[n]
+
+
+def tally(state: dict[str, Any]) -> list[list[int]]:
+    """Per seat: [beach houses, houses in land section 1, 2, 3, 4]."""
+    t = [[0, 0, 0, 0, 0] for _ in range(state["n"])]
+    sec = board.SECTION
+    for sq, h in state["houses"].items():
+        row = t[h[0]]
+        row[sec[sq]] += 1
+        if board.ROW[sq] == board.BEACH_ROW:
+            row[0] += 1
+    return t
+
+
+def place_hurricane(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+    """The first player puts the hurricane on row 1 (mutates the fresh copy ``state``)."""
+    sq = move.get("square")
+    if not isinstance(sq, str) or sq not in board.POS:
+        raise RuleError("bad-square", f"{sq!r} is not a square")
+    if board.ROW[sq] != 1:
+        raise RuleError("not-row-one", "the hurricane starts on row 1")
+    state["hurricane"] = sq
+    state["phase"] = "houses"
+    state["active"] = (state["first"] + 1) % state["n"]
+    return [{"type": "hurricane_placed", "seat": seat, "square": sq}]
+
+
+def check_house(
+    state: dict[str, Any], seat: int, sq: Any, t: list[list[int]] | None = None
+) -> None:
+    """Raise RuleError unless ``seat`` may place a house on ``sq`` now."""
+    if not isinstance(sq, str) or sq not in board.POS or board.ROW[sq] > state["north"]:
+        raise RuleError("bad-square", f"{sq!r} is not a square of the play area")
+    section = board.SECTION[sq]
+    if section == 0:
+        raise RuleError("not-a-land-square", f"{sq} is in the sea")
+    n = state["n"]
+    used = board.SECTIONS_IN_USE[n]
+    if section > used:
+        raise RuleError("section-not-in-use", f"houses go only in land sections 1-{used}")
+    if sq in state["obs"]:
+        raise RuleError("observatory", f"{sq} is an observatory")
+    houses = state["houses"]
+    if sq in houses:
+        raise RuleError("square-occupied", f"{sq} already holds a house")
+    if t is None:
+        t = tally(state)
+    q = board.QUOTA[n]
+    mine = t[seat]
+    if mine[section] >= q:
+        raise RuleError("quota-full", f"you already have {q} houses in section L{section}")
+    beach = board.ROW[sq] == board.BEACH_ROW
+    if beach and mine[0] >= board.BEACH_MAX[n]:
+        raise RuleError("beach-limit", f"at most {board.BEACH_MAX[n]} beach houses each")
+    if not _feasible_after(state, seat, sq, section, beach, t):
+        raise RuleError("quota-impossible", f"placing on {sq} makes the quotas impossible")
+
+
+def _feasible_after(state, seat, sq, section, beach, t) -> bool:
+    """Can every player still complete the quotas after this placement?"""
+    n = state["n"]
+    q = board.QUOTA[n]
+    used = board.SECTIONS_IN_USE[n]
+    houses = state["houses"]
+    need_beach = 0
+    for p in range(n):
+        b = t[p][0] + (1 if p == seat and beach else 0)
+        l1 = t[p][1] + (1 if p == seat and section == 1 else 0)
+        if b == 0:
+            if l1 >= q:
+                return False  # no room left in L1 for the compulsory beach house
+            need_beach += 1
+    free_beach = sum(1 for c in board.row_squares(board.BEACH_ROW) if c not in houses) - beach
+    if free_beach < need_beach:
+        return False
+    for s in range(1, used + 1):
+        want = sum(q - t[p][s] for p in range(n)) - (1 if s == section else 0)
+        lo, hi = board.SECTION_ROWS[s]
+        cap = (hi - lo + 1) * board.NCOLS - 2  # two observatories per section
+        taken = sum(t[p][s] for p in range(n)) + (1 if s == section else 0)
+        if cap - taken < want:
+            return False
+    return True
+
+
+def place_house(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+    """Place one house, then pass to the next placer or start the first turn."""
+    for key in move:
+        if key not in ("type", "square"):
+            raise RuleError("bad-move", f"unexpected field {key!r}")
+    sq = move.get("square")
+    check_house(state, seat, sq)
+    houses = dict(state["houses"])
+    houses[sq] = [seat, 1, False]
+    state["houses"] = houses
+    stock = list(state["stock"])
+    stock[seat] -= 1
+    state["stock"] = stock
+    events = [{"type": "house_placed", "seat": seat, "square": sq}]
+    n = state["n"]
+    if len(houses) == HOUSES * n:
+        events += start_turn(state, state["first"])
+        return events
+    state["active"] = (seat + 1) % n
+    return events
+
+
+def legal_placements(state: dict[str, Any], seat: int) -> list[str]:
+    """Every square where ``seat`` may place a house now, in board order."""
+    n = state["n"]
+    t = tally(state)
+    out = []
+    last_row = board.SECTION_ROWS[board.SECTIONS_IN_USE[n]][1]
+    for row in range(board.BEACH_ROW, last_row + 1):
+        for sq in board.row_squares(row):
+            try:
+                check_house(state, seat, sq, t)
+            except RuleError:
+                continue
+            out.append(sq)
+    return out

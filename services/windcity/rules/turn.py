@@ -1,0 +1,280 @@
+"""A turn before resolution: draw, the secret plan with public renewals, and the
+insurance market where several seats answer in any order."""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Any
+
+from shared.engine import RuleError
+
+from . import board, rng
+from .cards import CARDS, KAUF
+
+RENEW_PRICE = (2, 3)  # single house, beach house or duplex
+INSURE_PRICE = (3, 6)
+_ROW = board.ROW
+_BEACH = board.BEACH_ROW
+
+# Every ordered choice of 1-3 distinct actions out of 5 (1-based), fixed order.
+ORDERINGS: tuple[tuple[int, ...], ...] = tuple(
+    p for k in (1, 2, 3) for p in permutations(range(1, 6), k)
+)
+
+
+def is_double(sq: str, h: list) -> bool:
+    """Beach houses and duplexes cost and score double."""
+    return h[1] == 2 or _ROW[sq] == _BEACH
+
+
+def renew_price(sq: str, h: list) -> int:
+    return RENEW_PRICE[1] if h[1] == 2 or _ROW[sq] == _BEACH else RENEW_PRICE[0]
+
+
+def insure_price(sq: str, h: list) -> int:
+    return INSURE_PRICE[1] if h[1] == 2 or _ROW[sq] == _BEACH else INSURE_PRICE[0]
+
+
+def start_turn(state: dict[str, Any], seat: int) -> list[dict]:
+    """Begin ``seat``'s turn: count it and draw (refilling the deck from the discards)."""
+    events: list[dict] = []
+    state["turn"] += 1
+    state["active"] = seat
+    state["phase"] = "plan"
+    state["plan"] = None
+    state["pending"] = []
+    deck = state["deck"]
+    if not deck:
+        s, deck = rng.shuffle(state["rng"], state["discard"])
+        state["rng"] = s
+        state["discard"] = []
+        events.append({"type": "deck_reshuffled", "size": len(deck)})
+    state["card"] = deck[0]
+    state["deck"] = deck[1:]
+    events.append({"type": "turn_started", "seat": seat, "turn": state["turn"]})
+    events.append({"type": "card_drawn", "seat": seat})
+    return events
+
+
+def _square_list(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list):
+        raise RuleError("bad-move", f"{what} must be a list of squares")
+    for sq in value:
+        if not isinstance(sq, str) or sq not in board.POS:
+            raise RuleError("bad-square", f"{sq!r} is not a square")
+    if len(set(value)) != len(value):
+        raise RuleError("bad-move", f"{what} lists a square twice")
+    return value
+
+
+def check_plan(
+    state: dict[str, Any], seat: int, move: dict
+) -> tuple[list[int], Any, list[str], int]:
+    """Validate a plan move; returns (actions, kauf target, renewals, renewal cost)."""
+    for key in move:
+        if key not in ("type", "actions", "kauf", "renew"):
+            raise RuleError("bad-move", f"unexpected field {key!r}")
+    actions = move.get("actions")
+    card = CARDS[state["card"]]
+    if (
+        not isinstance(actions, list)
+        or not 1 <= len(actions) <= 3
+        or any(not isinstance(a, int) or isinstance(a, bool) or not 1 <= a <= 5 for a in actions)
+        or len(set(actions)) != len(actions)
+    ):
+        raise RuleError("bad-actions", "choose 1-3 different actions numbered 1-5, in order")
+    if all(card[a - 1][0] == KAUF for a in actions):
+        raise RuleError("bad-actions", "at least one chosen action must move the hurricane")
+    has_kauf = any(card[a - 1][0] == KAUF for a in actions)
+    renew = _square_list(move.get("renew", []), "renew")
+    houses = state["houses"]
+    cost = 0
+    for sq in renew:
+        h = houses.get(sq)
+        if h is None or h[0] != seat:
+            raise RuleError("not-your-house", f"you have no house on {sq}")
+        if not h[2]:
+            raise RuleError("not-insured", f"your house on {sq} is not insured")
+        cost += renew_price(sq, h)
+    kauf = move.get("kauf")
+    if has_kauf:
+        if kauf is None:
+            raise RuleError("kauf-target-required", "a Kauf action needs a target square")
+        if not isinstance(kauf, str) or kauf not in board.POS or _ROW[kauf] > state["north"]:
+            raise RuleError("bad-square", f"{kauf!r} is not a square of the play area")
+        if board.SECTION[kauf] == 0:
+            raise RuleError("not-a-land-square", f"{kauf} is in the sea")
+        h = houses.get(kauf)
+        if h is None or h[0] != seat:
+            raise RuleError("not-your-house", f"you have no house on {kauf}")
+        if h[1] == 2 or _ROW[kauf] == _BEACH or kauf in renew:
+            raise RuleError(
+                "bad-kauf-target", "Kauf needs one of your single, uninsured, non-beach houses"
+            )
+    elif kauf is not None:
+        raise RuleError("bad-move", "kauf must be null when no Kauf action is chosen")
+    if cost > state["money"][seat]:
+        raise RuleError("cannot-afford", f"renewals cost {cost}")
+    return actions, kauf, renew, cost
+
+
+def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+    """Record the secret plan, lapse/renew insurance publicly, open the market."""
+    actions, kauf, renew, cost = check_plan(state, seat, move)
+    houses = dict(state["houses"])
+    keep = set(renew)
+    lapsed = []
+    for sq, h in state["houses"].items():
+        if h[0] == seat and h[2] and sq not in keep:
+            houses[sq] = [h[0], h[1], False]
+            lapsed.append(sq)
+    state["houses"] = houses
+    events: list[dict] = [
+        {
+            "type": "plan_made",
+            "seat": seat,
+            "renew": board.sort_squares(renew),
+            "lapsed": board.sort_squares(lapsed),
+            "paid": cost,
+        }
+    ]
+    if cost:
+        money = list(state["money"])
+        money[seat] -= cost
+        state["money"] = money
+        events.append(
+            {"type": "payment", "payer": seat, "payee": "bank", "amount": cost, "reason": "renewal"}
+        )
+    state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": board.sort_squares(renew)}
+    pending, skipped = [], []
+    for p in range(state["n"]):
+        if p != seat and state["alive"][p]:
+            (pending if can_insure(state, p) else skipped).append(p)
+    state["pending"] = pending
+    state["phase"] = "insure"
+    events.append(
+        {"type": "insurance_market", "seller": seat, "pending": pending, "skipped": skipped}
+    )
+    return events
+
+
+def can_insure(state: dict[str, Any], seat: int) -> bool:
+    """Whether ``seat`` has an uninsured house it can afford to insure (else it is skipped)."""
+    m = state["money"][seat]
+    return any(
+        h[0] == seat and not h[2] and insure_price(sq, h) <= m for sq, h in state["houses"].items()
+    )
+
+
+def apply_insure(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+    """Insure some of ``seat``'s houses, paying the active player."""
+    for key in move:
+        if key not in ("type", "squares"):
+            raise RuleError("bad-move", f"unexpected field {key!r}")
+    squares = _square_list(move.get("squares"), "squares")
+    houses = state["houses"]
+    cost = 0
+    for sq in squares:
+        h = houses.get(sq)
+        if h is None or h[0] != seat:
+            raise RuleError("not-your-house", f"you have no house on {sq}")
+        if h[2]:
+            raise RuleError("already-insured", f"your house on {sq} is already insured")
+        cost += insure_price(sq, h)
+    if cost > state["money"][seat]:
+        raise RuleError("cannot-afford", f"insurance costs {cost}")
+    seller = state["active"]
+    events: list[dict] = [
+        {"type": "insured", "seat": seat, "squares": board.sort_squares(squares), "paid": cost}
+    ]
+    if squares:
+        houses = dict(houses)
+        for sq in squares:
+            h = houses[sq]
+            houses[sq] = [h[0], h[1], True]
+        state["houses"] = houses
+        money = list(state["money"])
+        money[seat] -= cost
+        money[seller] += cost
+        state["money"] = money
+        events.append(
+            {
+                "type": "payment",
+                "payer": seat,
+                "payee": seller,
+                "amount": cost,
+                "reason": "insurance",
+            }
+        )
+    state["pending"] = [p for p in state["pending"] if p != seat]
+    return events
+
+
+def _greedy(items: list[tuple[str, int]], budget: int, skip: str | None = None) -> list[str]:
+    out, total = [], 0
+    for sq, price in items:
+        if sq != skip and total + price <= budget:
+            out.append(sq)
+            total += price
+    return out
+
+
+def renewable(state: dict[str, Any], seat: int) -> list[tuple[str, int]]:
+    """(square, renewal price) of ``seat``'s insured houses, in board order."""
+    houses = state["houses"]
+    sqs = board.sort_squares(sq for sq, h in houses.items() if h[0] == seat and h[2])
+    return [(sq, renew_price(sq, houses[sq])) for sq in sqs]
+
+
+def insurable(state: dict[str, Any], seat: int) -> list[tuple[str, int]]:
+    """(square, insurance price) of ``seat``'s uninsured houses, in board order."""
+    houses = state["houses"]
+    sqs = board.sort_squares(sq for sq, h in houses.items() if h[0] == seat and not h[2])
+    return [(sq, insure_price(sq, houses[sq])) for sq in sqs]
+
+
+def kauf_targets(state: dict[str, Any], seat: int) -> list[str]:
+    """Squares a plan may name for Kauf: the seat's single non-beach houses."""
+    houses = state["houses"]
+    return board.sort_squares(
+        sq for sq, h in houses.items() if h[0] == seat and h[1] == 1 and _ROW[sq] != _BEACH
+    )
+
+
+def legal_plans(state: dict[str, Any], seat: int) -> list[dict]:
+    """Every action ordering (x each Kauf target) with renew [] and renew-all-affordable."""
+    card = CARDS[state["card"]]
+    budget = state["money"][seat]
+    ren = renewable(state, seat)
+    targets = kauf_targets(state, seat)
+    out = []
+    for order in ORDERINGS:
+        kinds = [card[a - 1][0] for a in order]
+        if all(k == KAUF for k in kinds):
+            continue
+        acts = list(order)
+        if KAUF in kinds:
+            for t in targets:
+                out.append({"type": "plan", "actions": acts, "kauf": t, "renew": []})
+                full = _greedy(ren, budget, skip=t)
+                if full:
+                    out.append({"type": "plan", "actions": acts, "kauf": t, "renew": full})
+        else:
+            out.append({"type": "plan", "actions": acts, "kauf": None, "renew": []})
+            full = _greedy(ren, budget)
+            if full:
+                out.append({"type": "plan", "actions": acts, "kauf": None, "renew": full})
+    return out
+
+
+def legal_insures(state: dict[str, Any], seat: int) -> list[dict]:
+    """[] , each single affordable house, and all affordable (greedy in board order)."""
+    budget = state["money"][seat]
+    ins = insurable(state, seat)
+    out = [{"type": "insure", "squares": []}]
+    singles = [sq for sq, price in ins if price <= budget]
+    out.extend({"type": "insure", "squares": [sq]} for sq in singles)
+    full = _greedy(ins, budget)
+    if len(full) > 1:
+        out.append({"type": "insure", "squares": full})
+    return out
