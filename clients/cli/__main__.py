@@ -1,0 +1,114 @@
+"""``boardgames``: the command line for the Manhattan and Wind City services.
+
+boardgames manhattan new|list|join|start|cancel|show|moves|move|score|log|events ...
+boardgames windcity  (the same)
+boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ...)
+boardgames demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .client import GAMES
+from .commands import run
+
+GAME_FIRST = ("play", "watch", "bot")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argparse tree: one subparser per game, each with the game's subcommands."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+    common.add_argument("--url", help="service base URL (default: $MANHATTAN_URL / $WINDCITY_URL)")
+    common.add_argument("-g", "--game-id", help="game id (default: the last one you used)")
+    common.add_argument("--seat", type=int, help="which of your seats to act for")
+    common.add_argument("--token", help="a bearer token (seat or host) instead of the stored one")
+
+    parser = argparse.ArgumentParser(
+        prog="boardgames", description="Play Manhattan and Wind City through their HTTP services."
+    )
+    games = parser.add_subparsers(dest="game", required=True, metavar="GAME|demo")
+    for game in GAMES:
+        gp = games.add_parser(game, help=f"{game} commands")
+        sub = gp.add_subparsers(dest="command", required=True)
+
+        p = sub.add_parser("new", parents=[common], help="create a game (keeps the host token)")
+        p.add_argument("--players", type=int, help="number of seats (default 4)")
+        p.add_argument("--seed", type=int)
+        p.add_argument("--join", metavar="NAME", help="also take a seat under NAME")
+        p.add_argument("--option", action="append", metavar="KEY=VALUE", help="any option")
+        if game == "manhattan":
+            p.add_argument("--six-rounds", action="store_true")
+            p.add_argument("--promo-cards", action="store_true")
+        else:
+            p.add_argument("--play-area", choices=["used_sections", "full"])
+            p.add_argument("--max-turns", type=int)
+            p.add_argument("--no-score-money", action="store_true")
+
+        p = sub.add_parser("list", parents=[common], help="list games")
+        p.add_argument("--status", choices=["open", "running", "finished"])
+        p.add_argument("--limit", type=int)
+
+        p = sub.add_parser("join", parents=[common], help="take a seat (keeps its token)")
+        p.add_argument("--name", required=True)
+        p.add_argument("game_id_pos", nargs="?", metavar="GAME_ID")
+
+        sub.add_parser("start", parents=[common], help="start the game (host)")
+        sub.add_parser("cancel", parents=[common], help="cancel the game (host)")
+        p = sub.add_parser("show", parents=[common], help="draw the board")
+        p.add_argument("--spectator", action="store_true", help="the public view only")
+        sub.add_parser("moves", parents=[common], help="your legal moves")
+        p = sub.add_parser("move", parents=[common], help="make a move")
+        p.add_argument("move", nargs="+", help="short notation (e.g. 3 7 2, C7) or a JSON body")
+        p.add_argument("--if-match", help="fail unless the game is at this version")
+        sub.add_parser("score", parents=[common], help="scores so far")
+        sub.add_parser("log", parents=[common], help="every event (and the moves once over)")
+        p = sub.add_parser("events", parents=[common], help="events after an id")
+        p.add_argument("--after")
+        p.add_argument("--wait", type=float)
+
+        p = sub.add_parser("play", parents=[common], help="play interactively")
+        p.add_argument("--name", help="join under this name if you have no seat yet")
+        p.add_argument("--bots", type=int, default=0, help="new game against N bots")
+        p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
+        p.add_argument("--seed", type=int)
+
+        p = sub.add_parser("watch", parents=[common], help="live spectator view")
+        p.add_argument("watch_id", nargs="?", metavar="GAME_ID")
+        p.add_argument("--wait", type=float, default=20.0)
+
+        p = sub.add_parser("bot", parents=[common], help="let a bot play a seat to the end")
+        p.add_argument("--seat-token", help="the seat's token (default: your stored seat)")
+        p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
+        p.add_argument("--seed", type=int)
+        p.add_argument("--quiet", action="store_true")
+
+    demo = games.add_parser("demo", help="a bot game of each, played to the end")
+    demo.add_argument("--json", action="store_true")
+    demo.add_argument("--seed", type=int)
+    demo.add_argument("--manhattan-url")
+    demo.add_argument("--windcity-url")
+    return parser
+
+
+def normalize_argv(argv: list[str]) -> list[str]:
+    """Accept ``play GAME ...`` as well as ``GAME play ...`` (same for watch, bot)."""
+    if len(argv) >= 2 and argv[0] in GAME_FIRST and argv[1] in GAMES:
+        return [argv[1], argv[0], *argv[2:]]
+    return argv
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``boardgames`` console script."""
+    args = build_parser().parse_args(normalize_argv(list(sys.argv[1:] if argv is None else argv)))
+    if args.game == "demo":
+        args.command = "demo"
+    if getattr(args, "game_id_pos", None) and not args.game_id:
+        args.game_id = args.game_id_pos
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
