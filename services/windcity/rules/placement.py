@@ -163,16 +163,32 @@ def place_house(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
 
 
 def legal_placements(state: dict[str, Any], seat: int) -> list[str]:
-    """Every square where ``seat`` may place a house now, in board order."""
+    """Every square where ``seat`` may place a house now, in board order.
+
+    Legality beyond the square itself depends only on (section, beach?), so the quota
+    look-ahead runs once per class instead of once per square."""
     n = state["n"]
     t = tally(state)
+    houses = state["houses"]
+    obs = state["obs"]
+    q = board.QUOTA[n]
+    mine = t[seat]
     out = []
     last_row = board.SECTION_ROWS[board.SECTIONS_IN_USE[n]][1]
+    ok: dict[tuple[int, bool], bool] = {}
     for row in range(board.BEACH_ROW, last_row + 1):
+        section = board.section_of_row(row)
+        beach = row == board.BEACH_ROW
+        cls = (section, beach)
+        if cls not in ok:
+            ok[cls] = (
+                mine[section] < q
+                and not (beach and mine[0] >= board.BEACH_MAX[n])
+                and _feasible_after(state, seat, "", section, beach, t)
+            )
+        if not ok[cls]:
+            continue
         for sq in board.row_squares(row):
-            try:
-                check_house(state, seat, sq, t)
-            except RuleError:
-                continue
-            out.append(sq)
+            if sq not in houses and sq not in obs:
+                out.append(sq)
     return out

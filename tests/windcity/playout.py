@@ -1,0 +1,235 @@
+"""Helpers for the Wind City rules tests: constructed states and checked random playouts."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+from services.windcity import rules as E
+from services.windcity.rules import board
+from services.windcity.rules.cards import DECK
+from shared.engine import RuleError
+
+
+def build(
+    n: int = 4,
+    houses: dict[str, list] | None = None,
+    hurricane: str = "F1",
+    card: int = 2,
+    active: int = 0,
+    money: list[int] | None = None,
+    options: dict[str, Any] | None = None,
+    turn: int = 1,
+    alive: list[bool] | None = None,
+) -> dict[str, Any]:
+    """A state in the plan phase with exactly the given board; stocks hold the rest."""
+    st = E.setup(n, options or {}, 1)
+    houses = {sq: list(h) for sq, h in (houses or {}).items()}
+    stock = [12] * n
+    for h in houses.values():
+        stock[h[0]] -= h[1]
+    st.update(
+        phase="plan",
+        turn=turn,
+        first=0,
+        active=active,
+        hurricane=hurricane,
+        houses=houses,
+        stock=stock,
+        money=list(money) if money else [40] * n,
+        card=card,
+        deck=[c for c in DECK if c != card],
+        discard=[],
+        alive=list(alive) if alive else [True] * n,
+    )
+    return st
+
+
+def types(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]
+
+
+def moved_squares(events: list[dict]) -> list[str]:
+    """Every square the hurricane entered, in order, across all hurricane_moved events."""
+    return [sq for e in events if e["type"] == "hurricane_moved" for sq in e["squares"]]
+
+
+def answer_all(st: dict, events: list[dict] | None = None) -> tuple[dict, list[dict]]:
+    """Every pending seat answers with no insurance; returns the state and all events."""
+    events = list(events or [])
+    while st["phase"] == "insure":
+        st, ev = E.apply_move(st, st["pending"][0], {"type": "insure", "squares": []})
+        events += ev
+    return st, events
+
+
+def pieces(st: dict, seat: int) -> int:
+    return sum(h[1] for h in st["houses"].values() if h[0] == seat)
+
+
+def random_move(st: dict, seat: int, rnd: random.Random) -> dict:
+    """A random legal move composed directly (any subset), not from legal_moves."""
+    phase = st["phase"]
+    if phase == "hurricane":
+        return {"type": "place_hurricane", "square": board.name(rnd.randrange(12), 1)}
+    if phase == "houses":
+        from services.windcity.rules.placement import legal_placements
+
+        return {"type": "place_house", "square": rnd.choice(legal_placements(st, seat))}
+    view = E.view(st, seat)["you"]
+    if phase == "plan":
+        card = view["card"]["actions"]
+        while True:
+            acts = rnd.sample(range(1, 6), rnd.randint(1, 3))
+            if any(card[a - 1]["kind"] == "move" for a in acts):
+                break
+        kauf = None
+        if any(card[a - 1]["kind"] == "kauf" for a in acts):
+            targets = [
+                sq
+                for sq, h in st["houses"].items()
+                if h[0] == seat and h[1] == 1 and board.ROW[sq] != board.BEACH_ROW
+            ]
+            if not targets:
+                acts = [a for a in acts if card[a - 1]["kind"] == "move"]
+            else:
+                kauf = rnd.choice(sorted(targets))
+        renew, budget = [], st["money"][seat]
+        for item in view["renewable"]:
+            if item["square"] != kauf and item["price"] <= budget and rnd.random() < 0.5:
+                renew.append(item["square"])
+                budget -= item["price"]
+        return {"type": "plan", "actions": acts, "kauf": kauf, "renew": renew}
+    squares, budget = [], st["money"][seat]
+    for item in view["insurable"]:
+        if item["price"] <= budget and rnd.random() < 0.4:
+            squares.append(item["square"])
+            budget -= item["price"]
+    return {"type": "insure", "squares": squares}
+
+
+def illegal_moves(st: dict, seat: int, rnd: random.Random) -> list[dict]:
+    """A few moves that must be rejected for ``seat`` now."""
+    phase = st["phase"]
+    bad: list[dict] = [
+        {"type": "fly"},
+        {"type": "place_hurricane", "square": "Z9"},
+        {"type": "plan", "actions": [1, 1], "kauf": None, "renew": []},
+    ]
+    if phase == "houses":
+        bad.append({"type": "place_house", "square": "A1"})
+        if st["houses"]:
+            bad.append({"type": "place_house", "square": rnd.choice(sorted(st["houses"]))})
+    elif phase == "plan":
+        bad.append({"type": "plan", "actions": [1, 2, 3, 4], "kauf": None, "renew": []})
+        bad.append({"type": "plan", "actions": [9], "kauf": None, "renew": []})
+        bad.append({"type": "insure", "squares": []})
+        others = [sq for sq, h in st["houses"].items() if h[0] != seat]
+        if others:
+            bad.append(
+                {
+                    "type": "plan",
+                    "actions": [1],
+                    "kauf": None,
+                    "renew": [rnd.choice(sorted(others))],
+                }
+            )
+    elif phase == "insure":
+        mine_ins = [sq for sq, h in st["houses"].items() if h[0] == seat and h[2]]
+        if mine_ins:
+            bad.append({"type": "insure", "squares": [rnd.choice(sorted(mine_ins))]})
+        bad.append({"type": "insure", "squares": ["A1"]})
+        bad.append({"type": "insure", "squares": None})
+    return bad
+
+
+class Checker:
+    """Invariants checked after every move of a playout."""
+
+    def __init__(self, st: dict) -> None:
+        self.n = st["n"]
+        self.ledger = list(st["money"])  # rebuilt from payment events only
+
+    def check(self, before: dict, after: dict, events: list[dict], seat: int, move: dict) -> None:
+        n = self.n
+        for p in range(n):
+            assert (
+                sum(h[1] for h in after["houses"].values() if h[0] == p) + after["stock"][p] == 12
+            )
+        for e in events:
+            assert isinstance(e, dict) and isinstance(e.get("type"), str)
+            if e["type"] == "payment":
+                assert e["amount"] > 0
+                if e["payer"] != "bank":
+                    self.ledger[e["payer"]] -= e["amount"]
+                if e["payee"] != "bank":
+                    self.ledger[e["payee"]] += e["amount"]
+        assert self.ledger == after["money"], (self.ledger, after["money"])
+        assert all(m >= 0 for m in after["money"])
+        hur = after["hurricane"]
+        if hur is not None:
+            assert hur not in after["houses"]
+        # Insured at resolution time = insured before, minus lapses, plus purchases.
+        insured = {sq for sq, h in before["houses"].items() if h[2]}
+        for e in events:
+            if e["type"] == "plan_made":
+                insured -= set(e["lapsed"])
+            elif e["type"] == "insured":
+                insured |= set(e["squares"])
+            elif e["type"] == "house_destroyed":
+                assert e["square"] not in insured
+            elif e["type"] == "turn_started":
+                break
+        for e in events:  # nothing hidden before the reveal
+            if e["type"] in ("card_drawn", "plan_made", "insured", "turn_started"):
+                assert "card" not in e and "actions" not in e and "kauf" not in e
+        if after["phase"] == "over":
+            assert events[-1]["type"] == "game_over"
+        assert json.loads(json.dumps(after)) == after
+
+
+def play_game(
+    seed: int,
+    n: int,
+    options: dict[str, Any],
+    all_legal: bool = False,
+    sample_legal: int = 1,
+    illegal: bool = True,
+) -> dict:
+    """A complete checked random game; returns the final state."""
+    rnd = random.Random(seed)
+    st = E.setup(n, options, seed)
+    checker = Checker(st)
+    moves = 0
+    while not E.is_over(st):
+        seats = E.to_act(st)
+        assert seats
+        seat = rnd.choice(seats)
+        listed = E.legal_moves(st, seat)
+        assert listed
+        snapshot = json.dumps(st, sort_keys=True)
+        probe = listed if all_legal else rnd.sample(listed, min(sample_legal, len(listed)))
+        for m in probe:
+            E.apply_move(st, seat, copy.deepcopy(m))
+        if illegal:
+            for m in illegal_moves(st, seat, rnd):
+                try:
+                    E.apply_move(st, seat, m)
+                except RuleError:
+                    pass
+                else:
+                    raise AssertionError(f"illegal move accepted: {m}")
+            for other in range(n):
+                if other not in seats:
+                    assert E.legal_moves(st, other) == []
+        move = random_move(st, seat, rnd) if rnd.random() < 0.5 else rnd.choice(listed)
+        new, events = E.apply_move(st, seat, move)
+        assert json.dumps(st, sort_keys=True) == snapshot  # input never mutated
+        checker.check(st, new, events, seat, move)
+        st = new
+        moves += 1
+        assert moves < 5000
+    assert E.to_act(st) == [] and E.result(st) is not None
+    return st
