@@ -1,0 +1,249 @@
+"""Helpers for the Manhattan rules tests: constructed states, random play, invariants.
+
+The invariant checks recompute everything from the raw state with code independent of
+the engine's own helpers where that is cheap (piece and card bookkeeping, base scoring).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from services.manhattan import rules as m
+from services.manhattan.rules.board import PIECES
+from services.manhattan.rules.cards import DECK
+from services.manhattan.rules.promos import promo_points
+from shared.engine import RuleError
+
+
+def dumps(state: dict[str, Any]) -> str:
+    return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+
+def make_state(
+    n: int,
+    buildings: dict[tuple[int, int], list[tuple[int, int]]] | None = None,
+    *,
+    hands: list[list[int]] | None = None,
+    sel: list[list[int]] | None = None,
+    cur: int = 0,
+    options: dict[str, bool] | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """A build-phase state with the given buildings ``{(city, lot): [(seat, floors)...]}``.
+
+    Stocks are adjusted so every piece is accounted for; hands are taken from the deck
+    so the 45 cards stay conserved.
+    """
+    state = m.setup(n, options or {}, seed)
+    board = [[] for _ in range(54)]
+    used = [Counter() for _ in range(n)]
+    for (city, lot), pieces in (buildings or {}).items():
+        board[(city - 1) * 9 + lot - 1] = [s * 10 + f for s, f in pieces]
+        for s, f in pieces:
+            used[s][f] += 1
+    sel = sel if sel is not None else [[] for _ in range(n)]
+    for s in range(n):
+        for f in sel[s]:
+            used[s][f] += 1
+    stock = [[PIECES[f] - used[s][f] for f in (1, 2, 3, 4)] for s in range(n)]
+    assert all(c >= 0 for row in stock for c in row), "constructed board uses too many pieces"
+    pool = list(DECK)
+    new_hands = []
+    for s in range(n):
+        h = hands[s] if hands is not None else state["hands"][s]
+        for c in h:
+            pool.remove(c)
+        new_hands.append(sorted(h))
+    state.update(
+        board=board,
+        stock=stock,
+        sel=[sorted(x) for x in sel],
+        hands=new_hands,
+        deck=pool,
+        disc=[],
+        phase="build",
+        cur=cur,
+        start=cur,
+    )
+    return state
+
+
+def check_invariants(
+    state: dict[str, Any], encoded: str | None = None, with_view: bool = True
+) -> None:
+    """Conservation of pieces and cards, owners, hands, running totals, JSON round trip."""
+    n = state["n"]
+    on_board = [Counter() for _ in range(n)]
+    for b in state["board"]:
+        for p in b:
+            on_board[p // 10][p % 10] += 1
+    for s in range(n):
+        for f in (1, 2, 3, 4):
+            total = (
+                on_board[s][f]
+                + state["stock"][s][f - 1]
+                + state["sel"][s].count(f)
+                + state["forf"][s].count(f)
+            )
+            assert total == PIECES[f], (s, f, total)
+    cards = Counter(state["deck"]) + Counter(state["disc"])
+    for h in state["hands"]:
+        assert len(h) == 4
+        cards += Counter(h)
+    assert cards == Counter(DECK)
+    assert len(state["deck"]) + len(state["disc"]) + sum(map(len, state["hands"])) == 45
+    if with_view:
+        v = m.view(state, None)
+        for city in v["cities"]:
+            for lot in city["lots"]:
+                pieces = lot["pieces"]
+                assert lot["owner"] == (pieces[-1]["seat"] if pieces else None)
+                assert lot["height"] == sum(p["floors"] for p in pieces)
+    totals = [0] * n
+    for r in state["rounds"]:
+        for pts in r["categories"].values():
+            for s in range(n):
+                totals[s] += pts[s]
+    assert totals == state["scores"] == m.score(state)["totals"]
+    assert json.loads(encoded if encoded is not None else dumps(state)) == state
+
+
+def base_score_from_view(v: dict[str, Any], n: int) -> dict[str, list[int]]:
+    """Tallest / majority / buildings recomputed from a view, independent of scoring.py."""
+    tallest = [0] * n
+    majority = [0] * n
+    buildings = [0] * n
+    heights = []
+    for city in v["cities"]:
+        owned = Counter()
+        for lot in city["lots"]:
+            if lot["pieces"]:
+                heights.append((lot["height"], lot["owner"]))
+                owned[lot["owner"]] += 1
+                buildings[lot["owner"]] += 1
+        ranked = owned.most_common()
+        if ranked and (len(ranked) == 1 or ranked[0][1] > ranked[1][1]):
+            majority[ranked[0][0]] += 2
+    if heights:
+        top = max(h for h, _ in heights)
+        at_top = [o for h, o in heights if h == top]
+        if len(at_top) == 1:
+            tallest[at_top[0]] += 3
+    return {"tallest": tallest, "majority": majority, "buildings": buildings}
+
+
+def check_round_scored(state: dict[str, Any], event: dict[str, Any]) -> None:
+    """A round_scored event matches a from-scratch recomputation on the current board."""
+    n = state["n"]
+    expected = base_score_from_view(m.view(state, None), n)
+    expected["promo"] = promo_points(event["promo_scored"], state["board"], n)
+    assert event["categories"] == expected
+    assert state["rounds"][-1]["categories"] == expected
+    assert event["totals"] == state["scores"]
+
+
+def random_bad_move(rng: random.Random) -> Any:
+    """A random move that is usually malformed or illegal."""
+    kind = rng.choice(["select", "place", "place", "discard", "forfeit", "build", None, 3])
+    val = lambda: rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, "1", None, True, 2.0])  # noqa: E731
+    if kind == "select":
+        k = rng.choice([3, 4, 5, 6, 7])
+        move = {"type": kind, "pieces": [rng.choice([1, 2, 3, 4, 4, 4, 0, 5]) for _ in range(k)]}
+    elif kind == "place":
+        move = {"type": kind, "city": val(), "lot": val(), "floors": val()}
+        if rng.random() < 0.7:
+            move.update(city=rng.randint(1, 6), lot=rng.randint(1, 9), floors=rng.randint(1, 4))
+    elif kind == "discard":
+        move = {"type": kind, "lot": rng.choice([val(), rng.randint(1, 9)])}
+    elif kind == "forfeit":
+        move = {"type": kind, "floors": rng.choice([val(), rng.randint(1, 4)])}
+    else:
+        move = {"type": kind}
+    if rng.random() < 0.05:
+        move["extra"] = 1
+    if rng.random() < 0.02:
+        return rng.choice([None, [], "place", 7])
+    return move
+
+
+def normal(move: Any) -> Any:
+    """A hashable, type-exact form of a move (a selection's order does not matter)."""
+    if not isinstance(move, dict):
+        return ("raw", repr(move))
+    out = []
+    for k, v in sorted(move.items()):
+        if k == "pieces" and isinstance(v, list):
+            out.append((k, repr(sorted(v, key=repr))))
+        else:
+            out.append((k, repr(v)))
+    return tuple(out)
+
+
+def play_game(
+    n: int,
+    options: dict[str, bool],
+    seed: int,
+    *,
+    rng: random.Random,
+    apply_all: bool = False,
+    sample: int = 2,
+    bad: int = 2,
+    check: bool = True,
+) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], Counter]:
+    """Play one random game to the end, checking invariants after every move.
+
+    Returns the final state, the moves played and a Counter of events and error codes
+    seen (so tests can assert that the interesting paths were exercised).
+    """
+    state = m.setup(n, options, seed)
+    played = []
+    seen: Counter = Counter()
+    before = dumps(state)
+    while not m.is_over(state):
+        seat = m.to_act(state)[0]
+        moves = m.legal_moves(state, seat)
+        assert moves, "the seat to act always has a legal move"
+        if check:
+            listed = {normal(x) for x in moves}
+            assert len(listed) == len(moves), "legal moves are deduplicated"
+            other = (seat + 1) % n
+            assert m.legal_moves(state, other) == []
+            to_try = moves if apply_all else rng.sample(moves, min(sample, len(moves)))
+            for mv in to_try:
+                m.apply_move(state, seat, mv)
+            for _ in range(bad):
+                mv = random_bad_move(rng)
+                if normal(mv) in listed:
+                    continue
+                try:
+                    m.apply_move(state, seat, mv)
+                except RuleError as e:
+                    seen["error:" + e.code] += 1
+                else:
+                    raise AssertionError(f"unlisted move accepted: {mv}")
+            try:
+                m.apply_move(state, other, moves[0])
+            except RuleError as e:
+                assert e.code == "not-your-turn"
+            else:
+                raise AssertionError("a move out of turn was accepted")
+            assert dumps(state) == before, "a move changed its input state"
+        move = rng.choice(moves)
+        state, events = m.apply_move(state, seat, move)
+        played.append((seat, move))
+        for ev in events:
+            seen[ev["type"]] += 1
+            assert "hand" not in ev and "deck" not in ev
+            if check and ev["type"] == "round_scored":
+                check_round_scored(state, ev)
+        if check:
+            before = dumps(state)
+            check_invariants(
+                state,
+                before,
+                with_view=any(e["type"] == "round_scored" for e in events) or rng.random() < 0.1,
+            )
+    return state, played, seen
