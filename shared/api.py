@@ -1,0 +1,297 @@
+"""The one blueprint of a game service: thin HTTP wiring around :class:`Games`."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from flask import Response, current_app, request
+from flask_smorest import Blueprint
+from marshmallow import Schema
+from webargs import core
+from webargs.flaskparser import FlaskParser
+
+from shared import schemas as s
+from shared.errors import PROBLEM_MIME, ApiError
+from shared.events import long_poll, sse_stream
+from shared.games import Games, missing_token
+
+IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
+EVENT_ID = re.compile(r"^\d{1,20}(-\d{1,20})?$")
+BEARER = [{"bearerAuth": []}]
+
+
+class StrictParser(FlaskParser):
+    """Parses any non-empty body as JSON whatever its Content-Type (a body that is not
+    JSON is a 400 ``invalid-json``, never silently ignored) and rejects unknown
+    query parameters as well as unknown body fields."""
+
+    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": "raise"}
+
+    def _raw_load_json(self, req: Any) -> Any:
+        data = req.get_data(cache=True)
+        if not data:
+            return core.missing
+        return core.parse_json(data)
+
+
+class KitBlueprint(Blueprint):
+    ARGUMENTS_PARSER = StrictParser()
+
+
+class EmptySchema(Schema):
+    """No fields: any field sent is rejected."""
+
+
+def games() -> Games:
+    return current_app.extensions["game_kit"].games
+
+
+def bearer_token() -> str | None:
+    """The bearer token of the request; ``None`` without an Authorization header.
+
+    Any other scheme or an empty token is a 401, like a missing token.
+    """
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise missing_token()
+    if len(token) > 256:
+        raise ApiError(403, "invalid-token", "This token is not valid for this game.")
+    return token
+
+
+def if_match() -> Callable[[int], bool] | None:
+    """A predicate on versions from ``If-Match`` (``None`` when the header is absent)."""
+    if "If-Match" not in request.headers:
+        return None
+    etags = request.if_match
+    return lambda version: etags.contains(str(version))
+
+
+def etag_headers(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"', "Vary": "Authorization"}
+
+
+def problems(*statuses: int) -> Callable[[Callable], Callable]:
+    """Document the problem responses of an endpoint."""
+
+    def decorate(func: Callable) -> Callable:
+        for status in statuses:
+            func = blp_alt(status)(func)
+        return func
+
+    return decorate
+
+
+_current: list[KitBlueprint] = []
+
+
+def blp_alt(status: int) -> Callable[[Callable], Callable]:
+    return _current[-1].alt_response(
+        status, schema=s.ProblemSchema, content_type=PROBLEM_MIME, description="A problem."
+    )
+
+
+def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> KitBlueprint:
+    """The game service's routes, documented with the game's option and move schemas."""
+    blp = KitBlueprint("games", __name__, description="Games, players, moves and events.")
+    _current.append(blp)
+    try:
+        _define_routes(blp, options_schema, move_schema)
+    finally:
+        _current.pop()
+    return blp
+
+
+def _define_routes(
+    blp: KitBlueprint, options_schema: type[Schema], move_schema: type[Schema]
+) -> None:
+    @blp.route("/games", methods=["POST"])
+    @blp.arguments(options_schema, required=False, description="The game's options.")
+    @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
+    @problems(400, 409, 413, 422, 503)
+    def create_game(options: dict[str, Any]):
+        """Create a game; the answer carries the host token, shown once."""
+        kit = games()
+        doc, host_token = kit.create(options)
+        body = {"id": doc["id"], "host_token": host_token, "game": kit.view(doc, None)}
+        headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
+        return body, 201, headers
+
+    @blp.route("/games", methods=["GET"])
+    @blp.arguments(s.ListQuerySchema, location="query")
+    @blp.response(200, s.GameListSchema)
+    @problems(422, 503)
+    def list_games(query: dict[str, Any]):
+        """List games, newest first; filter by ``status``; follow ``next_cursor``."""
+        kit = games()
+        try:
+            docs, cursor = kit.store.list_games(
+                query.get("status"), query["limit"], query.get("cursor")
+            )
+        except ValueError as error:
+            raise ApiError(
+                422,
+                "validation-error",
+                "The cursor is not one this service issued.",
+                errors={"query": {"cursor": ["Invalid cursor."]}},
+            ) from error
+        return {"games": [kit.summary(d) for d in docs], "next_cursor": cursor}
+
+    @blp.route("/games/<game_id>/players", methods=["POST"])
+    @blp.arguments(s.JoinSchema)
+    @blp.response(201, s.JoinedSchema)
+    @problems(400, 404, 409, 412, 413, 422, 503)
+    def join_game(body: dict[str, Any], game_id: str):
+        """Take the next seat; the answer carries the seat's token, shown once."""
+        kit = games()
+        doc, seat, token = kit.join(game_id, body["name"], if_match())
+        payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
+        return payload, 201, etag_headers(doc["version"])
+
+    @blp.route("/games/<game_id>/start", methods=["POST"])
+    @blp.arguments(EmptySchema, required=False)
+    @blp.response(200, s.ViewSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 404, 409, 412, 422, 503)
+    def start_game(_body: dict[str, Any], game_id: str):
+        """The host starts the game with the players who joined."""
+        kit = games()
+        doc = kit.start(game_id, bearer_token(), if_match())
+        return kit.view(doc, None), 200, etag_headers(doc["version"])
+
+    @blp.route("/games/<game_id>", methods=["DELETE"])
+    @blp.response(200, s.ViewSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 404, 409, 412, 503)
+    def cancel_game(game_id: str):
+        """The host cancels the game."""
+        kit = games()
+        doc = kit.cancel(game_id, bearer_token(), if_match())
+        return kit.view(doc, None), 200, etag_headers(doc["version"])
+
+    @blp.route("/games/<game_id>", methods=["GET"])
+    @blp.response(200, s.ViewSchema, headers={"ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(304, description="Not modified (If-None-Match).")
+    @blp.doc(security=[{}, *BEARER])
+    @problems(401, 403, 404, 503)
+    def get_game(game_id: str):
+        """The game as the bearer's seat may see it (a spectator's view without a token)."""
+        kit = games()
+        doc, _ = kit.load(game_id)
+        seat = kit.seat_of(doc, bearer_token())
+        headers = etag_headers(doc["version"])
+        if request.if_none_match.contains_weak(str(doc["version"])):
+            return Response(status=304, headers=headers)
+        return kit.view(doc, seat), 200, headers
+
+    @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
+    @blp.response(200, s.LegalMovesSchema)
+    @blp.doc(security=BEARER)
+    @problems(401, 403, 404, 503)
+    def legal_moves(game_id: str):
+        """The bearer's legal moves now; each can be posted to ``/moves`` unchanged."""
+        kit = games()
+        doc, _ = kit.load(game_id)
+        seat = kit.require_seat(doc, bearer_token())
+        return {"moves": kit.legal_moves(doc, seat)}, 200, etag_headers(doc["version"])
+
+    @blp.route("/games/<game_id>/moves", methods=["POST"])
+    @blp.arguments(move_schema)
+    @blp.response(200, s.MoveResultSchema)
+    @blp.doc(
+        security=BEARER,
+        parameters=[
+            {
+                "in": "header",
+                "name": "If-Match",
+                "schema": {"type": "string"},
+                "description": 'Apply only at this version, e.g. `"7"` (else 412).',
+            },
+            {
+                "in": "header",
+                "name": "Idempotency-Key",
+                "schema": {"type": "string"},
+                "description": "A retry with the same key gets the first answer.",
+            },
+        ],
+    )
+    @problems(400, 401, 403, 404, 409, 412, 413, 422, 503)
+    def make_move(move: dict[str, Any], game_id: str):
+        """Make a move for the bearer's seat: the new view and the events it caused."""
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not IDEMPOTENCY_KEY.match(key):
+            raise ApiError(
+                422,
+                "validation-error",
+                "Idempotency-Key must be 1-200 visible ASCII characters.",
+                errors={"headers": {"Idempotency-Key": ["Invalid."]}},
+            )
+        body = games().move(game_id, bearer_token(), move, if_match(), key)
+        return body, 200, etag_headers(body["game"]["version"])
+
+    @blp.route("/games/<game_id>/score", methods=["GET"])
+    @blp.response(200, s.ScoreSchema)
+    @problems(404, 503)
+    def get_score(game_id: str):
+        """Scores so far (public) and the result once over."""
+        kit = games()
+        doc, _ = kit.load(game_id)
+        return kit.score(doc)
+
+    @blp.route("/games/<game_id>/events", methods=["GET"])
+    @blp.arguments(s.EventsQuerySchema, location="query")
+    @blp.response(200, s.EventsSchema)
+    @blp.alt_response(
+        200,
+        description="With `Accept: text/event-stream`: a Server-Sent Events stream "
+        "(resume with `Last-Event-ID`).",
+        content_type="text/event-stream",
+        success=True,
+    )
+    @problems(404, 422, 503)
+    def get_events(query: dict[str, Any], game_id: str):
+        """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
+        kit = games()
+        doc, _ = kit.load(game_id)
+        wants = request.accept_mimetypes.best_match(
+            ["application/json", "text/event-stream"], default="application/json"
+        )
+        if wants != "text/event-stream":
+            return long_poll(kit.store, doc, query.get("after"), query["wait"], query["limit"])
+        after = request.headers.get("Last-Event-ID") or query.get("after")
+        if after is not None and not EVENT_ID.match(after):
+            raise ApiError(
+                422,
+                "validation-error",
+                "Last-Event-ID must be an event id.",
+                errors={"headers": {"Last-Event-ID": ["Invalid event id."]}},
+            )
+        config = current_app.config
+        stream = sse_stream(
+            kit.store,
+            doc["id"],
+            after,
+            doc["status"] in ("finished", "cancelled"),
+            config["SSE_HEARTBEAT_SECONDS"],
+            config["SSE_MAX_SECONDS"],
+        )
+        return Response(
+            stream,
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @blp.route("/games/<game_id>/log", methods=["GET"])
+    @blp.response(200, s.LogSchema)
+    @problems(404, 503)
+    def get_log(game_id: str):
+        """Every event; once the game is over also the seed and all moves, to replay it."""
+        kit = games()
+        doc, _ = kit.load(game_id)
+        return kit.log(doc)

@@ -1,0 +1,106 @@
+"""The app factory of a game service: a game plugs in its rules and schemas, and gets a
+complete Flask app (routes, OpenAPI, errors, health) back."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+from marshmallow import Schema
+
+from shared.api import make_blueprint
+from shared.config import load_settings
+from shared.errors import register_error_handlers
+from shared.games import Games
+from shared.health import blp as health_blp
+from shared.schemas import MoveUnion
+from shared.store import GameStore, make_clients
+
+
+@dataclass
+class GameKit:
+    """What the views need, kept in ``app.extensions["game_kit"]``: the game logic
+    (with its store: connection pools and the loaded script, nothing else)."""
+
+    games: Games
+
+
+class KitApi(Api):
+    """flask-smorest's Api, with our problem+json handlers instead of its error format."""
+
+    def _register_error_handlers(self) -> None:
+        register_error_handlers(self._app)
+
+
+def create_game_app(
+    engine: ModuleType,
+    options_schema: type[Schema],
+    move_schema: type[Schema],
+    key_prefix: str,
+    config: dict[str, Any] | None = None,
+) -> Flask:
+    """A complete Flask app serving ``engine``.
+
+    ``options_schema`` validates ``POST /games`` (its ``players`` and ``seed`` fields are
+    the kit's, the rest go to ``engine.setup``); ``move_schema`` validates moves (a
+    :class:`~shared.schemas.MoveUnion` is documented as a ``oneOf``); ``key_prefix``
+    namespaces the Redis keys; ``config`` overrides settings from the environment.
+    """
+    settings = load_settings(config)
+    app = Flask(engine.NAME)
+    app.config.update(settings)
+    app.config.update(
+        API_TITLE=f"{engine.NAME} game service",
+        API_VERSION="1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    _configure_logging(app, settings["LOG_LEVEL"])
+
+    client, blocking = make_clients(settings)
+    store = GameStore(client, blocking, key_prefix)
+    app.extensions["game_kit"] = GameKit(Games(engine, store, settings))
+
+    api = KitApi(app)
+    api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
+    api.register_blueprint(make_blueprint(options_schema, move_schema))
+    api.register_blueprint(health_blp)
+    if issubclass(move_schema, MoveUnion):
+        _document_union(api, move_schema)
+    return app
+
+
+def _document_union(api: Api, union: type[MoveUnion]) -> None:
+    """Describe the move body as ``oneOf`` its member schemas (discriminated by type)."""
+    refs = {}
+    for kind, member in union.TYPES.items():
+        name = member.__name__.removesuffix("Schema")
+        api.spec.components.schema(name, schema=member)
+        refs[kind] = f"#/components/schemas/{name}"
+    union_name = union.__name__.removesuffix("Schema")
+    component = {
+        "oneOf": [{"$ref": ref} for ref in refs.values()],
+        "discriminator": {"propertyName": "type", "mapping": refs},
+    }
+    for table in (api.spec.components.schemas, api.spec.components.schemas_lazy):
+        if union_name in table:
+            table[union_name] = component
+
+
+def _configure_logging(app: Flask, level: str) -> None:
+    level_no = logging.getLevelName(level.upper())
+    if not isinstance(level_no, int):
+        level_no = logging.INFO
+    logging.basicConfig(level=level_no, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app.logger.setLevel(level_no)
+    logging.getLogger("shared").setLevel(level_no)

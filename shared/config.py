@@ -1,0 +1,47 @@
+"""Settings from the environment (twelve-factor), with per-app overrides for tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+# name -> (type, default). Every setting can come from the environment or from the
+# ``config`` mapping given to the app factory (the mapping wins).
+SETTINGS: dict[str, tuple[type, Any]] = {
+    "REDIS_URL": (str, "redis://127.0.0.1:6379/0"),
+    "REDIS_CLUSTER": (bool, False),
+    "REDIS_SOCKET_TIMEOUT": (float, 5.0),
+    "GAME_TTL_FINISHED": (int, 7 * 24 * 3600),
+    "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
+    "LOG_LEVEL": (str, "INFO"),
+    "MAX_CONTENT_LENGTH": (int, 64 * 1024),
+    "CAS_RETRIES": (int, 8),
+    "EVENTS_MAX_WAIT": (float, 30.0),
+    "SSE_HEARTBEAT_SECONDS": (float, 15.0),
+    "SSE_MAX_SECONDS": (float, 300.0),
+    "RETRY_AFTER_SECONDS": (int, 2),
+}
+
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def _coerce(kind: type, value: Any) -> Any:
+    if kind is bool and isinstance(value, str):
+        return value.strip().lower() in _TRUE
+    return kind(value)
+
+
+def load_settings(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every setting, from the defaults, then the environment, then ``overrides``."""
+    overrides = dict(overrides or {})
+    settings: dict[str, Any] = {}
+    for name, (kind, default) in SETTINGS.items():
+        if name in overrides:
+            settings[name] = _coerce(kind, overrides.pop(name))
+        elif name in os.environ:
+            settings[name] = _coerce(kind, os.environ[name])
+        else:
+            settings[name] = default
+    settings.update(overrides)  # anything else goes to Flask's config unchanged
+    return settings

@@ -1,0 +1,159 @@
+"""RFC 9457 problem+json for every error, each with a stable machine-readable ``code``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import redis.exceptions
+from flask import Flask, Response, current_app
+from werkzeug.exceptions import HTTPException
+
+from shared.engine import RuleError
+
+PROBLEM_MIME = "application/problem+json"
+TYPE_PREFIX = "urn:boardgames:problem:"
+
+log = logging.getLogger(__name__)
+
+# Codes for Flask/werkzeug's own HTTP errors (anything else: "http-<status>").
+HTTP_CODES = {
+    400: "bad-request",
+    401: "missing-token",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    406: "not-acceptable",
+    409: "conflict",
+    412: "version-mismatch",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    422: "validation-error",
+    429: "too-many-requests",
+    500: "internal-error",
+    503: "storage-unavailable",
+}
+
+TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    406: "Not Acceptable",
+    409: "Conflict",
+    412: "Precondition Failed",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+
+class ApiError(Exception):
+    """An error the API answers with a problem document.
+
+    Raise it anywhere below a view; the handler turns it into the response.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A ``application/problem+json`` response."""
+    body = {
+        "type": TYPE_PREFIX + code,
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MIME)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _from_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("errors") or data.get("messages")
+    extra: dict[str, Any] = {}
+    code = HTTP_CODES.get(status, f"http-{status}")
+    detail = error.description or TITLES.get(status, "Error")
+    if status == 400 and messages and "json" in messages:
+        code, detail = "invalid-json", "The request body is not valid JSON."
+    elif status == 422:
+        detail = "The request failed validation; see `errors`."
+        # webargs nests messages by location ("json", "query"): keep that, it says where.
+        extra["errors"] = messages or {}
+    elif status == 405:
+        detail = "This method is not allowed on this resource."
+    elif status == 404:
+        detail = "No such resource."
+    elif status == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        detail = f"The request body is larger than {limit} bytes."
+    headers = dict(data.get("headers") or {})
+    if status == 405 and getattr(error, "valid_methods", None):
+        headers["Allow"] = ", ".join(error.valid_methods)
+    return problem(status, code, detail, headers, **extra)
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Route every error through problem+json (after flask-smorest's own handler)."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError) -> Response:
+        return problem(error.status, error.code, error.detail, error.headers, **error.extra)
+
+    @app.errorhandler(RuleError)
+    def _rule_error(error: RuleError) -> Response:
+        return problem(409, error.code, error.message or error.code)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(error: HTTPException) -> Response:
+        return _from_http_exception(error)
+
+    @app.errorhandler(redis.exceptions.ConnectionError)
+    @app.errorhandler(redis.exceptions.TimeoutError)
+    @app.errorhandler(redis.exceptions.ClusterDownError)
+    def _storage_down(error: Exception) -> Response:
+        log.warning("storage unavailable: %s", error)
+        retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
+        return problem(
+            503,
+            "storage-unavailable",
+            "The game store is unreachable; try again shortly.",
+            {"Retry-After": retry_after},
+        )
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Response:
+        if isinstance(error, HTTPException):  # pragma: no cover - handled above
+            return _from_http_exception(error)
+        log.exception("unhandled error")
+        return problem(500, "internal-error", "An unexpected error occurred.")

@@ -1,0 +1,218 @@
+"""Marshmallow schemas of the kit's requests and responses (the OpenAPI document is
+built from them), plus building blocks for a game's own option and move schemas."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from marshmallow import Schema, ValidationError, fields, validate
+
+SEED_MAX = 2**63 - 1
+STATUSES = ("open", "running", "finished", "cancelled")
+
+
+class Int(fields.Integer):
+    """An integer that must be a JSON integer: no strings, no floats, no booleans."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _validated(self, value: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+class Bool(fields.Boolean):
+    """A boolean that must be a JSON ``true``/``false``."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
+def players_field(minimum: int, maximum: int) -> Int:
+    """The ``players`` option: the number of seats (default: the most the game allows)."""
+    return Int(
+        load_default=maximum,
+        validate=validate.Range(minimum, maximum),
+        metadata={
+            "description": f"Number of seats, {minimum}-{maximum}; the host may "
+            f"start once at least {minimum} joined."
+        },
+    )
+
+
+def seed_field() -> Int:
+    """The ``seed`` option: makes the game reproducible; random when omitted."""
+    return Int(
+        validate=validate.Range(0, SEED_MAX),
+        metadata={"description": "Random seed (0..2^63-1); secret until the game is over."},
+    )
+
+
+def _printable_name(value: str) -> None:
+    if not value.strip() or not value.isprintable():
+        raise ValidationError("Must be 1-32 printable characters.")
+
+
+class MoveUnion(Schema):
+    """A move: one of several schemas chosen by its ``type`` (a tagged union).
+
+    A game subclasses it and fills ``TYPES`` (``{"place": PlaceSchema, ...}``); each
+    member schema has its own ``type`` field. The kit documents it as a ``oneOf``.
+    """
+
+    TYPES: ClassVar[dict[str, type[Schema]]] = {}
+
+    type = fields.String(required=True)
+
+    def load(self, data: Any, *, many: Any = None, partial: Any = None, unknown: Any = None):
+        if not isinstance(data, Mapping):
+            raise ValidationError({"_schema": ["A move must be a JSON object."]})
+        kind = data.get("type")
+        member = self.TYPES.get(kind) if isinstance(kind, str) else None
+        if member is None:
+            raise ValidationError({"type": [f"Must be one of: {', '.join(self.TYPES)}."]})
+        return member().load(data)
+
+
+def type_field(name: str) -> fields.String:
+    """The ``type`` field of a move schema, fixed to ``name``."""
+    return fields.String(required=True, validate=validate.Equal(name), metadata={"enum": [name]})
+
+
+# -- requests --------------------------------------------------------------------------
+
+
+class JoinSchema(Schema):
+    name = fields.String(
+        required=True,
+        validate=[validate.Length(1, 32), _printable_name],
+        metadata={"description": "Display name, 1-32 printable characters, unique per game."},
+    )
+
+
+class ListQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    limit = Int(load_default=20, validate=validate.Range(1, 100))
+    cursor = fields.String(validate=validate.Length(1, 200))
+
+
+class EventsQuerySchema(Schema):
+    after = fields.String(
+        validate=validate.Regexp(r"^\d{1,20}(-\d{1,20})?$"),
+        metadata={
+            "description": "An event id (`<version>-<n>`) to read after, or a bare version "
+            "`v` for everything after version v. Default: from the start."
+        },
+    )
+    wait = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(0, 30),
+        metadata={"description": "Seconds (0-30) to wait for an event when there is none."},
+    )
+    limit = Int(load_default=100, validate=validate.Range(1, 1000))
+
+
+# -- responses -------------------------------------------------------------------------
+
+
+class ProblemSchema(Schema):
+    type = fields.String()
+    title = fields.String()
+    status = fields.Integer()
+    detail = fields.String()
+    code = fields.String(metadata={"description": "Stable machine-readable error code."})
+    errors = fields.Dict(metadata={"description": "Validation messages by location and field."})
+
+
+class PlayerSchema(Schema):
+    seat = fields.Integer()
+    name = fields.String()
+
+
+class ViewSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String(metadata={"enum": list(STATUSES)})
+    version = fields.Integer()
+    options = fields.Dict()
+    players = fields.List(fields.Nested(PlayerSchema))
+    you = fields.Integer(allow_none=True, metadata={"description": "The bearer's seat."})
+    to_act = fields.List(fields.Integer(), metadata={"description": "Seats expected to act."})
+    state = fields.Raw(allow_none=True, metadata={"description": "The engine's view."})
+    result = fields.Raw(allow_none=True)
+    created_at = fields.String()
+    updated_at = fields.String()
+
+
+class SummarySchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String()
+    version = fields.Integer()
+    options = fields.Dict()
+    players = fields.List(fields.Nested(PlayerSchema))
+    to_act = fields.List(fields.Integer())
+    created_at = fields.String()
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(SummarySchema))
+    next_cursor = fields.String(allow_none=True)
+
+
+class CreatedSchema(Schema):
+    id = fields.String()
+    host_token = fields.String(metadata={"description": "Shown once; starts or cancels."})
+    game = fields.Nested(ViewSchema)
+
+
+class JoinedSchema(Schema):
+    seat = fields.Integer()
+    token = fields.String(metadata={"description": "The seat's secret token, shown once."})
+    game = fields.Nested(ViewSchema)
+
+
+class LegalMovesSchema(Schema):
+    moves = fields.List(fields.Dict(), metadata={"description": "Each postable unchanged."})
+
+
+EVENT_DESCRIPTION = "An event: `id`, `type`, `version` and the event's own fields."
+
+
+class MoveResultSchema(Schema):
+    game = fields.Nested(ViewSchema)
+    events = fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
+
+
+class EventsSchema(Schema):
+    events = fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
+    last_id = fields.String(metadata={"description": "Pass as `after` to continue."})
+
+
+class ScoreSchema(Schema):
+    status = fields.String()
+    score = fields.Raw(allow_none=True)
+    result = fields.Raw(allow_none=True)
+
+
+class LogSchema(Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String()
+    version = fields.Integer()
+    options = fields.Dict()
+    players = fields.List(fields.Nested(PlayerSchema))
+    events = fields.List(fields.Dict())
+    moves = fields.List(
+        fields.Dict(), metadata={"description": "`{seat, move, version}`; once over."}
+    )
+    seed = fields.Integer(metadata={"description": "Only once the game is over."})
+
+
+class HealthSchema(Schema):
+    status = fields.String()

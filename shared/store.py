@@ -1,0 +1,271 @@
+"""The Redis store: one JSON document and one event stream per game, written atomically.
+
+Keys of one game share the ``{id}`` hash tag (``<p>:{<id>}:game|events|moves|idem``) so
+the write script touches a single slot and also runs on Redis Cluster. The listing index
+``<p>:games`` lives in another slot and is therefore updated outside the script.
+
+Event ids are chosen by the store, not by Redis: ``<version>-<n>`` for the n-th event of
+the write that produced ``version``. They increase with every write, so they are valid
+stream ids, and anyone holding an event id knows which version it belongs to.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import redis
+
+Doc = dict[str, Any]
+
+_SCRIPT = resources.files("shared").joinpath("store.lua").read_text(encoding="utf-8")
+_LIST_BATCH = 50
+_LIST_SCAN_CAP = 1000
+_MAX_SEQ = 18446744073709551615  # the largest stream id sequence number
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, the one serialization used for everything stored."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def make_clients(settings: dict[str, Any]) -> tuple[Any, Any]:
+    """A client for ordinary commands and one for blocking reads (long-poll, SSE).
+
+    Both are plain redis-py clients (``RedisCluster`` when ``REDIS_CLUSTER`` is set or
+    the URL carries ``?cluster=true``). They hold only connection pools. Under gunicorn's
+    gevent worker the sockets are monkey-patched, so a blocking XREAD parks one
+    greenlet, not the worker. The blocking client's socket timeout exceeds the longest
+    block we ever ask for, so a hung server still ends in an error.
+    """
+    parts = urlsplit(settings["REDIS_URL"])
+    query = parse_qsl(parts.query)
+    flags = {k: v for k, v in query if k == "cluster"}
+    url = urlunsplit(parts._replace(query=urlencode([(k, v) for k, v in query if k != "cluster"])))
+    cluster = settings["REDIS_CLUSTER"] or flags.get("cluster", "").lower() in {"1", "true", "yes"}
+    blocking_timeout = (
+        max(settings["EVENTS_MAX_WAIT"], settings["SSE_HEARTBEAT_SECONDS"])
+        + settings["REDIS_SOCKET_TIMEOUT"]
+    )
+    common = {"decode_responses": True, "socket_connect_timeout": settings["REDIS_SOCKET_TIMEOUT"]}
+    factory = redis.RedisCluster.from_url if cluster else redis.Redis.from_url
+    client = factory(url, socket_timeout=settings["REDIS_SOCKET_TIMEOUT"], **common)
+    blocking = factory(url, socket_timeout=blocking_timeout, **common)
+    return client, blocking
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What the write script said: ``ok``, ``duplicate`` (with the stored record),
+    ``conflict`` (someone else wrote first) or ``missing`` (the game is gone)."""
+
+    outcome: str
+    record: str | None = None
+
+
+def event_id(version: int, n: int) -> str:
+    """The stream id of the n-th event written at ``version``."""
+    return f"{version}-{n}"
+
+
+def normalize_after(after: str | None) -> str:
+    """A stream id to read after: ``None``/``"0"`` is the start; a bare version ``v``
+    means after every event of versions ``<= v``; ``"v-n"`` is an event id."""
+    if not after or after == "0":
+        return "0-0"
+    if "-" not in after:
+        return f"{int(after)}-{_MAX_SEQ}"
+    return after
+
+
+def _encode_cursor(score: float, game_id: str) -> str:
+    raw = f"{int(score)}:{game_id}".encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[int, str]:
+    """The (score, id) a listing cursor points after. Raises ValueError if malformed."""
+    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    score, _, game_id = raw.partition(":")
+    if not game_id:
+        raise ValueError("malformed cursor")
+    return int(score), game_id
+
+
+def _stream_entries(reply: Any) -> list[tuple[str, dict[str, str]]]:
+    """Entries of the one stream in an XREAD reply (RESP2 list or RESP3 dict)."""
+    if not reply:
+        return []
+    if isinstance(reply, dict):
+        return list(next(iter(reply.values()))[0])
+    return list(reply[0][1])
+
+
+def _event(entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
+    event = json.loads(fields["e"])
+    event["id"] = entry_id
+    return event
+
+
+class GameStore:
+    """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
+
+    def __init__(self, client: Any, blocking: Any, prefix: str) -> None:
+        self.client = client
+        self.blocking = blocking
+        self.prefix = prefix
+        self.index_key = f"{prefix}:games"
+        self._write = client.register_script(_SCRIPT)
+
+    def keys(self, game_id: str) -> tuple[str, str, str, str]:
+        """The game's document, events, moves and idempotency keys (one hash slot)."""
+        base = f"{self.prefix}:{{{game_id}}}"
+        return f"{base}:game", f"{base}:events", f"{base}:moves", f"{base}:idem"
+
+    # -- reads -------------------------------------------------------------------------
+
+    def read(self, game_id: str, idem_field: str | None = None) -> tuple[Doc | None, str | None]:
+        """The game document and, if asked, an idempotency record: one round trip."""
+        game_key, _, _, idem_key = self.keys(game_id)
+        if idem_field is None:
+            raw = self.client.get(game_key)
+            return (json.loads(raw) if raw else None), None
+        pipe = self.client.pipeline(transaction=False)
+        pipe.get(game_key)
+        pipe.hget(idem_key, idem_field)
+        raw, record = pipe.execute()
+        return (json.loads(raw) if raw else None), record
+
+    def events(
+        self, game_id: str, after: str, count: int, block_ms: int = 0
+    ) -> list[dict[str, Any]]:
+        """Up to ``count`` events after stream id ``after``; waits up to ``block_ms``
+        (XREAD BLOCK) when there are none yet. ``block_ms=0`` never waits."""
+        key = self.keys(game_id)[1]
+        if block_ms > 0:
+            reply = self.blocking.xread({key: after}, count=count, block=block_ms)
+        else:
+            reply = self.client.xread({key: after}, count=count)
+        return [_event(entry_id, fields) for entry_id, fields in _stream_entries(reply)]
+
+    def all_events(self, game_id: str) -> list[dict[str, Any]]:
+        """Every event of the game, in order."""
+        key = self.keys(game_id)[1]
+        return [_event(entry_id, fields) for entry_id, fields in self.client.xrange(key)]
+
+    def all_moves(self, game_id: str) -> list[dict[str, Any]]:
+        """Every applied move ``{seat, move, version}``, in order."""
+        key = self.keys(game_id)[2]
+        return [json.loads(raw) for raw in self.client.lrange(key, 0, -1)]
+
+    def ping(self) -> bool:
+        """Whether Redis answers."""
+        return bool(self.client.ping())
+
+    # -- writes ------------------------------------------------------------------------
+
+    def write(
+        self,
+        doc: Doc,
+        expected_version: int,
+        events: list[dict[str, Any]],
+        moves: list[dict[str, Any]],
+        ttl: int,
+        idem_field: str | None = None,
+        idem_record: str | None = None,
+    ) -> WriteResult:
+        """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
+        appending ``events`` (which must carry their ``id``) and ``moves``, and storing
+        the idempotency record: all or nothing, in one EVALSHA."""
+        game_id = doc["id"]
+        body = {"version": doc["version"], **{k: v for k, v in doc.items() if k != "version"}}
+        args: list[Any] = [
+            expected_version,
+            dumps(body),
+            ttl,
+            idem_field or "",
+            idem_record or "",
+            len(events),
+        ]
+        for event in events:
+            args.append(event["id"])
+            args.append(dumps({k: v for k, v in event.items() if k != "id"}))
+        args.extend(dumps(move) for move in moves)
+        reply = self._write(keys=self.keys(game_id), args=args)
+        outcome = reply[0]
+        return WriteResult(outcome, reply[1] if len(reply) > 1 else None)
+
+    # -- listing -----------------------------------------------------------------------
+
+    def index_add(self, game_id: str, created_us: int, max_age_s: int) -> None:
+        """Add a game to the listing and drop index entries older than any game can live."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zadd(self.index_key, {game_id: created_us})
+        pipe.zremrangebyscore(self.index_key, "-inf", created_us - max_age_s * 1_000_000)
+        pipe.execute()
+
+    def list_games(
+        self, status: str | None, limit: int, cursor: str | None
+    ) -> tuple[list[Doc], str | None]:
+        """Games newest first, optionally of one ``status``, and the cursor of the next
+        page (``None`` at the end). Ids whose document expired are dropped from the index."""
+        if cursor:
+            bound, last_id = decode_cursor(cursor)
+        else:
+            bound, last_id = None, None
+        found: list[Doc] = []
+        scanned = 0
+        while True:
+            batch = self.client.zrange(
+                self.index_key,
+                "+inf" if bound is None else bound,
+                "-inf",
+                desc=True,
+                byscore=True,
+                offset=0,
+                num=_LIST_BATCH,
+                withscores=True,
+            )
+            full_batch = len(batch) == _LIST_BATCH
+            # Ties on the score come in descending id order: skip those already passed.
+            batch = [
+                (gid, score)
+                for gid, score in batch
+                if not (last_id is not None and int(score) == bound and gid >= last_id)
+            ]
+            if not batch:
+                return found, None
+            pipe = self.client.pipeline(transaction=False)
+            for gid, _ in batch:
+                pipe.get(self.keys(gid)[0])
+            raws = pipe.execute()
+            gone = []
+            for (gid, score), raw in zip(batch, raws, strict=True):
+                bound, last_id = int(score), gid
+                scanned += 1
+                if raw is None:
+                    gone.append(gid)
+                    continue
+                doc = json.loads(raw)
+                if status is None or doc["status"] == status:
+                    found.append(doc)
+                    if len(found) == limit:
+                        break
+            if gone:
+                self.client.zrem(self.index_key, *gone)
+            if len(found) == limit:
+                return found, _encode_cursor(bound, last_id)
+            if not full_batch:
+                return found, None
+            if scanned >= _LIST_SCAN_CAP:
+                return found, _encode_cursor(bound, last_id)
+
+
+def now_us() -> int:
+    """Wall-clock time in microseconds (listing order)."""
+    return time.time_ns() // 1000

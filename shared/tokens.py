@@ -1,0 +1,26 @@
+"""Secret bearer tokens: issued once, stored only as a SHA-256 hash, compared in constant time."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+
+def new_token() -> str:
+    """A fresh secret token (256 bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """The hex SHA-256 of ``token``: what the store keeps instead of the token.
+
+    A plain hash suffices (no salt, no slow KDF): the token has 256 random bits, so
+    there is nothing to brute-force, and a fast hash keeps each request cheap.
+    """
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def matches(token_hash: str, stored_hash: str | None) -> bool:
+    """Whether two hashes are equal, in constant time."""
+    return stored_hash is not None and hmac.compare_digest(token_hash, stored_hash)

@@ -1,0 +1,217 @@
+"""Shared fixtures: a private Redis, Flask apps of each game, and gunicorn-served games.
+
+Everything runs against a real ``redis-server`` started here on a free port (never 6379)
+in a temporary directory; under pytest-xdist each worker starts its own.
+
+Fixtures (reuse them; names are stable):
+
+- ``redis_url`` (session): URL of the private Redis, e.g. ``redis://127.0.0.1:41234/0``.
+- ``redis_client`` (function): a client on it, **after flushing the database**; request it
+  (the app fixtures do) to start a test from an empty store.
+- ``manhattan_app`` / ``windcity_app`` (function): a fresh Flask app of the service
+  against that Redis; ``manhattan_client`` / ``windcity_client``: its test client.
+- ``make_app`` (function): ``make_app("manhattan"|"windcity", **config)`` for an app with
+  other settings (e.g. ``SSE_MAX_SECONDS=1``).
+- ``live_manhattan`` / ``live_windcity`` (session): base URL (``http://127.0.0.1:<port>``)
+  of the service under real gunicorn (``-k gevent -w 2``) on that Redis, ready
+  (``/readyz`` answered 200). These are not flushed between tests: create your own games.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import requests
+from flask import Flask
+from flask.testing import FlaskClient
+
+ROOT = Path(__file__).resolve().parent.parent
+APP_FACTORIES = {
+    "manhattan": "services.manhattan.app:create_app",
+    "windcity": "services.windcity.app:create_app",
+    "toy": "tests.kit.toy_app:create_app",
+}
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:  # not up yet
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"timed out waiting for {what}")
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """Start a private redis-server (append-only, no RDB snapshots) for this session."""
+    program = shutil.which("redis-server")
+    if program is None:
+        pytest.fail("redis-server is not installed (make test installs it)")
+    workdir = tempfile.mkdtemp(prefix="test-redis-")
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            program,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            workdir,
+            "--appendonly",
+            "yes",
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+            "--loglevel",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}/0"
+    probe = redis.Redis.from_url(url, socket_timeout=1)
+    try:
+        _wait_until(lambda: bool(probe.ping()), 10, "redis-server")
+        yield url
+    finally:
+        probe.close()
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    """A client on the private Redis, flushed at the start of the test."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+def _factory(game: str) -> Callable[..., Flask]:
+    module_name, _, attr = APP_FACTORIES[game].partition(":")
+    module = __import__(module_name, fromlist=[attr])
+    return getattr(module, attr)
+
+
+@pytest.fixture
+def make_app(redis_client: redis.Redis, redis_url: str) -> Callable[..., Flask]:
+    """``make_app(game, **config)``: a fresh app of ``game`` on the (flushed) test Redis."""
+
+    def make(game: str, **config: Any) -> Flask:
+        app = _factory(game)({"REDIS_URL": redis_url, "TESTING": True, **config})
+        return app
+
+    return make
+
+
+@pytest.fixture
+def manhattan_app(make_app: Callable[..., Flask]) -> Flask:
+    """A fresh Manhattan app on the flushed test Redis."""
+    return make_app("manhattan")
+
+
+@pytest.fixture
+def manhattan_client(manhattan_app: Flask) -> FlaskClient:
+    """Flask test client of ``manhattan_app``."""
+    return manhattan_app.test_client()
+
+
+@pytest.fixture
+def windcity_app(make_app: Callable[..., Flask]) -> Flask:
+    """A fresh Wind City app on the flushed test Redis."""
+    return make_app("windcity")
+
+
+@pytest.fixture
+def windcity_client(windcity_app: Flask) -> FlaskClient:
+    """Flask test client of ``windcity_app``."""
+    return windcity_app.test_client()
+
+
+def serve(game: str, redis_url: str, workers: int = 2) -> Iterator[str]:
+    """Run ``game`` under gunicorn (gevent worker) on a free port; yield its base URL."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "-k",
+            "gevent",
+            "-w",
+            str(workers),
+            "-b",
+            f"127.0.0.1:{port}",
+            "--graceful-timeout",
+            "2",
+            "--log-level",
+            "warning",
+            f"{APP_FACTORIES[game]}()",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until(
+            lambda: (
+                proc.poll() is None and requests.get(f"{base}/readyz", timeout=1).status_code == 200
+            ),
+            20,
+            f"gunicorn serving {game}",
+        )
+        if proc.poll() is not None:
+            raise RuntimeError(f"gunicorn for {game} exited with {proc.returncode}")
+        yield base
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def live_manhattan(redis_url: str) -> Iterator[str]:
+    """Base URL of Manhattan under gunicorn (gevent, 2 workers) on the test Redis."""
+    yield from serve("manhattan", redis_url)
+
+
+@pytest.fixture(scope="session")
+def live_windcity(redis_url: str) -> Iterator[str]:
+    """Base URL of Wind City under gunicorn (gevent, 2 workers) on the test Redis."""
+    yield from serve("windcity", redis_url)

@@ -1,0 +1,160 @@
+"""A tiny game for testing the kit without Manhattan or Wind City.
+
+"Odd guess", 2-4 players, ``rounds`` rounds. Each seat holds a secret card (1-9, dealt
+from a seeded RNG; only its holder sees it). A round has two phases:
+
+1. ``call``: the caller (rotating) announces a number: ``{"type": "call", "value": 1..3}``.
+2. ``pick``: every seat picks at the same time, in secret:
+   ``{"type": "pick", "value": 1..3}`` (several seats act at once). When the last pick
+   arrives the round resolves: seats whose pick equals the call score their card, the
+   picks are revealed in the ``round_resolved`` event and new cards are dealt.
+
+It is pure (no I/O) and satisfies ``shared.engine.Engine``; with ``toy_schemas`` it
+proves that a game needs only rules + schemas to get a service from the kit.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from shared.engine import RuleError
+
+NAME = "toy"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+_MASK = (1 << 64) - 1
+
+
+def _next(rng: int) -> tuple[int, int]:
+    """splitmix64: (new rng state, output)."""
+    rng = (rng + 0x9E3779B97F4A7C15) & _MASK
+    z = rng
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return rng, z ^ (z >> 31)
+
+
+def _deal(state: dict[str, Any]) -> None:
+    cards = []
+    for _ in range(state["players"]):
+        state["rng"], out = _next(state["rng"])
+        cards.append(1 + out % 9)
+    state["cards"] = cards
+
+
+def setup(num_players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+    if not MIN_PLAYERS <= num_players <= MAX_PLAYERS:
+        raise RuleError("invalid-option", "2-4 players")
+    unknown = set(options) - {"rounds"}
+    if unknown:
+        raise RuleError("invalid-option", f"unknown options {sorted(unknown)}")
+    rounds = options.get("rounds", 3)
+    if not isinstance(rounds, int) or not 1 <= rounds <= 10:
+        raise RuleError("invalid-option", "rounds must be 1-10")
+    state: dict[str, Any] = {
+        "players": num_players,
+        "rounds": rounds,
+        "round": 1,
+        "phase": "call",
+        "caller": seed % num_players,
+        "called": None,
+        "picks": [None] * num_players,
+        "scores": [0] * num_players,
+        "history": [],
+        "rng": seed & _MASK,
+    }
+    _deal(state)
+    return state
+
+
+def to_act(state: dict[str, Any]) -> list[int]:
+    if is_over(state):
+        return []
+    if state["phase"] == "call":
+        return [state["caller"]]
+    return [s for s, pick in enumerate(state["picks"]) if pick is None]
+
+
+def legal_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    if seat not in to_act(state):
+        return []
+    kind = "call" if state["phase"] == "call" else "pick"
+    return [{"type": kind, "value": v} for v in (1, 2, 3)]
+
+
+def apply_move(
+    state: dict[str, Any], seat: int, move: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    if seat not in to_act(state):
+        raise RuleError("not-your-turn", f"seat {seat} is not to act")
+    expected = "call" if state["phase"] == "call" else "pick"
+    if move.get("type") != expected:
+        raise RuleError("wrong-phase", f"expected a {expected} move")
+    value = move.get("value")
+    if value not in (1, 2, 3):
+        raise RuleError("bad-value", "value must be 1-3")
+    new = copy.deepcopy(state)
+    if expected == "call":
+        new["called"] = value
+        new["phase"] = "pick"
+        return new, [{"type": "called", "seat": seat, "value": value}]
+    new["picks"][seat] = value
+    events: list[dict[str, Any]] = [{"type": "picked", "seat": seat}]
+    if all(p is not None for p in new["picks"]):
+        gains = [new["cards"][s] if p == new["called"] else 0 for s, p in enumerate(new["picks"])]
+        new["scores"] = [a + b for a, b in zip(new["scores"], gains, strict=True)]
+        new["history"].append(gains)
+        events.append(
+            {
+                "type": "round_resolved",
+                "round": new["round"],
+                "picks": new["picks"],
+                "cards": new["cards"],
+                "gains": gains,
+            }
+        )
+        new["round"] += 1
+        new["phase"] = "call"
+        new["called"] = None
+        new["picks"] = [None] * new["players"]
+        new["caller"] = (new["caller"] + 1) % new["players"]
+        _deal(new)
+    return new, events
+
+
+def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    return {
+        "round": state["round"],
+        "rounds": state["rounds"],
+        "phase": state["phase"],
+        "caller": state["caller"],
+        "called": state["called"],
+        "picked": [s for s, p in enumerate(state["picks"]) if p is not None],
+        "scores": state["scores"],
+        "my_card": None if seat is None else state["cards"][seat],
+        "my_pick": None if seat is None else state["picks"][seat],
+    }
+
+
+def score(state: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "players": [
+            {"seat": s, "total": t, "rounds": [h[s] for h in state["history"]]}
+            for s, t in enumerate(state["scores"])
+        ]
+    }
+
+
+def is_over(state: dict[str, Any]) -> bool:
+    return state["round"] > state["rounds"]
+
+
+def result(state: dict[str, Any]) -> dict[str, Any] | None:
+    if not is_over(state):
+        return None
+    best = max(state["scores"])
+    return {
+        "scores": state["scores"],
+        "winners": [s for s, t in enumerate(state["scores"]) if t == best],
+    }

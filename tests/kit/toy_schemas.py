@@ -1,0 +1,27 @@
+"""The toy game's option and move schemas: all a game adds to the kit besides rules."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, validate
+
+from shared.schemas import Int, MoveUnion, players_field, seed_field, type_field
+
+
+class ToyOptionsSchema(Schema):
+    players = players_field(2, 4)
+    rounds = Int(load_default=3, validate=validate.Range(1, 10))
+    seed = seed_field()
+
+
+class CallSchema(Schema):
+    type = type_field("call")
+    value = Int(required=True, validate=validate.Range(1, 3))
+
+
+class PickSchema(Schema):
+    type = type_field("pick")
+    value = Int(required=True, validate=validate.Range(1, 3))
+
+
+class ToyMoveSchema(MoveUnion):
+    TYPES = {"call": CallSchema, "pick": PickSchema}
