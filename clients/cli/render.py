@@ -68,22 +68,24 @@ def header(view: Json) -> Text:
 
 
 def mh_cell_lines(lot: Json) -> list[str]:
-    """The text lines of one Manhattan lot cell (used by the renderer and by tests).
+    """The three text lines of one Manhattan lot cell (used by the renderer and by tests).
 
-    Line 1: ``<lot>`` and, when built, ``h<height> S<owner seat>``.
-    Line 2: floors each seat holds in it, top owner first: ``2:5 0:1``.
+    Line 1: the lot number and, when built, ``h<height> S<owner seat>``.
+    Lines 2–3: the floors each seat holds in it, owner first, two per line: ``2:5 0:1``.
     """
     pieces = lot.get("pieces") or []
     if not pieces:
-        return [f"{lot['lot']}", ""]
+        return [f"{lot['lot']}", "", ""]
     held: dict[int, int] = {}
     for p in pieces:
         held[p["seat"]] = held.get(p["seat"], 0) + p["floors"]
     owner = lot.get("owner", pieces[-1]["seat"])
     order = sorted(held, key=lambda s: (s != owner, -held[s], s))
+    parts = [f"{s}:{held[s]}" for s in order]
     return [
         f"{lot['lot']} h{lot.get('height', sum(held.values()))} S{owner}",
-        " ".join(f"{s}:{held[s]}" for s in order),
+        " ".join(parts[:2]),
+        " ".join(parts[2:]),
     ]
 
 
@@ -97,15 +99,15 @@ def mh_city(city: Json) -> Panel:
         cells = []
         for col in range(3):
             lot = lots.get(row * 3 + col + 1, {"lot": row * 3 + col + 1, "pieces": []})
-            first, second = mh_cell_lines(lot)
+            first, *held_lines = mh_cell_lines(lot)
             owner = lot.get("owner")
             cell = Text(first, style=f"bold {seat_colour(owner)}" if owner is not None else "dim")
-            cell.append("\n")
-            held = second.split()
-            for i, part in enumerate(held):
-                if i:
-                    cell.append(" ")
-                cell.append(part, style=seat_colour(int(part.split(":")[0])))
+            for line in held_lines:
+                cell.append("\n")
+                for i, part in enumerate(line.split()):
+                    if i:
+                        cell.append(" ")
+                    cell.append(part, style=seat_colour(int(part.split(":")[0])))
             cells.append(cell)
         grid.add_row(*cells)
     title = f"{city['city']} {city.get('name', '')}".strip()
