@@ -37,7 +37,7 @@ def test_random_playouts(chunk):
     per = GAMES // 10
     for i in range(chunk * per, (chunk + 1) * per):
         n, opts = game_params(i)
-        final = play_game(i, n, opts, sample_legal=1, illegal=i % 4 == 0)
+        final = play_game(i, n, opts, sample_legal=1, deep=i % 5 == 0)
         reason = E.result(final)["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
     assert sum(reasons.values()) == per

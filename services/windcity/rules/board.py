@@ -58,9 +58,14 @@ def north_edge(num_players: int, play_area: str) -> int:
     return SECTION_ROWS[SECTIONS_IN_USE[num_players]][1]
 
 
-def row_squares(row: int) -> list[str]:
+ROW_SQUARES: dict[int, tuple[str, ...]] = {
+    r: tuple(NAMES[r * NCOLS + c] for c in range(NCOLS)) for r in range(1, NROWS + 1)
+}
+
+
+def row_squares(row: int) -> tuple[str, ...]:
     """The 12 squares of a row, west to east."""
-    return [NAMES[row * NCOLS + c] for c in range(NCOLS)]
+    return ROW_SQUARES[row]
 
 
 def sort_squares(squares) -> list[str]:

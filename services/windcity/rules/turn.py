@@ -247,24 +247,32 @@ def legal_plans(state: dict[str, Any], seat: int) -> list[dict]:
     budget = state["money"][seat]
     ren = renewable(state, seat)
     targets = kauf_targets(state, seat)
+    # renewal variants per Kauf target (a renewed target would be rejected)
+    variants: dict[Any, list[list[str]]] = {}
+    for t in [None, *targets]:
+        full = _greedy(ren, budget, skip=t)
+        variants[t] = [[], full] if full else [[]]
+    out = []
+    for order in _ORDERS_BY_KAUF[tuple(k == KAUF for k, _, _ in card)]:
+        acts, has_kauf = order
+        for t in targets if has_kauf else (None,):
+            for renew in variants[t]:
+                out.append({"type": "plan", "actions": list(acts), "kauf": t, "renew": list(renew)})
+    return out
+
+
+def _orders(kauf_mask: tuple[bool, ...]) -> list[tuple[tuple[int, ...], bool]]:
     out = []
     for order in ORDERINGS:
-        kinds = [card[a - 1][0] for a in order]
-        if all(k == KAUF for k in kinds):
-            continue
-        acts = list(order)
-        if KAUF in kinds:
-            for t in targets:
-                out.append({"type": "plan", "actions": acts, "kauf": t, "renew": []})
-                full = _greedy(ren, budget, skip=t)
-                if full:
-                    out.append({"type": "plan", "actions": acts, "kauf": t, "renew": full})
-        else:
-            out.append({"type": "plan", "actions": acts, "kauf": None, "renew": []})
-            full = _greedy(ren, budget)
-            if full:
-                out.append({"type": "plan", "actions": acts, "kauf": None, "renew": full})
+        kinds = [kauf_mask[a - 1] for a in order]
+        if not all(kinds):
+            out.append((order, any(kinds)))
     return out
+
+
+_ORDERS_BY_KAUF = {
+    mask: _orders(mask) for mask in {tuple(k == KAUF for k, _, _ in c) for c in CARDS.values()}
+}
 
 
 def legal_insures(state: dict[str, Any], seat: int) -> list[dict]:
