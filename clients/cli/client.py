@@ -274,13 +274,21 @@ class GameClient:
 
     # -- events ---------------------------------------------------------------------------
 
-    def events(self, game_id: str, after: str | None = None, wait: float | None = None) -> Json:
+    def events(
+        self,
+        game_id: str,
+        after: str | int | None = None,
+        wait: float | None = None,
+        limit: int | None = None,
+    ) -> Json:
         """``GET /games/{id}/events?after=&wait=``: ``{"events": [...], "last_id"}``.
 
-        With ``wait`` the call long-polls: it returns as soon as an event newer than
-        ``after`` exists, or empty after ``wait`` seconds. Not retried (callers resume).
+        ``after`` is an event id (``"<version>-<n>"``) or a bare version (everything
+        after that version). With ``wait`` the call long-polls: it returns as soon as an
+        event newer than ``after`` exists, or empty after ``wait`` seconds. Not retried
+        (callers resume from the last id they saw).
         """
-        params: dict[str, Any] = {"after": after}
+        params: dict[str, Any] = {"after": None if after is None else str(after), "limit": limit}
         if wait:
             params["wait"] = int(wait) if float(wait).is_integer() else wait
         timeout = self.timeout + (float(wait) if wait else 0.0)
@@ -351,13 +359,14 @@ class GameClient:
         tok = token or self.token
         deadline = None if timeout is None else time.monotonic() + timeout
         last_id = after
-        if last_id is None:
-            last_id = self._resilient(lambda: self.events(game_id), deadline).get("last_id")
         failures = 0
         while True:
             view = self._resilient(lambda: self.view(game_id, token=tok), deadline)
             if is_over(view) or my_turn(view, seat):
                 return view
+            # Resume after the last event seen; the first time, after the view's version
+            # (the service reads a bare version ``v`` as "after every event of v or older").
+            cursor = last_id or str(view.get("version", 0))
             while True:
                 wait = poll_wait
                 if deadline is not None:
@@ -366,18 +375,15 @@ class GameClient:
                         raise TimeoutError(f"not our turn in {game_id} after {timeout}s")
                     wait = max(1.0, min(wait, left))
                 try:
-                    batch = self.events(game_id, after=last_id, wait=wait)
+                    batch = self.events(game_id, after=cursor, wait=wait)
                 except (TransportError, ServiceUnavailable):
                     failures += 1
                     time.sleep(min(self.backoff * failures, self.max_retry_wait))
                     continue
                 failures = 0
                 evs = batch.get("events") or []
-                if batch.get("last_id"):
-                    last_id = batch["last_id"]
-                elif evs:
-                    last_id = evs[-1].get("id", last_id)
                 if evs:
+                    last_id = evs[-1].get("id") or batch.get("last_id") or cursor
                     if on_events:
                         on_events(evs)
                     break

@@ -340,8 +340,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     client = make_client(args)
     gid = args.watch_id or game_id_of(args)
     recent: list[str] = []
-    last_id = client.events(gid).get("last_id")
     view = client.view(gid, spectator=True)
+    last_id = str(view.get("version", 0))
 
     def screen() -> Group:
         tail = Text("\n".join(recent[-8:]), style="cyan")

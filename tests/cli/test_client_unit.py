@@ -54,7 +54,7 @@ def stub() -> Iterator[tuple[str, Script]]:
         do_GET = do_POST = do_DELETE = _answer
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}", script
     server.shutdown()
