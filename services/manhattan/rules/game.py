@@ -131,14 +131,17 @@ def _placements(state: State, seat: int) -> list[Move]:
     sizes = sorted(set(state["sel"][seat]))
     lots = _hand_lots(state, seat)
     board = state["board"]
-    out = []
+    out: list[Move] = []
+    append = out.append
     for city in range(1, CITIES + 1):
         base = (city - 1) * LOTS - 1
         for lot in lots:
-            need = needed(board[base + lot], seat)
+            b = board[base + lot]
+            # the stacking rule only restricts buildings someone else owns
+            need = needed(b, seat) if b and b[-1] // 10 != seat else 0
             for f in sizes:
                 if f >= need:
-                    out.append({"type": "place", "city": city, "lot": lot, "floors": f})
+                    append({"type": "place", "city": city, "lot": lot, "floors": f})
     return out
 
 
