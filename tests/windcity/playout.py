@@ -26,6 +26,7 @@ def build(
 ) -> dict[str, Any]:
     """A state in the plan phase with exactly the given board; stocks hold the rest."""
     st = E.setup(n, options or {}, 1)
+    st.pop("tally", None)  # setup-only bookkeeping
     houses = {sq: list(h) for sq, h in (houses or {}).items()}
     stock = [12] * n
     for h in houses.values():

@@ -50,6 +50,8 @@ def new_state(num_players: int, options: dict[str, Any] | None, seed: int) -> di
         "plan": None,
         "pending": [],
         "end": None,
+        # setup only (dropped when the first turn starts): per seat [beach, L1..L4]
+        "tally": [[0, 0, 0, 0, 0] for _ in range(n)],
     }
 
 
@@ -59,6 +61,8 @@ def quota(n: int) -> int:
 
 def tally(state: dict[str, Any]) -> list[list[int]]:
     """Per seat: [beach houses, houses in land section 1, 2, 3, 4]."""
+    if "tally" in state:
+        return state["tally"]
     t = [[0, 0, 0, 0, 0] for _ in range(state["n"])]
     sec = board.SECTION
     for sq, h in state["houses"].items():
@@ -117,26 +121,25 @@ def _feasible_after(state, seat, sq, section, beach, t) -> bool:
     """Can every player still complete the quotas after this placement?"""
     n = state["n"]
     q = board.QUOTA[n]
-    used = board.SECTIONS_IN_USE[n]
-    houses = state["houses"]
     need_beach = 0
+    beach_taken = 1 if beach else 0
     for p in range(n):
-        b = t[p][0] + (1 if p == seat and beach else 0)
-        l1 = t[p][1] + (1 if p == seat and section == 1 else 0)
+        tp = t[p]
+        b = tp[0]
+        beach_taken += b
+        if p == seat:
+            b += beach
+            l1 = tp[1] + (section == 1)
+        else:
+            l1 = tp[1]
         if b == 0:
             if l1 >= q:
                 return False  # no room left in L1 for the compulsory beach house
             need_beach += 1
-    free_beach = sum(1 for c in board.row_squares(board.BEACH_ROW) if c not in houses) - beach
-    if free_beach < need_beach:
+    if board.NCOLS - beach_taken < need_beach:
         return False
-    for s in range(1, used + 1):
-        want = sum(q - t[p][s] for p in range(n)) - (1 if s == section else 0)
-        lo, hi = board.SECTION_ROWS[s]
-        cap = (hi - lo + 1) * board.NCOLS - 2  # two observatories per section
-        taken = sum(t[p][s] for p in range(n)) + (1 if s == section else 0)
-        if cap - taken < want:
-            return False
+    # Section capacity never binds: a section has 58 free squares and needs at most
+    # n * quota <= 18 houses, and the beach row has no observatories.
     return True
 
 
@@ -153,9 +156,16 @@ def place_house(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     stock = list(state["stock"])
     stock[seat] -= 1
     state["stock"] = stock
+    t = list(state["tally"])
+    row = list(t[seat])
+    row[board.SECTION[sq]] += 1
+    row[0] += board.ROW[sq] == board.BEACH_ROW
+    t[seat] = row
+    state["tally"] = t
     events = [{"type": "house_placed", "seat": seat, "square": sq}]
     n = state["n"]
     if len(houses) == HOUSES * n:
+        del state["tally"]
         events += start_turn(state, state["first"])
         return events
     state["active"] = (seat + 1) % n

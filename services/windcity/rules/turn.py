@@ -15,6 +15,7 @@ RENEW_PRICE = (2, 3)  # single house, beach house or duplex
 INSURE_PRICE = (3, 6)
 _ROW = board.ROW
 _BEACH = board.BEACH_ROW
+_BEACH_SQUARES = frozenset(board.row_squares(board.BEACH_ROW))
 
 # Every ordered choice of 1-3 distinct actions out of 5 (1-based), fixed order.
 ORDERINGS: tuple[tuple[int, ...], ...] = tuple(
@@ -121,13 +122,27 @@ def check_plan(
 def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     """Record the secret plan, lapse/renew insurance publicly, open the market."""
     actions, kauf, renew, cost = check_plan(state, seat, move)
-    houses = dict(state["houses"])
     keep = set(renew)
     lapsed = []
-    for sq, h in state["houses"].items():
-        if h[0] == seat and h[2] and sq not in keep:
-            houses[sq] = [h[0], h[1], False]
+    n = state["n"]
+    # one pass: lapse the seller's insurance and find each seat's cheapest insurance
+    cheapest = [99] * n
+    houses = state["houses"]
+    for sq, h in houses.items():
+        owner = h[0]
+        if h[2]:
+            if owner != seat or sq in keep:
+                continue
             lapsed.append(sq)
+        elif owner == seat:
+            continue
+        if cheapest[owner] > 3:
+            cheapest[owner] = 6 if h[1] == 2 or sq in _BEACH_SQUARES else 3
+    if lapsed:
+        houses = dict(houses)
+        for sq in lapsed:
+            h = houses[sq]
+            houses[sq] = [h[0], h[1], False]
     state["houses"] = houses
     events: list[dict] = [
         {
@@ -147,9 +162,10 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
         )
     state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": board.sort_squares(renew)}
     pending, skipped = [], []
+    money = state["money"]
     for p in range(state["n"]):
         if p != seat and state["alive"][p]:
-            (pending if can_insure(state, p) else skipped).append(p)
+            (pending if cheapest[p] <= money[p] else skipped).append(p)
     state["pending"] = pending
     state["phase"] = "insure"
     events.append(
