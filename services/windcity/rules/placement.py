@@ -136,11 +136,9 @@ def _feasible_after(state, seat, sq, section, beach, t) -> bool:
             if l1 >= q:
                 return False  # no room left in L1 for the compulsory beach house
             need_beach += 1
-    if board.NCOLS - beach_taken < need_beach:
-        return False
-    # Section capacity never binds: a section has 58 free squares and needs at most
-    # n * quota <= 18 houses, and the beach row has no observatories.
-    return True
+    # Section capacity never binds (58 free squares per section, at most n * quota <= 18
+    # houses needed); only the 12 beach squares can run out.
+    return board.NCOLS - beach_taken >= need_beach
 
 
 def place_house(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
