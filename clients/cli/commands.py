@@ -289,16 +289,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     token, seat = seat_token(args, client, gid)
     client.token = token
     names: dict[int, str] = {}
-
-    def show_events(evs: list[Json]) -> None:
-        for ev in evs:
-            if ev.get("seat") != seat or ev.get("type") in ("round_scored", "game_over"):
-                con.print("  " + render.describe_event(args.game, ev, names), style="cyan")
+    cursor: str | None = None  # events up to this version have been shown
 
     while True:
         con.print(Text("waiting for your turn…", style="dim"))
-        view = client.wait_for_turn(gid, on_events=show_events, poll_wait=20)
+        view = client.wait_for_turn(gid, poll_wait=20)
         names = render.player_names(view)
+        if cursor is not None:  # what the others did since our last move
+            for ev in client.events(gid, after=cursor, limit=1000).get("events", []):
+                if ev.get("seat") != seat or ev.get("type") in ("round_scored", "game_over"):
+                    con.print("  " + render.describe_event(args.game, ev, names), style="cyan")
+        cursor = str(view.get("version"))
         con.print(render.render_view(args.game, view))
         if is_over(view):
             con.print(render.render_score(args.game, client.score(gid), view))
@@ -306,6 +307,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not my_turn(view):
             continue
         legal = client.legal_moves(gid)
+        if any(m.get("type") == "place" for m in legal):
+            con.print("place moves read CITY LOT FLOORS (board lot):", style="dim")
         for i, m in enumerate(legal[:60], 1):
             con.print(f"{i:>3}. {format_move(args.game, m)}", end="   " if i % 4 else "\n")
         if len(legal) > 60:
@@ -329,6 +332,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                 continue
             for ev in answer.get("events", []):
                 con.print("  " + render.describe_event(args.game, ev, names), style="green")
+            cursor = str(answer.get("game", {}).get("version", cursor))
             break
     for t in bots:
         t.join(timeout=5)

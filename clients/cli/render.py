@@ -427,6 +427,12 @@ def describe_event(game: str, event: Json, names: dict[int, str] | None = None) 
         return f"round {event.get('round')} scored: totals {event.get('totals')}"
     if t == "round_started":
         return f"round {event.get('round')} starts (start player {event.get('start_player')})"
+    if t == "game_finished":
+        return "game finished"
+    if t == "game_started":
+        return "the game starts"
+    if t == "player_joined":
+        return f"{event.get('name', who)} joined at seat {seat}"
     if t == "game_over":
         winners = (event.get("result") or {}).get("winners", [])
         return "game over; winner(s): " + ", ".join(names.get(w, str(w)) for w in winners)
