@@ -97,7 +97,7 @@ class JoinSchema(Schema):
 
 class ListQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    limit = Int(load_default=20, validate=validate.Range(1, 100))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
     cursor = fields.String(validate=validate.Length(1, 200))
 
 
@@ -114,7 +114,7 @@ class EventsQuerySchema(Schema):
         validate=validate.Range(0, 30),
         metadata={"description": "Seconds (0-30) to wait for an event when there is none."},
     )
-    limit = Int(load_default=100, validate=validate.Range(1, 1000))
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))
 
 
 # -- responses -------------------------------------------------------------------------
