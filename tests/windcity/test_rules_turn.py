@@ -3,6 +3,8 @@ coming to rest, observatories, calm bonus, Kauf, payment, bankruptcy and the end
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from services.windcity import rules as E
@@ -407,3 +409,36 @@ def test_score_and_tie_break():
     shared = E.result(over({"C9": [0, 1, False], "D9": [1, 1, False]}, [5, 5, 5]))
     assert shared["winners"] == [0, 1] and [s["rank"] for s in shared["standings"]] == [1, 1, 3]
     assert E.result(build()) is None
+
+
+def test_listed_plans_and_insures():
+    houses = {
+        "C9": [0, 1, False],
+        "D9": [0, 1, False],
+        "A5": [0, 1, False],  # beach: never a Kauf target
+        "E10": [0, 1, True],
+        "F10": [0, 2, True],  # duplex: never a Kauf target
+        "G12": [1, 1, False],
+    }
+    st = build(card=2, hurricane="F6", houses=houses, money=[3, 40, 40, 40])
+    listed = E.legal_moves(st, 0)
+    assert E.legal_moves(st, 1) == []
+    renew_sets = {tuple(m["renew"]) for m in listed}
+    # 3 money, board order: E10 (2) fits, then F10 (3) does not; without E10, F10 fits
+    assert renew_sets == {(), ("E10",), ("F10",)}
+    by_target: dict = {}
+    for m in listed:
+        by_target.setdefault(m["kauf"], []).append(m)
+    assert set(by_target) == {None, "C9", "D9", "E10"}
+    # card 2: 40 orderings of its four movements, 44 orderings that include the Kauf
+    assert len(by_target[None]) == 40 * 2 and len(by_target["C9"]) == 44 * 2
+    assert {tuple(m["renew"]) for m in by_target["E10"]} == {(), ("F10",)}
+    assert len({json.dumps(m, sort_keys=True) for m in listed}) == len(listed)
+    price = {"E10": 2, "F10": 3}
+    for m in listed:
+        new, ev = E.apply_move(st, 0, m)
+        assert ev[0]["type"] == "plan_made" and ev[0]["renew"] == m["renew"]
+        assert new["money"][0] == 3 - sum(price[sq] for sq in m["renew"])
+    st2, _ = E.apply_move(st, 0, {"type": "plan", "actions": [1], "kauf": None, "renew": []})
+    ins = E.legal_moves(st2, 1)
+    assert ins == [{"type": "insure", "squares": []}, {"type": "insure", "squares": ["G12"]}]
