@@ -23,7 +23,7 @@ from rich.text import Text
 from . import render
 from .bots import play_seat, strategy
 from .client import GAMES, GameClient, client_for, default_url, is_over, my_turn
-from .errors import ApiError, NotFound, TransportError
+from .errors import ApiError, ServiceUnavailable, TransportError
 from .notation import NotationError, format_move, parse_move
 from .tokens_store import TokenStore
 
@@ -351,26 +351,46 @@ def cmd_watch(args: argparse.Namespace) -> int:
         tail = Text("\n".join(recent[-8:]), style="cyan")
         return Group(render.render_view(args.game, view), Text("recent events:"), tail)
 
+    if args.json:  # for scripts: one JSON line per event, then the final view
+        for ev in _follow(client, gid, last_id, args.wait):
+            print(json.dumps(ev, sort_keys=True), flush=True)
+        print(json.dumps(client.view(gid, spectator=True), sort_keys=True))
+        return 0
     with Live(screen(), console=console(), refresh_per_second=4, transient=False) as live:
-        while not is_over(view):
-            try:
-                batch = client.events(gid, after=last_id, wait=args.wait)
-            except (TransportError, ApiError) as exc:
-                if isinstance(exc, NotFound):
-                    raise
-                time.sleep(1)
-                continue
-            evs = batch.get("events") or []
-            last_id = batch.get("last_id") or last_id
-            if not evs:
-                continue
+        for evs in _follow(client, gid, last_id, args.wait, batches=True):
             names = render.player_names(view)
             recent.extend(render.describe_event(args.game, e, names) for e in evs)
             view = client.view(gid, spectator=True)
             live.update(screen())
-    if args.json:
-        print(json.dumps(view, sort_keys=True))
     return 0
+
+
+def _follow(client: GameClient, gid: str, after: str, wait: float, batches: bool = False):
+    """Yield a game's events (or batches of them) from ``after`` until it is over.
+
+    Long-polls; a dropped connection or a 503 is retried from the last id seen.
+    """
+    last_id = after
+    failures = 0
+    while True:
+        try:
+            batch = client.events(gid, after=last_id, wait=wait)
+        except (TransportError, ServiceUnavailable):
+            failures += 1
+            time.sleep(min(0.2 * failures, 5))
+            continue
+        failures = 0
+        evs = batch.get("events") or []
+        if evs:
+            last_id = evs[-1].get("id") or batch.get("last_id") or last_id
+            if batches:
+                yield evs
+            else:
+                yield from evs
+        if any(e.get("type") in ("game_finished", "game_cancelled") for e in evs):
+            return
+        if not evs and is_over(client.view(gid, spectator=True)):
+            return
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
