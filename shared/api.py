@@ -13,7 +13,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from shared import schemas as s
-from shared.errors import PROBLEM_MIME, ApiError
+from shared.errors import PROBLEM_MIME, TITLES, ApiError
 from shared.events import long_poll, sse_stream
 from shared.games import Games, missing_token
 
@@ -77,34 +77,20 @@ def etag_headers(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"', "Vary": "Authorization"}
 
 
-def problems(*statuses: int) -> Callable[[Callable], Callable]:
-    """Document the problem responses of an endpoint."""
-
-    def decorate(func: Callable) -> Callable:
-        for status in statuses:
-            func = blp_alt(status)(func)
-        return func
-
-    return decorate
-
-
-_current: list[KitBlueprint] = []
-
-
-def blp_alt(status: int) -> Callable[[Callable], Callable]:
-    return _current[-1].alt_response(
-        status, schema=s.ProblemSchema, content_type=PROBLEM_MIME, description="A problem."
-    )
+def problems(*statuses: int) -> dict[str, Any]:
+    """The OpenAPI ``responses`` of an endpoint's problems (``@blp.doc(responses=...)``;
+    plain dicts, as a decorator per status makes flask-smorest deep-copy schemas)."""
+    content = {PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    return {
+        str(status): {"description": TITLES.get(status, "Error"), "content": content}
+        for status in statuses
+    }
 
 
 def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> KitBlueprint:
     """The game service's routes, documented with the game's option and move schemas."""
     blp = KitBlueprint("games", __name__, description="Games, players, moves and events.")
-    _current.append(blp)
-    try:
-        _define_routes(blp, options_schema, move_schema)
-    finally:
-        _current.pop()
+    _define_routes(blp, options_schema, move_schema)
     return blp
 
 
@@ -114,7 +100,7 @@ def _define_routes(
     @blp.route("/games", methods=["POST"])
     @blp.arguments(options_schema, required=False, description="The game's options.")
     @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
-    @problems(400, 409, 413, 422, 503)
+    @blp.doc(responses=problems(400, 409, 413, 422, 503))
     def create_game(options: dict[str, Any]):
         """Create a game; the answer carries the host token, shown once."""
         kit = games()
@@ -126,7 +112,7 @@ def _define_routes(
     @blp.route("/games", methods=["GET"])
     @blp.arguments(s.ListQuerySchema, location="query")
     @blp.response(200, s.GameListSchema)
-    @problems(422, 503)
+    @blp.doc(responses=problems(422, 503))
     def list_games(query: dict[str, Any]):
         """List games, newest first; filter by ``status``; follow ``next_cursor``."""
         kit = games()
@@ -146,7 +132,7 @@ def _define_routes(
     @blp.route("/games/<game_id>/players", methods=["POST"])
     @blp.arguments(s.JoinSchema)
     @blp.response(201, s.JoinedSchema)
-    @problems(400, 404, 409, 412, 413, 422, 503)
+    @blp.doc(responses=problems(400, 404, 409, 412, 413, 422, 503))
     def join_game(body: dict[str, Any], game_id: str):
         """Take the next seat; the answer carries the seat's token, shown once."""
         kit = games()
@@ -158,7 +144,7 @@ def _define_routes(
     @blp.arguments(EmptySchema, required=False)
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
-    @problems(401, 403, 404, 409, 412, 422, 503)
+    @blp.doc(responses=problems(401, 403, 404, 409, 412, 422, 503))
     def start_game(_body: dict[str, Any], game_id: str):
         """The host starts the game with the players who joined."""
         kit = games()
@@ -168,7 +154,7 @@ def _define_routes(
     @blp.route("/games/<game_id>", methods=["DELETE"])
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
-    @problems(401, 403, 404, 409, 412, 503)
+    @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
     def cancel_game(game_id: str):
         """The host cancels the game."""
         kit = games()
@@ -179,7 +165,7 @@ def _define_routes(
     @blp.response(200, s.ViewSchema, headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(304, description="Not modified (If-None-Match).")
     @blp.doc(security=[{}, *BEARER])
-    @problems(401, 403, 404, 503)
+    @blp.doc(responses=problems(401, 403, 404, 503))
     def get_game(game_id: str):
         """The game as the bearer's seat may see it (a spectator's view without a token)."""
         kit = games()
@@ -193,7 +179,7 @@ def _define_routes(
     @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
     @blp.response(200, s.LegalMovesSchema)
     @blp.doc(security=BEARER)
-    @problems(401, 403, 404, 503)
+    @blp.doc(responses=problems(401, 403, 404, 503))
     def legal_moves(game_id: str):
         """The bearer's legal moves now; each can be posted to ``/moves`` unchanged."""
         kit = games()
@@ -221,7 +207,7 @@ def _define_routes(
             },
         ],
     )
-    @problems(400, 401, 403, 404, 409, 412, 413, 422, 503)
+    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
     def make_move(move: dict[str, Any], game_id: str):
         """Make a move for the bearer's seat: the new view and the events it caused."""
         key = request.headers.get("Idempotency-Key")
@@ -237,7 +223,7 @@ def _define_routes(
 
     @blp.route("/games/<game_id>/score", methods=["GET"])
     @blp.response(200, s.ScoreSchema)
-    @problems(404, 503)
+    @blp.doc(responses=problems(404, 503))
     def get_score(game_id: str):
         """Scores so far (public) and the result once over."""
         kit = games()
@@ -254,7 +240,7 @@ def _define_routes(
         content_type="text/event-stream",
         success=True,
     )
-    @problems(404, 422, 503)
+    @blp.doc(responses=problems(404, 422, 503))
     def get_events(query: dict[str, Any], game_id: str):
         """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
         kit = games()
@@ -289,7 +275,7 @@ def _define_routes(
 
     @blp.route("/games/<game_id>/log", methods=["GET"])
     @blp.response(200, s.LogSchema)
-    @problems(404, 503)
+    @blp.doc(responses=problems(404, 503))
     def get_log(game_id: str):
         """Every event; once the game is over also the seed and all moves, to replay it."""
         kit = games()

@@ -17,7 +17,7 @@ from shared.config import load_settings
 from shared.errors import register_error_handlers
 from shared.games import Games
 from shared.health import blp as health_blp
-from shared.schemas import MoveUnion
+from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 
 
@@ -31,6 +31,8 @@ class GameKit:
 
 class KitApi(Api):
     """flask-smorest's Api, with our problem+json handlers instead of its error format."""
+
+    ERROR_SCHEMA = ProblemSchema
 
     def _register_error_handlers(self) -> None:
         register_error_handlers(self._app)

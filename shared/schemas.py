@@ -87,10 +87,21 @@ def type_field(name: str) -> fields.String:
 # -- requests --------------------------------------------------------------------------
 
 
+# A display name: no control, separator, bidi/zero-width or surrogate code points, and
+# not only whitespace. A regex (not str.isprintable) so the OpenAPI document states the
+# exact rule (``pattern``) and clients and fuzzers can generate valid names.
+_NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+_NAME_CHAR_NOT_SPACE = "[^\\s" + _NAME_CHAR[2:]
+NAME_PATTERN = rf"^{_NAME_CHAR}*{_NAME_CHAR_NOT_SPACE}{_NAME_CHAR}*$"
+
+
 class JoinSchema(Schema):
     name = fields.String(
         required=True,
-        validate=[validate.Length(1, 32), _printable_name],
+        validate=[
+            validate.Length(1, 32),
+            validate.Regexp(NAME_PATTERN, error="Must be 1-32 printable characters."),
+        ],
         metadata={"description": "Display name, 1-32 printable characters, unique per game."},
     )
 

@@ -12,7 +12,8 @@ SQUARE = validate.Regexp(r"^[A-L]([1-9]|1[0-9]|2[0-4])$", error="Not a square (A
 
 
 def square(**kwargs) -> fields.String:
-    return fields.String(validate=SQUARE, metadata={"example": "C7"}, **kwargs)
+    metadata = {"example": "C7", **kwargs.pop("metadata", {})}
+    return fields.String(validate=SQUARE, metadata=metadata, **kwargs)
 
 
 def squares(description: str, **kwargs) -> fields.List:
