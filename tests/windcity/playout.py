@@ -9,7 +9,9 @@ from typing import Any
 
 from services.windcity import rules as E
 from services.windcity.rules import board
-from services.windcity.rules.cards import DECK
+from services.windcity.rules.cards import CARDS, DECK, KAUF
+from services.windcity.rules.placement import check_house, tally
+from services.windcity.rules.turn import insurable, kauf_targets, renewable
 from shared.engine import RuleError
 
 
@@ -76,39 +78,50 @@ def random_move(st: dict, seat: int, rnd: random.Random) -> dict:
     if phase == "hurricane":
         return {"type": "place_hurricane", "square": board.name(rnd.randrange(12), 1)}
     if phase == "houses":
-        from services.windcity.rules.placement import legal_placements
-
-        return {"type": "place_house", "square": rnd.choice(legal_placements(st, seat))}
-    view = E.view(st, seat)["you"]
+        return {"type": "place_house", "square": _placement(st, seat, rnd)}
     if phase == "plan":
-        card = view["card"]["actions"]
+        card = CARDS[st["card"]]
         while True:
             acts = rnd.sample(range(1, 6), rnd.randint(1, 3))
-            if any(card[a - 1]["kind"] == "move" for a in acts):
+            if any(card[a - 1][0] != KAUF for a in acts):
                 break
         kauf = None
-        if any(card[a - 1]["kind"] == "kauf" for a in acts):
-            targets = [
-                sq
-                for sq, h in st["houses"].items()
-                if h[0] == seat and h[1] == 1 and board.ROW[sq] != board.BEACH_ROW
-            ]
+        if any(card[a - 1][0] == KAUF for a in acts):
+            targets = kauf_targets(st, seat)
             if not targets:
-                acts = [a for a in acts if card[a - 1]["kind"] == "move"]
+                acts = [a for a in acts if card[a - 1][0] != KAUF]
             else:
-                kauf = rnd.choice(sorted(targets))
+                kauf = rnd.choice(targets)
         renew, budget = [], st["money"][seat]
-        for item in view["renewable"]:
-            if item["square"] != kauf and item["price"] <= budget and rnd.random() < 0.5:
-                renew.append(item["square"])
-                budget -= item["price"]
+        for sq, price in renewable(st, seat):
+            if sq != kauf and price <= budget and rnd.random() < 0.5:
+                renew.append(sq)
+                budget -= price
         return {"type": "plan", "actions": acts, "kauf": kauf, "renew": renew}
     squares, budget = [], st["money"][seat]
-    for item in view["insurable"]:
-        if item["price"] <= budget and rnd.random() < 0.4:
-            squares.append(item["square"])
-            budget -= item["price"]
+    for sq, price in insurable(st, seat):
+        if price <= budget and rnd.random() < 0.4:
+            squares.append(sq)
+            budget -= price
     return {"type": "insure", "squares": squares}
+
+
+def _placement(st: dict, seat: int, rnd: random.Random) -> str:
+    """A random square that passes every placement rule (tried against check_house)."""
+    t = tally(st)
+    while True:
+        sq = rnd.choice(_LAND[st["n"]])
+        try:
+            check_house(st, seat, sq, t)
+        except RuleError:
+            continue
+        return sq
+
+
+_LAND = {
+    n: [sq for sq, (_, r) in board.POS.items() if 5 <= r <= board.north_edge(n, "used_sections")]
+    for n in range(2, 6)
+}
 
 
 def illegal_moves(st: dict, seat: int, rnd: random.Random) -> list[dict]:
@@ -154,11 +167,10 @@ class Checker:
         self.ledger = list(st["money"])  # rebuilt from payment events only
 
     def check(self, before: dict, after: dict, events: list[dict], seat: int, move: dict) -> None:
-        n = self.n
-        for p in range(n):
-            assert (
-                sum(h[1] for h in after["houses"].values() if h[0] == p) + after["stock"][p] == 12
-            )
+        on_board = [0] * self.n
+        for h in after["houses"].values():
+            on_board[h[0]] += h[1]
+        assert [b + s for b, s in zip(on_board, after["stock"], strict=True)] == [12] * self.n
         for e in events:
             assert isinstance(e, dict) and isinstance(e.get("type"), str)
             if e["type"] == "payment":
@@ -215,7 +227,7 @@ def play_game(
         seat = rnd.choice(seats)
         # legal_moves is checked at every decision of deep games, else at a third of them
         listed = []
-        if deep or all_legal or st["phase"] == "houses" or rnd.random() < 0.33:
+        if deep or all_legal or rnd.random() < 0.33:
             listed = E.legal_moves(st, seat)
             assert listed
         probe = listed if all_legal else rnd.sample(listed, min(sample_legal, len(listed)))
@@ -233,10 +245,7 @@ def play_game(
             for other in range(n):
                 if other not in seats:
                     assert E.legal_moves(st, other) == []
-        if listed and (st["phase"] == "houses" or rnd.random() < 0.5):
-            move = rnd.choice(listed)
-        else:
-            move = random_move(st, seat, rnd)
+        move = rnd.choice(listed) if listed and rnd.random() < 0.5 else random_move(st, seat, rnd)
         new, events = E.apply_move(st, seat, move)
         if deep:
             assert json.dumps(st, sort_keys=True) == snapshot  # input never mutated
