@@ -18,6 +18,7 @@ from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.table import Table
 from rich.text import Text
 
 from . import render
@@ -148,10 +149,19 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     client = make_client(args)
     page = client.list_games(status=args.status, limit=args.limit)
-    lines = Text()
+    table = Table(box=None)
+    for col in ("id", "status", "seats", "players", "to act", "created"):
+        table.add_column(col)
     for g in page.get("games", []):
-        lines.append(json.dumps(g, sort_keys=True) + "\n")
-    emit(args, page, lines if page.get("games") else Text("no games"))
+        table.add_row(
+            g["id"],
+            g.get("status", ""),
+            str((g.get("options") or {}).get("players", "")),
+            ", ".join(p.get("name", "") for p in g.get("players", [])),
+            " ".join(str(s) for s in g.get("to_act") or []),
+            g.get("created_at", ""),
+        )
+    emit(args, page, table if page.get("games") else Text("no games"))
     return 0
 
 
@@ -217,8 +227,8 @@ def cmd_move(args: argparse.Namespace) -> int:
     token, seat = seat_token(args, client, gid)
     text = " ".join(args.move)
     legal = None
-    if args.game == "windcity" and not text.strip().startswith("{"):
-        legal = client.legal_moves(gid, token=token)
+    if args.game == "windcity" and len(text.split()) == 1 and not text.startswith("{"):
+        legal = client.legal_moves(gid, token=token)  # a bare square: house or hurricane?
     move = parse_move(args.game, text, legal)
     answer = client.move(gid, move, token=token, if_match=args.if_match)
     view = answer.get("game") or {}
