@@ -427,6 +427,9 @@ def describe_event(game: str, event: Json, names: dict[int, str] | None = None) 
         return f"round {event.get('round')} scored: totals {event.get('totals')}"
     if t == "round_started":
         return f"round {event.get('round')} starts (start player {event.get('start_player')})"
+    wc = _describe_windcity(t, event, who, names)
+    if wc is not None:
+        return wc
     if t == "game_finished":
         return "game finished"
     if t == "game_started":
@@ -439,3 +442,66 @@ def describe_event(game: str, event: Json, names: dict[int, str] | None = None) 
     skip = {"type", "id", "version", "seat"}
     rest = " ".join(f"{k}={v}" for k, v in event.items() if k not in skip)
     return f"{who + ' ' if who else ''}{t} {rest}".strip()
+
+
+def _describe_windcity(t: str, e: Json, who: str, names: dict[int, str]) -> str | None:
+    """Wind City event lines (``None``: not a Wind City event)."""
+
+    def name(seat: Any) -> str:
+        return names.get(seat, f"P{seat}") if isinstance(seat, int) else str(seat)
+
+    if t == "hurricane_placed":
+        return f"{who} put the hurricane on {e.get('square')}"
+    if t == "house_placed":
+        return f"{who} built a house on {e.get('square')}"
+    if t == "turn_started":
+        return f"turn {e.get('turn')}: {who}"
+    if t == "card_drawn":
+        return f"{who} drew a card"
+    if t == "plan_made":
+        out = f"{who} made a secret plan"
+        if e.get("renew"):
+            out += f", renewed {' '.join(e['renew'])} ({e.get('paid')})"
+        if e.get("lapsed"):
+            out += f"; cover lapsed on {' '.join(e['lapsed'])}"
+        return out
+    if t == "insurance_market":
+        return f"{name(e.get('seller'))} sells insurance"
+    if t == "insured":
+        sq = " ".join(e.get("squares") or []) or "nothing"
+        return f"{who} insured {sq}" + (f" for {e.get('paid')}" if e.get("paid") else "")
+    if t == "turn_revealed":
+        acts = e.get("card_actions") or []
+        chosen = []
+        for i in e.get("plan") or []:
+            a = acts[i - 1] if 0 < i <= len(acts) else {}
+            chosen.append(
+                f"Kauf {e.get('kauf')}"
+                if a.get("kind") == "kauf"
+                else f"{a.get('dir')}{a.get('steps')}"
+            )
+        return f"{who} reveals card {e.get('card')}: plays {', '.join(chosen)}"
+    if t == "hurricane_moved":
+        path = "→".join(e.get("squares") or []) or "nowhere"
+        extra = " (comes to rest)" if e.get("rest") else ""
+        if e.get("left_board"):
+            extra += " and leaves the board"
+        return f"hurricane {e.get('dir')}: {path}{extra}"
+    if t == "house_destroyed":
+        return f"{name(e.get('owner'))}'s house on {e.get('square')} is destroyed"
+    if t == "observatory_taken":
+        return f"{who} takes the observatory marker on {e.get('square')}"
+    if t == "calm_bonus":
+        return f"{who} gets the calm bonus"
+    if t == "kauf":
+        return f"{who} builds a duplex on {e.get('square')}"
+    if t == "kauf_void":
+        return f"{who}'s Kauf on {e.get('square')} is void ({e.get('reason')})"
+    if t == "payment":
+        payer, payee = name(e.get("payer")), name(e.get("payee"))
+        return f"{payer} pays {payee} {e.get('amount')} ({e.get('reason')})"
+    if t == "bankrupt":
+        return f"{who} is bankrupt and out of the game"
+    if t == "deck_reshuffled":
+        return f"the deck is reshuffled ({e.get('size')} cards)"
+    return None

@@ -232,3 +232,21 @@ def test_result_and_score_tables() -> None:
     stext = render.to_text(render.render_score("manhattan", score, view), width=120)
     total_line = next(line for line in stext.splitlines() if line.strip().startswith("total"))
     assert [int(x) for x in total_line.split()[1:]] == mh.score(state)["totals"]
+
+
+@pytest.mark.parametrize("game,engine,n", [("manhattan", mh, 3), ("windcity", wc, 3)])
+def test_every_event_of_a_game_reads_as_a_sentence(game: str, engine, n: int) -> None:
+    names = {0: "ann", 1: "bob", 2: "cy"}
+    state = engine.setup(n, {}, 8)
+    rng = random.Random(8)
+    kinds = set()
+    while not engine.is_over(state):
+        seat = engine.to_act(state)[0]
+        state, events = engine.apply_move(state, seat, rng.choice(engine.legal_moves(state, seat)))
+        for ev in events:
+            line = render.describe_event(game, ev, names)
+            kinds.add(ev["type"])
+            assert "=" not in line, line  # not the generic key=value fallback
+            if "seat" in ev and ev["type"] not in ("hurricane_moved",):
+                assert names[ev["seat"]] in line, line
+    assert len(kinds) >= 5
