@@ -1,7 +1,8 @@
 """Benchmark: random complete 4-player Wind City games through the pure rules engine.
 
 Run: python -m bench.windcity_engine [--games N] [--players P] [--profile]
-Prints games/s and moves/s on one core. The random bot reads the state directly (it is
+Prints games/s and moves/s on one core, per CPU second (robust on a shared machine),
+bot included, and for the engine alone. The random bot reads the state directly (it is
 the bench's own bot) so that the figure measures the engine, not move listing.
 """
 
@@ -76,25 +77,36 @@ def bot_move(st: dict, seat: int, rnd: random.Random) -> dict:
     return {"type": "insure", "squares": squares}
 
 
-def play(seed: int, players: int) -> tuple[int, int]:
-    """One complete game; returns (accepted moves, rejected placement tries)."""
+def play(seed: int, players: int) -> tuple[int, int, float]:
+    """One complete game; returns (accepted moves, rejected tries, seconds in the engine)."""
+    clock = time.perf_counter
     rnd = random.Random(seed)
+    t = clock()
     st = E.setup(players, {}, seed)
+    engine = clock() - t
     moves = rejected = 0
     apply, to_act = E.apply_move, E.to_act
-    while st["phase"] != "over":
-        seats = to_act(st)
+    while True:
+        t = clock()
+        over = E.is_over(st)
+        seats = None if over else to_act(st)
+        engine += clock() - t
+        if over:
+            break
         seat = seats[0] if len(seats) == 1 else rnd.choice(seats)
         move = bot_move(st, seat, rnd)
+        t = clock()
         try:
             st, _ = apply(st, seat, move)
         except RuleError:
+            engine += clock() - t
             rejected += 1
             if rejected > 100_000:
                 raise
             continue
+        engine += clock() - t
         moves += 1
-    return moves, rejected
+    return moves, rejected, engine
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -112,19 +124,27 @@ def main(argv: list[str] | None = None) -> None:
         )
         pstats.Stats("/tmp/wc.prof").sort_stats("tottime").print_stats(20)
         return
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     moves = rejected = 0
+    engine = 0.0
     for i in range(args.games):
-        m, r = play(i, args.players)
+        m, r, e = play(i, args.players)
         moves += m
         rejected += r
+        engine += e
     dt = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    engine *= cpu / dt  # the engine's share of the wall time, applied to CPU time
     cmd = "python -m bench.windcity_engine " + " ".join(sys.argv[1:] if argv is None else argv)
     print(f"command: {cmd.strip()}")
     print(
-        f"windcity engine: {args.games} complete {args.players}-player games in {dt:.2f} s: "
-        f"{args.games / dt:.0f} games/s, {moves / dt:.0f} moves/s "
-        f"({moves / args.games:.1f} moves/game, {rejected / dt:.0f} rejected tries/s)"
+        f"windcity engine: {args.games} complete {args.players}-player games in {dt:.2f} s wall, "
+        f"{cpu:.2f} s CPU: {args.games / cpu:.0f} games/s, {moves / cpu:.0f} moves/s (CPU) "
+        f"({moves / args.games:.1f} moves/game, {rejected / args.games:.1f} rejected tries/game)"
+    )
+    print(
+        f"engine alone (time inside setup/to_act/is_over/apply_move, bot excluded): "
+        f"{args.games / engine:.0f} games/s, {moves / engine:.0f} moves/s"
     )
 
 

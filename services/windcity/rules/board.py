@@ -70,4 +70,7 @@ def row_squares(row: int) -> tuple[str, ...]:
 
 def sort_squares(squares) -> list[str]:
     """Squares in board order (south to north, then west to east)."""
-    return sorted(squares, key=ORDER.__getitem__)
+    out = list(squares)
+    if len(out) > 1:
+        out.sort(key=ORDER.__getitem__)
+    return out

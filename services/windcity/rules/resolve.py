@@ -93,7 +93,7 @@ def resolve(state: dict[str, Any]) -> list[dict]:
             "type": "turn_revealed",
             "seat": seat,
             "card": card_no,
-            "card_actions": PUBLIC_CARDS[card_no],
+            "card_actions": [dict(a) for a in PUBLIC_CARDS[card_no]],
             "plan": list(actions),
             "kauf": kauf_sq,
         }

@@ -160,7 +160,7 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
         events.append(
             {"type": "payment", "payer": seat, "payee": "bank", "amount": cost, "reason": "renewal"}
         )
-    state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": board.sort_squares(renew)}
+    state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": events[0]["renew"][:]}
     pending, skipped = [], []
     money = state["money"]
     for p in range(state["n"]):
@@ -169,17 +169,9 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     state["pending"] = pending
     state["phase"] = "insure"
     events.append(
-        {"type": "insurance_market", "seller": seat, "pending": pending, "skipped": skipped}
+        {"type": "insurance_market", "seller": seat, "pending": pending[:], "skipped": skipped}
     )
     return events
-
-
-def can_insure(state: dict[str, Any], seat: int) -> bool:
-    """Whether ``seat`` has an uninsured house it can afford to insure (else it is skipped)."""
-    m = state["money"][seat]
-    return any(
-        h[0] == seat and not h[2] and insure_price(sq, h) <= m for sq, h in state["houses"].items()
-    )
 
 
 def apply_insure(state: dict[str, Any], seat: int, move: dict) -> list[dict]:

@@ -76,7 +76,10 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     if seat is not None and isinstance(seat, int) and 0 <= seat < n:
         you: dict[str, Any] = {"seat": seat, "card": None, "plan": None}
         if seat == state["active"] and state["card"] is not None:
-            you["card"] = {"number": state["card"], "actions": PUBLIC_CARDS[state["card"]]}
+            you["card"] = {
+                "number": state["card"],
+                "actions": [dict(a) for a in PUBLIC_CARDS[state["card"]]],
+            }
             plan = state["plan"]
             if plan is not None:
                 you["plan"] = {
