@@ -245,7 +245,7 @@ def _wc_plan(state: Json, seat: int, legal: list[Json], rng: random.Random) -> J
         seen.add(key)
         # Renew only the covered houses of ours that this very plan would destroy.
         base = wc_simulate(state, seat, m["actions"], set())
-        renew = [sq for sq in base["lost"] if sq in renew_price]
+        renew = [sq for sq in base["lost"] if sq in renew_price and sq != m.get("kauf")]
         renew_cost = sum(renew_price[sq] for sq in renew)
         if renew_cost and renew_cost <= money:
             outcome = wc_simulate(state, seat, m["actions"], set(renew))
@@ -358,6 +358,7 @@ def play_seat(
     from .errors import Conflict, PreconditionFailed, UnprocessableEntity
 
     rng = rng or random.Random()
+    fallback = False  # after our own choice was refused, play a listed move instead
     view = client.wait_for_turn(game_id, timeout=turn_timeout, poll_wait=poll_wait)
     while not is_over(view):
         if not my_turn(view):
@@ -367,12 +368,15 @@ def play_seat(
         if not legal:
             view = client.wait_for_turn(game_id, timeout=turn_timeout, poll_wait=poll_wait)
             continue
-        move = choose(view, legal, rng)
+        move = rng.choice(legal) if fallback else choose(view, legal, rng)
         try:
             answer = client.move(game_id, move, if_match=view.get("version"))
         except (Conflict, PreconditionFailed, UnprocessableEntity):
-            view = client.view(game_id)  # the game moved on under us: look again
+            fresh = client.view(game_id)  # the game moved on under us, or the move was bad
+            fallback = fresh.get("version") == view.get("version")
+            view = fresh
             continue
+        fallback = False
         if on_move:
             on_move(move, answer)
         view = answer.get("game") or client.view(game_id)

@@ -476,7 +476,9 @@ class WindCityClient(GameClient):
         return self.move(game_id, {"type": "insure", "squares": list(squares)}, **kw)
 
 
-def client_for(game: str, base_url: str | None = None, token: str | None = None, **kw: Any):
+def client_for(
+    game: str, base_url: str | None = None, token: str | None = None, **kw: Any
+) -> GameClient:
     """The per-game client class for ``game`` ("manhattan" or "windcity")."""
     if game == "manhattan":
         return ManhattanClient(base_url, token, **kw)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -48,9 +49,18 @@ def test_every_client_method(live_manhattan: str) -> None:
     player = ann if my_turn(view) else bob
     legal = player.legal_moves(gid)
     assert legal and all(m["type"] == "select" for m in legal)
-    answer = player.move(gid, legal[0], if_match=view["version"])
-    assert answer["game"]["version"] > view["version"]
+    answer = player.select(gid, legal[0]["pieces"], if_match=view["version"])
+    assert answer["game"]["version"] == view["version"] + 1
     assert [e["type"] for e in answer["events"]][0] == "pieces_selected"
+    other = bob if player is ann else ann
+    other.move(gid, other.legal_moves(gid)[-1])
+    builder = ann if my_turn(ann.view(gid)) else bob
+    place = builder.legal_moves(gid)[0]
+    assert place["type"] == "place"
+    placed = builder.place(gid, place["city"], place["lot"], place["floors"])
+    assert placed["events"][0]["type"] == "piece_placed"
+    city = placed["game"]["state"]["cities"][place["city"] - 1]
+    assert city["lots"][place["lot"] - 1]["owner"] == builder.seat
     evs = host.events(gid)
     assert "pieces_selected" in [e["type"] for e in evs["events"]]
     assert evs["last_id"] == evs["events"][-1]["id"]
@@ -161,6 +171,7 @@ def test_wait_for_turn_survives_a_dropped_connection(live_manhattan: str, proxy_
     t.join(20)
     assert not t.is_alive()
     assert proxy.connections > before  # it reconnected
+    assert proxy.dropped == 1  # and survived its first reconnection being dropped too
     assert out["view"]["you"] == other and other in out["view"]["to_act"]
     assert [e["type"] for e in seen] == ["pieces_selected"]
     assert seen[0]["seat"] == first
@@ -227,3 +238,40 @@ def test_windcity_helpers(live_windcity: str) -> None:
             p.move(gid, m)
     assert plans and insures
     assert requests.get(f"{live_windcity}/games/{gid}").json()["state"]["turn"] >= 1
+
+
+def test_bots_finish_a_game_even_when_a_strategy_errs(live_manhattan: str) -> None:
+    from clients.cli.bots import manhattan_greedy, play_seat
+
+    host, gid, (ann, bob) = _new_game(live_manhattan, seed=17)
+    refused: list[dict] = []
+
+    def stubborn(view, legal, rng):  # always proposes a move the service refuses
+        return {"type": "forfeit", "floors": 4}
+
+    moves: dict[int, int] = {0: 0, 1: 0}
+    results: dict[int, dict] = {}
+
+    def run(client, choose, seat):
+        def count(move, answer):
+            moves[seat] += 1
+            if move == {"type": "forfeit", "floors": 4}:
+                refused.append(move)
+
+        rng = random.Random(seat)
+        results[seat] = play_seat(client, gid, choose, rng=rng, on_move=count, turn_timeout=30)
+
+    threads = [
+        threading.Thread(target=run, args=(ann, manhattan_greedy, 0)),
+        threading.Thread(target=run, args=(bob, stubborn, 1)),
+    ]
+    for t in threads:
+        t.start()
+    host.start(gid)
+    for t in threads:
+        t.join(60)
+    assert not any(t.is_alive() for t in threads)
+    assert results[0]["status"] == results[1]["status"] == "finished"
+    assert not refused  # the refused move was never made ...
+    assert moves[1] >= 24  # ... yet the stubborn seat played all its pieces by fallback
+    assert results[0]["result"]["winners"] == [0]
