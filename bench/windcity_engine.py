@@ -24,6 +24,7 @@ _SECTION_SQUARES = {
     for s in range(1, 5)
 }
 _BEACH = list(board.row_squares(5))
+_BEACH_SET = frozenset(_BEACH)
 
 
 def _placement(st: dict, seat: int, rnd: random.Random) -> str:
@@ -68,9 +69,10 @@ def bot_move(st: dict, seat: int, rnd: random.Random) -> dict:
                     money -= price
         return {"type": "plan", "actions": acts, "kauf": kauf, "renew": renew}
     squares = []
-    for sq, h in houses.items():
-        if h[0] == seat and not h[2] and rnd.random() < 0.3:
-            price = 6 if h[1] == 2 or board.ROW[sq] == 5 else 3
+    for sq in [sq for sq, h in houses.items() if h[0] == seat and not h[2]]:
+        if rnd.random() < 0.3:
+            h = houses[sq]
+            price = 6 if h[1] == 2 or sq in _BEACH_SET else 3
             if price <= money:
                 squares.append(sq)
                 money -= price

@@ -201,11 +201,16 @@ def test_void_kauf_is_not_paid(hurricane, target, extra, reason):
 
 
 def test_kauf_before_movement_then_duplex_destroyed():
-    houses = {f"{c}13": [0, 1, False] for c in "ABCDFGHIJK"}
+    houses = {f"{c}13": [0, 1, False] for c in "ABCEFGHIJK"}
     houses["D8"] = [0, 1, False]
-    st = build(card=2, hurricane="F7", houses=houses)
-    after, ev = run(st, [5, 2], kauf="D8")  # Kauf first (row 8 > 7), then N4
-    assert "kauf" in types(ev) and after["houses"]["D8"] == [0, 2, False]
+    st = build(card=2, hurricane="D7", houses=houses)
+    assert st["stock"][0] == 1
+    after, ev = run(st, [5, 2], kauf="D8")  # Kauf on D8 (row 8 > 7), then N4 over it
+    assert types(ev).index("kauf") < types(ev).index("house_destroyed")
+    gone = next(e for e in ev if e["type"] == "house_destroyed")
+    assert gone == {"type": "house_destroyed", "square": "D8", "owner": 0, "pieces": 2}
+    assert "D8" not in after["houses"] and after["stock"][0] == 2
+    assert paid(ev, 0, "actions") == 4 + 3 and after["hurricane"] == "D11"
     st = build(card=9, hurricane="F7", houses=houses)  # card 9 has no Kauf
     assert code(st, 0, {"type": "plan", "actions": [1], "kauf": "D8", "renew": []}) == "bad-move"
 
