@@ -101,7 +101,10 @@ def resolve(state: dict[str, Any]) -> list[dict]:
     north = state["north"]
     t = _Turn(state, events)
     money = list(state["money"])
-    last_move = max(i for i, a in enumerate(actions) if card[a - 1][0] != KAUF)
+    last_move = 0
+    for i, a in enumerate(actions):
+        if card[a - 1][0] != KAUF:
+            last_move = i
     last_dir = "N"
     cost = 0
     left = False

@@ -76,17 +76,21 @@ def check_plan(
         if key not in ("type", "actions", "kauf", "renew"):
             raise RuleError("bad-move", f"unexpected field {key!r}")
     actions = move.get("actions")
-    card = CARDS[state["card"]]
-    if (
-        not isinstance(actions, list)
-        or not 1 <= len(actions) <= 3
-        or any(not isinstance(a, int) or isinstance(a, bool) or not 1 <= a <= 5 for a in actions)
-        or len(set(actions)) != len(actions)
-    ):
+    if type(actions) is not list or not 1 <= len(actions) <= 3:
         raise RuleError("bad-actions", "choose 1-3 different actions numbered 1-5, in order")
-    if all(card[a - 1][0] == KAUF for a in actions):
+    card = CARDS[state["card"]]
+    has_kauf = has_move = False
+    for a in actions:
+        if type(a) is not int or not 1 <= a <= 5:  # type() also rejects bools
+            raise RuleError("bad-actions", "actions are numbers 1-5 on the drawn card")
+        if card[a - 1][0] == KAUF:
+            has_kauf = True
+        else:
+            has_move = True
+    if len(set(actions)) != len(actions):
+        raise RuleError("bad-actions", "choose different actions")
+    if not has_move:
         raise RuleError("bad-actions", "at least one chosen action must move the hurricane")
-    has_kauf = any(card[a - 1][0] == KAUF for a in actions)
     renew = _square_list(move.get("renew", []), "renew")
     houses = state["houses"]
     cost = 0
