@@ -1,0 +1,70 @@
+"""The store's compare-and-set script and the round trips of a move."""
+
+from __future__ import annotations
+
+import json
+
+import redis.connection
+
+from tests.kit.helpers import auth, started_game, view
+
+
+def store_of(app):
+    return app.extensions["game_kit"].games.store
+
+
+def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
+    game_id, _, _ = started_game(toy_client, 2)
+    store = store_of(toy_app)
+    doc, _ = store.read(game_id)
+    keys = store.keys(game_id)
+    before = {k: redis_client.dump(k) for k in keys}
+    new = {**doc, "version": doc["version"] + 1, "status": "finished"}
+    event = {"type": "x", "version": new["version"], "id": f"{new['version']}-0"}
+    move = {"seat": 0, "move": {}, "version": new["version"]}
+    # stale expected version: conflict, and not one key touched
+    result = store.write(new, doc["version"] - 1, [event], [move], 60, "k", '{"a":1}')
+    assert result.outcome == "conflict" and result.record == str(doc["version"])
+    assert {k: redis_client.dump(k) for k in keys} == before
+    # creating over an existing game is a conflict too
+    assert store.write(new, 0, [event], [], 60).outcome == "conflict"
+    assert store.write({**new, "id": "missing0"}, 3, [], [], 60).outcome == "missing"
+    # the right version writes everything at once
+    assert store.write(new, doc["version"], [event], [move], 60, "k", '{"a":1}').outcome == "ok"
+    assert json.loads(redis_client.get(keys[0]))["status"] == "finished"
+    assert redis_client.xrange(keys[1])[-1][0] == event["id"]
+    assert redis_client.lrange(keys[2], 0, -1) == [json.dumps(move, separators=(",", ":"))]
+    assert redis_client.hget(keys[3], "k") == '{"a":1}'
+    assert all(0 < redis_client.ttl(k) <= 60 for k in keys)
+    # the same idempotency field again: the stored record, nothing written
+    again = store.write({**new, "version": 99}, new["version"], [], [], 60, "k", '{"b":2}')
+    assert again.outcome == "duplicate" and again.record == '{"a":1}'
+    assert json.loads(redis_client.get(keys[0]))["version"] == new["version"]
+
+
+def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
+    game_id, _, tokens = started_game(toy_client, 2)
+    token = tokens[view(toy_client, game_id)["to_act"][0]]
+    sent = []
+    original = redis.connection.Connection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return original(self, command, check_health)
+
+    client = toy_app.test_client()
+    client.get("/healthz")
+    store_of(toy_app)._write.sha = store_of(toy_app).client.script_load(
+        store_of(toy_app)._write.script
+    )
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+    r = client.post(
+        f"/games/{game_id}/moves",
+        json={"type": "call", "value": 1},
+        headers={**auth(token), "Idempotency-Key": "rt-1"},
+    )
+    assert r.status_code == 200
+    assert len(sent) == 2  # one pipelined GET + HGET, one EVALSHA
+    packed = [b"".join(c) if isinstance(c, list) else c for c in sent]
+    assert b"HGET" in packed[0] and b"GET" in packed[0]
+    assert b"EVALSHA" in packed[1]
