@@ -170,6 +170,8 @@ def _come_to_rest(t: _Turn, d: str, north: int) -> bool:
         if sq is None:
             left = True
             break
+        if sq == "":  # cannot happen (no houses in the sea); never loop on row 1
+            break
         entered.append(sq)
     if entered or left:
         t.events.append(
