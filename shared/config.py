@@ -12,6 +12,8 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "REDIS_URL": (str, "redis://127.0.0.1:6379/0"),
     "REDIS_CLUSTER": (bool, False),
     "REDIS_SOCKET_TIMEOUT": (float, 5.0),
+    # per pool and process; redis-py 8 defaults to 100, too few for gevent long-polls
+    "REDIS_MAX_CONNECTIONS": (int, 4000),
     "GAME_TTL_FINISHED": (int, 7 * 24 * 3600),
     "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
     "LOG_LEVEL": (str, "INFO"),

@@ -52,7 +52,13 @@ def make_clients(settings: dict[str, Any]) -> tuple[Any, Any]:
         max(settings["EVENTS_MAX_WAIT"], settings["SSE_HEARTBEAT_SECONDS"])
         + settings["REDIS_SOCKET_TIMEOUT"]
     )
-    common = {"decode_responses": True, "socket_connect_timeout": settings["REDIS_SOCKET_TIMEOUT"]}
+    common = {
+        "decode_responses": True,
+        "socket_connect_timeout": settings["REDIS_SOCKET_TIMEOUT"],
+        # redis-py 8 caps a pool at 100 connections and then fails ("Too many
+        # connections"): under gevent every waiting long-poll/SSE holds one.
+        "max_connections": settings.get("REDIS_MAX_CONNECTIONS", 4000),
+    }
     factory = redis.RedisCluster.from_url if cluster else redis.Redis.from_url
     client = factory(url, socket_timeout=settings["REDIS_SOCKET_TIMEOUT"], **common)
     blocking = factory(url, socket_timeout=blocking_timeout, **common)
