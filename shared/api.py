@@ -144,7 +144,7 @@ def _define_routes(
     @blp.arguments(EmptySchema, required=False)
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
-    @blp.doc(responses=problems(401, 403, 404, 409, 412, 422, 503))
+    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
     def start_game(_body: dict[str, Any], game_id: str):
         """The host starts the game with the players who joined."""
         kit = games()
@@ -202,7 +202,7 @@ def _define_routes(
             {
                 "in": "header",
                 "name": "Idempotency-Key",
-                "schema": {"type": "string"},
+                "schema": {"type": "string", "pattern": IDEMPOTENCY_KEY.pattern},
                 "description": "A retry with the same key gets the first answer.",
             },
         ],

@@ -53,11 +53,6 @@ def seed_field() -> Int:
     )
 
 
-def _printable_name(value: str) -> None:
-    if not value.strip() or not value.isprintable():
-        raise ValidationError("Must be 1-32 printable characters.")
-
-
 class MoveUnion(Schema):
     """A move: one of several schemas chosen by its ``type`` (a tagged union).
 
@@ -87,12 +82,18 @@ def type_field(name: str) -> fields.String:
 # -- requests --------------------------------------------------------------------------
 
 
-# A display name: no control, separator, bidi/zero-width or surrogate code points, and
+# A display name: no control, separator, bidi or zero-width code points (nor surrogates), and
 # not only whitespace. A regex (not str.isprintable) so the OpenAPI document states the
 # exact rule (``pattern``) and clients and fuzzers can generate valid names.
-_NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+_NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
 _NAME_CHAR_NOT_SPACE = "[^\\s" + _NAME_CHAR[2:]
 NAME_PATTERN = rf"^{_NAME_CHAR}*{_NAME_CHAR_NOT_SPACE}{_NAME_CHAR}*$"
+
+
+def _no_surrogates(value: str) -> None:
+    """JSON may escape a lone surrogate, which is no character (and no UTF-8)."""
+    if any(0xD800 <= ord(char) <= 0xDFFF for char in value):
+        raise ValidationError("Must be 1-32 printable characters.")
 
 
 class JoinSchema(Schema):
@@ -101,6 +102,7 @@ class JoinSchema(Schema):
         validate=[
             validate.Length(1, 32),
             validate.Regexp(NAME_PATTERN, error="Must be 1-32 printable characters."),
+            _no_surrogates,
         ],
         metadata={"description": "Display name, 1-32 printable characters, unique per game."},
     )
@@ -138,6 +140,7 @@ class ProblemSchema(Schema):
     detail = fields.String()
     code = fields.String(metadata={"description": "Stable machine-readable error code."})
     errors = fields.Dict(metadata={"description": "Validation messages by location and field."})
+    version = fields.Integer(metadata={"description": "The game's current version (on 412)."})
 
 
 class PlayerSchema(Schema):
