@@ -295,7 +295,7 @@ class Games:
                     f"{joined} joined; at least {self.engine.MIN_PLAYERS} are needed.",
                 )
             state = self.engine.setup(joined, dict(doc["options"]), doc["seed"])
-            new = {**doc, "state": state, "seats": doc["seats"]}
+            new = {**doc, "state": state}
             events = [
                 {
                     "type": "game_started",
