@@ -362,7 +362,9 @@ def play_seat(
     view = client.wait_for_turn(game_id, timeout=turn_timeout, poll_wait=poll_wait)
     while not is_over(view):
         if not my_turn(view):
-            view = client.wait_for_turn(game_id, timeout=turn_timeout, poll_wait=poll_wait)
+            view = client.wait_for_turn(
+                game_id, timeout=turn_timeout, poll_wait=poll_wait, view=view
+            )
             continue
         legal = client.legal_moves(game_id)
         if not legal:

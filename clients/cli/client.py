@@ -347,6 +347,7 @@ class GameClient:
         poll_wait: float = 20.0,
         on_events: Callable[[list[Json]], None] | None = None,
         after: str | None = None,
+        view: Json | None = None,
     ) -> Json:
         """Block until ``seat`` must act or the game is over; return the fresh view.
 
@@ -354,6 +355,7 @@ class GameClient:
         a 503 is survived by waiting a little and resuming from that id, so no event is
         missed. ``on_events`` is called with every batch of new events (e.g. to show
         what the others did). ``seat`` defaults to the view's ``you`` (the token's seat).
+        ``view``: a view just received (e.g. a move's answer), saving the first GET.
         Raises :class:`TimeoutError` after ``timeout`` seconds.
         """
         tok = token or self.token
@@ -361,7 +363,8 @@ class GameClient:
         last_id = after
         failures = 0
         while True:
-            view = self._resilient(lambda: self.view(game_id, token=tok), deadline)
+            if view is None:
+                view = self._resilient(lambda: self.view(game_id, token=tok), deadline)
             if is_over(view) or my_turn(view, seat):
                 return view
             # Resume after the last event seen; the first time, after the view's version
@@ -386,6 +389,7 @@ class GameClient:
                     last_id = evs[-1].get("id") or batch.get("last_id") or cursor
                     if on_events:
                         on_events(evs)
+                    view = None
                     break
 
     def _resilient(self, call: Callable[[], Json], deadline: float | None) -> Json:
