@@ -447,3 +447,19 @@ def test_listed_plans_and_insures():
     st2, _ = E.apply_move(st, 0, {"type": "plan", "actions": [1], "kauf": None, "renew": []})
     ins = E.legal_moves(st2, 1)
     assert ins == [{"type": "insure", "squares": []}, {"type": "insure", "squares": ["G12"]}]
+
+
+def test_seats_that_cannot_insure_anything_are_skipped():
+    houses = {
+        "A5": [1, 1, False],  # beach: 6
+        "C9": [2, 2, False],  # duplex: 6
+        "D9": [3, 1, False],  # single: 3
+        "E9": [3, 1, True],
+    }
+    st = build(card=2, hurricane="F7", houses=houses, money=[40, 5, 6, 3])
+    after, ev = E.apply_move(st, 0, {"type": "plan", "actions": [1], "kauf": None, "renew": []})
+    market = next(e for e in ev if e["type"] == "insurance_market")
+    assert market["pending"] == [2, 3] and market["skipped"] == [1]
+    assert E.to_act(after) == [2, 3]
+    for seat in (2, 3):  # each pending seat has a non-empty affordable answer
+        assert len(E.legal_moves(after, seat)) >= 2

@@ -126,22 +126,8 @@ def check_plan(
 def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     """Record the secret plan, lapse/renew insurance publicly, open the market."""
     actions, kauf, renew, cost = check_plan(state, seat, move)
-    keep = set(renew)
-    lapsed = []
-    n = state["n"]
-    # one pass: lapse the seller's insurance and find each seat's cheapest insurance
-    cheapest = [99] * n
     houses = state["houses"]
-    for sq, h in houses.items():
-        owner = h[0]
-        if h[2]:
-            if owner != seat or sq in keep:
-                continue
-            lapsed.append(sq)
-        elif owner == seat:
-            continue
-        if cheapest[owner] > 3:
-            cheapest[owner] = 6 if h[1] == 2 or sq in _BEACH_SQUARES else 3
+    lapsed = [sq for sq, h in houses.items() if h[2] and h[0] == seat and sq not in renew]
     if lapsed:
         houses = dict(houses)
         for sq in lapsed:
@@ -165,11 +151,27 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
             {"type": "payment", "payer": seat, "payee": "bank", "amount": cost, "reason": "renewal"}
         )
     state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": events[0]["renew"][:]}
-    pending, skipped = [], []
+    # Who can answer: a seat with an uninsured house it can afford (3, or 6 for a beach
+    # house or duplex); the others' only answer would be "nothing", so they are skipped.
     money = state["money"]
+    alive = state["alive"]
+    owners = {h[0] for h in houses.values() if not h[2]}
+    pending, skipped = [], []
     for p in range(state["n"]):
-        if p != seat and state["alive"][p]:
-            (pending if cheapest[p] <= money[p] else skipped).append(p)
+        if p == seat or not alive[p]:
+            continue
+        m = money[p]
+        ok = p in owners and (
+            m >= INSURE_PRICE[1]
+            or (
+                m >= INSURE_PRICE[0]
+                and any(
+                    h[0] == p and not h[2] and h[1] == 1 and sq not in _BEACH_SQUARES
+                    for sq, h in houses.items()
+                )
+            )
+        )
+        (pending if ok else skipped).append(p)
     state["pending"] = pending
     state["phase"] = "insure"
     events.append(
