@@ -12,6 +12,7 @@ from typing import Any
 from shared.engine import RuleError
 
 from . import placement, turn
+from .board import row_squares
 from .options import MAX_PLAYERS, MIN_PLAYERS
 from .resolve import resolve
 from .views import result, score, to_act, view
@@ -105,8 +106,6 @@ def legal_moves(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         return []
     phase = state["phase"]
     if phase == "hurricane":
-        from .board import row_squares
-
         return [{"type": "place_hurricane", "square": sq} for sq in row_squares(1)]
     if phase == "houses":
         return [

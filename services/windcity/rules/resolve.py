@@ -9,6 +9,7 @@ from typing import Any
 from . import board
 from .cards import CARDS, KAUF, PUBLIC_CARDS
 from .turn import start_turn
+from .views import result
 
 OBSERVATORY_MARKER = 5
 CALM_BONUS = 3
@@ -307,8 +308,6 @@ def _end_or_next(state: dict[str, Any], left: bool, events: list[dict]) -> None:
 
 def finish(state: dict[str, Any], reason: str, events: list[dict]) -> None:
     """End the game now (the result is computed from the final state on demand)."""
-    from .views import result
-
     state["phase"] = "over"
     state["end"] = reason
     state["pending"] = []
