@@ -226,3 +226,25 @@ def test_every_listed_placement_applies_and_no_other():
             assert sq not in listed
         else:
             assert sq in listed
+
+
+def test_rules_package_is_pure():
+    import ast
+    import pathlib
+
+    import services.windcity.rules as pkg
+
+    allowed = {"__future__", "typing", "itertools", "shared.engine"}
+    for path in pathlib.Path(pkg.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:  # relative: inside the package
+                    continue
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                assert name in allowed, f"{path.name} imports {name}"
