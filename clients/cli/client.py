@@ -34,6 +34,7 @@ DEFAULT_URLS = {
 }
 GAMES = tuple(DEFAULT_URLS)
 OVER = ("finished", "cancelled")
+TERMINAL_EVENTS = ("game_finished", "game_cancelled")
 
 
 def default_url(game: str) -> str:
@@ -306,7 +307,9 @@ class GameClient:
     ) -> Iterator[Json]:
         """Yield events from the SSE stream, reconnecting with ``Last-Event-ID`` when dropped.
 
-        Each yielded dict has the event's fields plus ``id`` (its stream id).
+        Each yielded dict has the event's fields plus ``id`` (its stream id). Ends after
+        the game's final event (``game_finished``/``game_cancelled``) or, when a stream
+        closes with nothing new, once the game is over.
         """
         last_id = after
         failures = 0
@@ -314,6 +317,7 @@ class GameClient:
             headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
             if last_id:
                 headers["Last-Event-ID"] = last_id
+            got = 0
             try:
                 with self.session.get(
                     f"{self.base_url}/games/{game_id}/events",
@@ -327,7 +331,10 @@ class GameClient:
                     failures = 0
                     for event in _parse_sse(resp.iter_lines(decode_unicode=True)):
                         last_id = event.get("id", last_id)
+                        got += 1
                         yield event
+                        if event.get("type") in TERMINAL_EVENTS:
+                            return
             except (requests.ConnectionError, requests.Timeout) as exc:
                 failures += 1
                 if not reconnect or failures > max_reconnects:
@@ -336,6 +343,10 @@ class GameClient:
                 continue
             if not reconnect:
                 return
+            if not got:  # the server closed an idle stream: over already, or just its lifetime?
+                if is_over(self.view(game_id, spectator=True)):
+                    return
+                time.sleep(self.backoff)
 
     def wait_for_turn(
         self,

@@ -275,3 +275,27 @@ def test_bots_finish_a_game_even_when_a_strategy_errs(live_manhattan: str) -> No
     assert not refused  # the refused move was never made ...
     assert moves[1] >= 24  # ... yet the stubborn seat played all its pieces by fallback
     assert results[0]["result"]["winners"] == [0]
+
+
+def test_sse_stream_of_a_whole_game_ends_with_it(live_manhattan: str) -> None:
+    host, gid, seats = _new_game(live_manhattan, seed=23)
+    host.start(gid)
+    from clients.cli.bots import play_seat, random_strategy
+
+    threads = [
+        threading.Thread(
+            target=play_seat, args=(c, gid, random_strategy), kwargs={"rng": random.Random(i)}
+        )
+        for i, c in enumerate(seats)
+    ]
+    for t in threads:
+        t.start()
+    streamed = list(host.stream_events(gid, read_timeout=10))  # returns once it is over
+    for t in threads:
+        t.join(30)
+    logged = host.log(gid)["events"]
+    assert [e["id"] for e in streamed] == [e["id"] for e in logged]
+    assert streamed[-1]["type"] == "game_finished"
+    # a stream opened after the end replays from the given id and stops
+    tail = list(host.stream_events(gid, after=logged[-3]["id"], read_timeout=10))
+    assert [e["id"] for e in tail] == [e["id"] for e in logged[-2:]]
