@@ -20,7 +20,7 @@ def create_app() -> Flask:
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     cluster = os.environ.get("REDIS_CLUSTER", "").lower() in {"1", "true", "yes", "on"}
     factory = redis.RedisCluster.from_url if cluster else redis.Redis.from_url
-    client = factory(url, decode_responses=True)
+    client = factory(url, decode_responses=True, max_connections=4000)
 
     @app.get("/floor")
     def floor():

@@ -41,6 +41,9 @@ from gevent.event import Event  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
 
 
+TIMEOUT = 40.0  # seconds a request may take (a long-poll waits up to 30 s)
+
+
 class HttpError(Exception):
     pass
 
@@ -49,7 +52,8 @@ class Conn:
     """One keep-alive HTTP/1.1 connection; reconnects (and resends once) if the server
     closed it. Moves carry an Idempotency-Key, so a resent POST is never applied twice."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, timeout: float | None = None) -> None:
+        self.timeout = timeout
         parts = urlsplit(base)
         self.addr = (parts.hostname, parts.port)
         self.host = f"Host: {parts.hostname}:{parts.port}\r\n"
@@ -69,7 +73,7 @@ class Conn:
         for attempt in (0, 1):
             try:
                 if self.sock is None:
-                    self.sock = socket.create_connection(self.addr)
+                    self.sock = socket.create_connection(self.addr, timeout=self.timeout or TIMEOUT)
                     self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 self.sock.sendall(data)
                 return self._read()
@@ -242,7 +246,8 @@ def make_games(args, count: int, seed0: int, start: bool = True) -> list[Game]:
 
 
 def waiter_loop(game: Game, stop: Event, stats: dict) -> None:
-    conn = Conn(game.conn.addr and f"http://{game.conn.addr[0]}:{game.conn.addr[1]}")
+    host, port = game.conn.addr
+    conn = Conn(f"http://{host}:{port}", timeout=stats["wait"] + 15)
     path = f"/games/{game.id}/events?after={game.version}&wait={stats['wait']}"
     while not stop.is_set():
         try:
@@ -264,7 +269,7 @@ def run_games(args) -> dict:
         idle = make_games(args, max(1, args.waiters // 4), args.seed + 1_000_000)
         for i in range(args.waiters):
             waiters.append(gevent.spawn(waiter_loop, idle[i % len(idle)], stop, waiter_stats))
-        gevent.sleep(2)  # let every waiter get its request in
+        gevent.sleep(args.settle)  # every waiter connected and parked before we measure
     posts: list[float] = []
     turns: list[float] = []
     done_at: list[float] = []
@@ -378,7 +383,10 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=100)
     ap.add_argument("--waiters", type=int, default=0)
     ap.add_argument("--wait", type=float, default=25)
+    ap.add_argument("--settle", type=float, default=8, help="seconds for waiters to park")
+    ap.add_argument("--timeout", type=float, default=TIMEOUT, help="per request, seconds")
     args = ap.parse_args()
+    globals()["TIMEOUT"] = args.timeout
     result = run_floor(args) if args.what == "floor" else run_games(args)
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")

@@ -1,0 +1,103 @@
+"""Redis memory per game, measured with ``MEMORY USAGE`` (exact: ``SAMPLES 0``).
+
+Run: ``python -m bench.memory [--game manhattan] [--games 100] [--players 4]``.
+
+The real app runs in-process on a private Redis; ``--games`` games are played by bots
+with random legal moves to half their length (in progress), then to the end
+(finished). Every key of every game is measured (document, events stream, moves list,
+idempotency hash) and averaged; also the document's JSON size. Done twice: with an
+``Idempotency-Key`` on every move (what the CLI client sends) and without.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+from bench.common import redis_server
+from bench.inproc import Bot, make_app
+
+PARTS = ("game", "events", "moves", "idem")
+
+
+def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
+    pipe = client.pipeline(transaction=False)
+    for bot in bots:
+        base = f"{prefix}:{{{bot.id}}}"
+        for part in PARTS:
+            pipe.memory_usage(f"{base}:{part}", samples=0)
+        pipe.strlen(f"{base}:game")
+        pipe.xlen(f"{base}:events")
+    raw = pipe.execute()
+    width = len(PARTS) + 2
+    rows = [raw[i : i + width] for i in range(0, len(raw), width)]
+    out = {part: statistics.mean(r[i] or 0 for r in rows) for i, part in enumerate(PARTS)}
+    out["total"] = sum(out[p] for p in PARTS)
+    out["json_bytes"] = statistics.mean(r[len(PARTS)] for r in rows)
+    out["events"] = statistics.mean(r[len(PARTS) + 1] for r in rows)
+    out["moves_made"] = statistics.mean(b.moves for b in bots)
+    return {k: round(v) for k, v in out.items()}
+
+
+def run(game: str, games: int, players: int) -> dict:
+    with redis_server(appendonly=False) as server:
+        app, prefix = make_app(game, server.url)
+        client = server.client()
+        out = {}
+        for idem in (True, False):
+            # length of a game with these seeds, to stop the in-progress ones half-way
+            bots = [Bot(app, players, seed, idem) for seed in range(games)]
+            lengths = []
+            for seed in range(min(games, 5)):
+                probe = Bot(app, players, 10_000 + seed, idem)
+                while probe.step():
+                    pass
+                lengths.append(probe.moves)
+            half = int(statistics.mean(lengths) / 2)
+            for bot in bots:
+                for _ in range(half):
+                    bot.step()
+            running = usage(client, prefix, bots)
+            for bot in bots:
+                while bot.step():
+                    pass
+            finished = usage(client, prefix, bots)
+            key = "with_key" if idem else "without_key"
+            out[key] = {"in_progress": running, "finished": finished, "game_length": half * 2}
+            client.flushdb()
+        return out
+
+
+def markdown(game: str, players: int, out: dict) -> list[str]:
+    lines = [
+        f"`python -m bench.memory --game {game} --players {players}` (bytes per game, mean)",
+        "",
+        "| game state | keys | document (JSON bytes) | events (entries) | moves | idempotency | **total** |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for key, label in (("with_key", "with Idempotency-Keys"), ("without_key", "no keys")):
+        for when in ("in_progress", "finished"):
+            u = out[key][when]
+            lines.append(
+                f"| {when.replace('_', ' ')} ({u['moves_made']} moves), {label} | "
+                f"{'4' if u['idem'] else '3'} | {u['game']} ({u['json_bytes']}) | "
+                f"{u['events']} ({u['events']}) | {u['moves']} | {u['idem']} | "
+                f"**{u['total']} = {u['total'] / 1024:.1f} KiB** |"
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--game", choices=["manhattan", "windcity"], default="manhattan")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--players", type=int, default=4)
+    args = ap.parse_args(argv)
+    out = run(args.game, args.games, args.players)
+    print("\n".join(markdown(args.game, args.players, out)))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main() and 0)
