@@ -81,10 +81,19 @@ def problems(*statuses: int) -> dict[str, Any]:
     """The OpenAPI ``responses`` of an endpoint's problems (``@blp.doc(responses=...)``;
     plain dicts, as a decorator per status makes flask-smorest deep-copy schemas)."""
     content = {PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}
-    return {
+    responses: dict[str, Any] = {
         str(status): {"description": TITLES.get(status, "Error"), "content": content}
         for status in statuses
     }
+    for status in {429, 503} & set(statuses):
+        responses[str(status)]["headers"] = {"Retry-After": RETRY_AFTER_DOC}
+    return responses
+
+
+RETRY_AFTER_DOC = {
+    "schema": {"type": "string"},
+    "description": "Seconds to wait before trying again.",
+}
 
 
 def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> KitBlueprint:
@@ -132,10 +141,11 @@ def _define_routes(
     @blp.route("/games/<game_id>/players", methods=["POST"])
     @blp.arguments(s.JoinSchema)
     @blp.response(201, s.JoinedSchema)
-    @blp.doc(responses=problems(400, 404, 409, 412, 413, 422, 503))
+    @blp.doc(responses=problems(400, 404, 409, 412, 413, 422, 429, 503))
     def join_game(body: dict[str, Any], game_id: str):
         """Take the next seat; the answer carries the seat's token, shown once."""
         kit = games()
+        kit.limit_join(request.remote_addr or "unknown")
         doc, seat, token = kit.join(game_id, body["name"], if_match())
         payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
         return payload, 201, etag_headers(doc["version"])
@@ -207,7 +217,7 @@ def _define_routes(
             },
         ],
     )
-    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
+    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
     def make_move(move: dict[str, Any], game_id: str):
         """Make a move for the bearer's seat: the new view and the events it caused."""
         key = request.headers.get("Idempotency-Key")

@@ -14,6 +14,7 @@ from marshmallow import Schema
 
 from shared.api import make_blueprint
 from shared.config import load_settings
+from shared.cors import init_cors
 from shared.errors import register_error_handlers
 from shared.games import Games
 from shared.health import blp as health_blp
@@ -79,6 +80,7 @@ def create_game_app(
     api.register_blueprint(health_blp)
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
+    init_cors(app, settings["CORS_ORIGINS"])
     return app
 
 

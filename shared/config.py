@@ -23,6 +23,10 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "SSE_HEARTBEAT_SECONDS": (float, 15.0),
     "SSE_MAX_SECONDS": (float, 300.0),
     "RETRY_AFTER_SECONDS": (int, 2),
+    # rate limits ("20/second", "10/minute", "5/10s"; empty: off) and CORS allow-list
+    "RATE_LIMIT_MOVES": (str, ""),
+    "RATE_LIMIT_JOINS": (str, ""),
+    "CORS_ORIGINS": (str, ""),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

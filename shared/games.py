@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
-from shared import tokens
+from shared import ratelimit, tokens
 from shared.errors import ApiError
 from shared.store import Doc, GameStore, dumps, event_id, now_us
 
@@ -49,6 +49,8 @@ class Games:
         self.engine = engine
         self.store = store
         self.settings = settings
+        self.move_rate = ratelimit.parse_rate(settings.get("RATE_LIMIT_MOVES"))
+        self.join_rate = ratelimit.parse_rate(settings.get("RATE_LIMIT_JOINS"))
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -57,6 +59,33 @@ class Games:
         if doc["status"] in OVER:
             return self.settings["GAME_TTL_FINISHED"]
         return self.settings["GAME_TTL_IDLE"]
+
+    def _load_limited(
+        self, game_id: str, idem_field: str | None, client: str
+    ) -> tuple[Doc, str | None]:
+        """:meth:`load`, counting the request on the client's move counter (429 over it)."""
+        rate = self.move_rate
+        assert rate is not None
+        if not GAME_ID.match(game_id):
+            raise ApiError(404, "game-not-found", f"There is no game {game_id!r}.")
+        number, retry_after = ratelimit.window_of(rate)
+        doc, record, count = self.store.read_counted(
+            game_id, idem_field, f"{client}:{number}", rate.window + 1
+        )
+        ratelimit.check(count, rate, retry_after, "moves")
+        if doc is None:
+            raise ApiError(404, "game-not-found", f"There is no game {game_id!r}.")
+        return doc, record
+
+    def limit_join(self, client: str) -> None:
+        """Count a join by ``client`` (its address) against ``RATE_LIMIT_JOINS`` (429 over)."""
+        rate = self.join_rate
+        if rate is None:
+            return
+        number, retry_after = ratelimit.window_of(rate)
+        key = f"{self.store.prefix}:rl:join:{client}:{number}"
+        count = ratelimit.hit(self.store.client, key, rate.window + 1)
+        ratelimit.check(count, rate, retry_after, "joins")
 
     def load(self, game_id: str, idem_field: str | None = None) -> tuple[Doc, str | None]:
         """The document (404 if there is none) and the idempotency record if asked."""
@@ -159,15 +188,21 @@ class Games:
         decide: Callable[[Doc], Outcome],
         idem_field: str | None = None,
         respond: Callable[[Outcome, list[dict[str, Any]]], dict[str, Any]] | None = None,
+        limit_as: str | None = None,
     ) -> tuple[Doc, list[dict[str, Any]], dict[str, Any] | None]:
         """Read, ``decide``, compare-and-set; retried on a version conflict.
 
         Returns the written document, its stamped events and, when ``respond`` is
         given, the response body (stored as the idempotency record in the same script).
-        A replayed ``Idempotency-Key`` returns the first body instead.
+        A replayed ``Idempotency-Key`` returns the first body instead. With ``limit_as``
+        (a client's name in this game), the first read also counts the request against
+        ``RATE_LIMIT_MOVES`` in the same round trip.
         """
-        for _ in range(self.settings["CAS_RETRIES"]):
-            doc, record = self.load(game_id, idem_field)
+        for attempt in range(self.settings["CAS_RETRIES"]):
+            if attempt == 0 and limit_as is not None:
+                doc, record = self._load_limited(game_id, idem_field, limit_as)
+            else:
+                doc, record = self.load(game_id, idem_field)
             if record is not None:
                 return doc, [], json.loads(record)
             expected = doc["version"]
@@ -363,7 +398,9 @@ class Games:
         def respond(outcome: Outcome, events: list[dict[str, Any]]) -> dict[str, Any]:
             return {"game": self.view(outcome.doc, seat_box[0]), "events": events}
 
-        _, _, body = self._mutate(game_id, decide, idem_field, respond)
+        # The move counter is the token's (one per seat; a wrong token counts apart).
+        limit_as = tokens.hash_token(token)[:16] if self.move_rate is not None else None
+        _, _, body = self._mutate(game_id, decide, idem_field, respond, limit_as)
         assert body is not None
         return body
 

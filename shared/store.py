@@ -147,6 +147,23 @@ class GameStore:
         raw, record = pipe.execute()
         return (json.loads(raw) if raw else None), record
 
+    def read_counted(
+        self, game_id: str, idem_field: str | None, counter: str, ttl: int
+    ) -> tuple[Doc | None, str | None, int]:
+        """:meth:`read` that also counts one request on the game's counter ``counter``
+        (a rate-limit window, expiring after ``ttl`` s): still one round trip."""
+        game_key, _, _, idem_key = self.keys(game_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.get(game_key)
+        pipe.hget(idem_key, idem_field) if idem_field is not None else pipe.exists(idem_key)
+        counter_key = f"{self.prefix}:{{{game_id}}}:rl:{counter}"
+        pipe.incr(counter_key)
+        pipe.expire(counter_key, ttl)
+        raw, record, count, _ = pipe.execute()
+        if idem_field is None:
+            record = None
+        return (json.loads(raw) if raw else None), record, int(count)
+
     def events(
         self, game_id: str, after: str, count: int, block_ms: int = 0
     ) -> list[dict[str, Any]]:

@@ -1,0 +1,62 @@
+"""CORS for browser clients: off unless ``CORS_ORIGINS`` names the allowed origins.
+
+``CORS_ORIGINS`` is a comma-separated allow-list of origins
+(``https://play.example.com,http://localhost:3000``), or ``*`` for any origin (safe
+here: credentials are bearer tokens the page sends itself, never cookies). An allowed
+origin gets ``Access-Control-Allow-Origin`` (its own origin echoed, with
+``Vary: Origin``) and may read ``ETag``, ``Location``, ``Retry-After`` and
+``WWW-Authenticate``; a preflight ``OPTIONS`` from it is answered ``204`` with the
+methods and request headers the API uses (``Authorization``, ``If-Match``,
+``Idempotency-Key``...). Any other origin gets no CORS headers, so its browser refuses
+to hand the page the answer. Native and mobile clients ignore CORS altogether.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+ALLOW_METHODS = "GET, POST, DELETE, OPTIONS"
+ALLOW_HEADERS = (
+    "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
+)
+EXPOSE_HEADERS = "ETag, Location, Retry-After, WWW-Authenticate"
+MAX_AGE = "600"
+
+
+def parse_origins(setting: str | None) -> frozenset[str]:
+    """The allowed origins of a ``CORS_ORIGINS`` value (trailing slashes dropped)."""
+    return frozenset(o.strip().rstrip("/") for o in (setting or "").split(",") if o.strip())
+
+
+def init_cors(app: Flask, setting: str | None) -> None:
+    """Answer preflights and add CORS headers for the allowed origins (none: no-op)."""
+    origins = parse_origins(setting)
+    if not origins:
+        return
+    any_origin = "*" in origins
+
+    def allowed(origin: str | None) -> bool:
+        return bool(origin) and (any_origin or origin in origins)
+
+    @app.before_request
+    def _preflight() -> Response | None:
+        if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
+            return None
+        response = Response(status=204)
+        origin = request.headers.get("Origin")
+        response.headers["Vary"] = "Origin"
+        if allowed(origin):
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Access-Control-Allow-Methods"] = ALLOW_METHODS
+            response.headers["Access-Control-Allow-Headers"] = ALLOW_HEADERS
+            response.headers["Access-Control-Max-Age"] = MAX_AGE
+        return response
+
+    @app.after_request
+    def _cors_headers(response: Response) -> Response:
+        origin = request.headers.get("Origin")
+        if allowed(origin) and "Access-Control-Allow-Origin" not in response.headers:
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
+            response.vary.add("Origin")
+        return response

@@ -1,0 +1,247 @@
+"""Per-client rate limits (429 + Retry-After) and CORS, on real apps and a real Redis."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+import redis
+from flask import Flask
+
+from shared.ratelimit import parse_rate
+from tests.kit.helpers import assert_problem, auth, started_game, view
+
+
+def _legal(client: Any, game_id: str, token: str) -> list[dict[str, Any]]:
+    r = client.get(f"/games/{game_id}/legal-moves", headers=auth(token))
+    assert r.status_code == 200
+    return r.get_json()["moves"]
+
+
+def _acting(client: Any, game_id: str, tokens: list[str]) -> str:
+    return tokens[view(client, game_id)["to_act"][0]]
+
+
+# -- moves ----------------------------------------------------------------------------
+
+
+def test_move_limit_answers_429_with_retry_after_and_changes_nothing(
+    make_app: Callable[..., Flask],
+) -> None:
+    client = make_app("manhattan", RATE_LIMIT_MOVES="3/minute").test_client()
+    game_id, _, tokens = started_game(client, 2)
+    waiting = tokens[1 - view(client, game_id)["to_act"][0]]
+    for _ in range(3):  # rejected moves count too: the limit is on requests
+        r = client.post(
+            f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=auth(waiting)
+        )
+        assert r.status_code == 409
+    version = view(client, game_id)["version"]
+    r = client.post(
+        f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=auth(waiting)
+    )
+    body = assert_problem(r, 429, "rate-limited")
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    assert "3 per 60 s" in body["detail"]
+    assert view(client, game_id)["version"] == version
+    # The other seat has its own counter: its legal move still goes through.
+    acting = _acting(client, game_id, tokens)
+    move = _legal(client, game_id, acting)[0]
+    r = client.post(f"/games/{game_id}/moves", json=move, headers=auth(acting))
+    assert r.status_code == 200, r.get_json()
+    # ...and the limited seat is limited in this game only.
+    other_id, _, other_tokens = started_game(client, 2)
+    r = client.post(
+        f"/games/{other_id}/moves",
+        json={"type": "discard", "lot": 1},
+        headers=auth(other_tokens[0]),
+    )
+    assert r.status_code != 429
+
+
+def test_move_limit_window_passes(make_app: Callable[..., Flask]) -> None:
+    client = make_app("windcity", RATE_LIMIT_MOVES="2/second").test_client()
+    game_id, _, tokens = started_game(client, 2)
+    token = _acting(client, game_id, tokens)
+    statuses = []
+    deadline = time.monotonic() + 5
+    while statuses != [200, 409, 409, 429] and time.monotonic() < deadline:
+        # three requests inside one window: align to the start of a second
+        time.sleep(1 - time.time() % 1 + 0.01)
+        statuses = [
+            client.get(f"/games/{game_id}").status_code,  # reads are never limited
+            *(
+                client.post(
+                    f"/games/{game_id}/moves",
+                    json={"type": "place_house", "square": "C7"},
+                    headers=auth(token),
+                ).status_code
+                for _ in range(3)
+            ),
+        ]
+    assert statuses[0] == 200
+    assert statuses[1:] == [409, 409, 429]  # the engine's rejections count, the 3rd is over
+    time.sleep(1 - time.time() % 1 + 0.05)
+    move = _legal(client, game_id, token)[0]
+    r = client.post(f"/games/{game_id}/moves", json=move, headers=auth(token))
+    assert r.status_code == 200, r.get_json()
+
+
+def test_no_limits_by_default(manhattan_client: Any) -> None:
+    game_id, _, tokens = started_game(manhattan_client, 2)
+    waiting = tokens[1 - view(manhattan_client, game_id)["to_act"][0]]
+    for _ in range(60):
+        r = manhattan_client.post(
+            f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=auth(waiting)
+        )
+        assert r.status_code == 409
+    for i in range(3):
+        r = manhattan_client.post("/games", json={"players": 4})
+        gid = r.get_json()["id"]
+        for j in range(4):
+            r = manhattan_client.post(f"/games/{gid}/players", json={"name": f"p{i}{j}"})
+            assert r.status_code == 201
+
+
+@contextmanager
+def _count_round_trips(app: Flask) -> Iterator[list[str]]:
+    """Record every round trip the app's Redis client makes (commands and pipelines)."""
+    store = app.extensions["game_kit"].games.store
+    trips: list[str] = []
+    original_command = store.client.execute_command
+    original_pipeline = store.client.pipeline
+
+    def command(*args: Any, **kwargs: Any) -> Any:
+        trips.append(str(args[0]))
+        return original_command(*args, **kwargs)
+
+    def pipeline(*args: Any, **kwargs: Any) -> Any:
+        pipe = original_pipeline(*args, **kwargs)
+        execute = pipe.execute
+
+        def run(*a: Any, **k: Any) -> Any:
+            trips.append("pipeline:" + ",".join(str(c[0][0]) for c in pipe.command_stack))
+            return execute(*a, **k)
+
+        pipe.execute = run
+        return pipe
+
+    store.client.execute_command = command
+    store.client.pipeline = pipeline
+    try:
+        yield trips
+    finally:
+        store.client.execute_command = original_command
+        store.client.pipeline = original_pipeline
+
+
+@pytest.mark.parametrize("idempotency_key", [None, "k-1"])
+def test_limited_move_costs_two_round_trips(
+    make_app: Callable[..., Flask], idempotency_key: str | None
+) -> None:
+    app = make_app("manhattan", RATE_LIMIT_MOVES="100/second")
+    client = app.test_client()
+    game_id, _, tokens = started_game(client, 2)
+    token = _acting(client, game_id, tokens)
+    move = _legal(client, game_id, token)[0]
+    headers = auth(token)
+    if idempotency_key:
+        headers["Idempotency-Key"] = idempotency_key
+    with _count_round_trips(app) as trips:
+        r = client.post(f"/games/{game_id}/moves", json=move, headers=headers)
+    assert r.status_code == 200, r.get_json()
+    assert len(trips) == 2, trips
+    assert "INCR" in trips[0] and trips[1] in {"EVALSHA", "EVAL"}
+
+
+# -- joins ----------------------------------------------------------------------------
+
+
+def test_join_limit_per_client_address(make_app: Callable[..., Flask]) -> None:
+    client = make_app("manhattan", RATE_LIMIT_JOINS="2/minute").test_client()
+    game_id = client.post("/games", json={"players": 4}).get_json()["id"]
+    for name in ("ann", "bob"):
+        r = client.post(f"/games/{game_id}/players", json={"name": name})
+        assert r.status_code == 201
+    r = client.post(f"/games/{game_id}/players", json={"name": "cy"})
+    assert_problem(r, 429, "rate-limited")
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    assert len(view(client, game_id)["players"]) == 2
+    other = {"REMOTE_ADDR": "127.0.0.9"}
+    r = client.post(f"/games/{game_id}/players", json={"name": "cy"}, environ_base=other)
+    assert r.status_code == 201
+
+
+def test_rate_setting_is_checked_at_start(make_app: Callable[..., Flask]) -> None:
+    with pytest.raises(ValueError, match="not a rate"):
+        make_app("manhattan", RATE_LIMIT_MOVES="lots")
+    assert parse_rate("20/second").limit == 20
+    assert parse_rate("10/minute").window == 60
+    assert parse_rate("") is None
+
+
+def test_counters_expire(make_app: Callable[..., Flask], redis_client: redis.Redis) -> None:
+    client = make_app("manhattan", RATE_LIMIT_MOVES="5/minute", RATE_LIMIT_JOINS="5/minute")
+    client = client.test_client()
+    game_id, _, tokens = started_game(client, 2)
+    client.post(
+        f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=auth(tokens[0])
+    )
+    keys = [k for k in redis_client.scan_iter("mh:*rl:*")]
+    assert any(f"{{{game_id}}}:rl:" in k for k in keys)  # in the game's hash slot
+    assert any(":rl:join:" in k for k in keys)
+    for key in keys:
+        assert 0 < redis_client.ttl(key) <= 61
+
+
+# -- CORS -----------------------------------------------------------------------------
+
+ORIGIN = "https://play.example.com"
+PREFLIGHT = {
+    "Origin": ORIGIN,
+    "Access-Control-Request-Method": "POST",
+    "Access-Control-Request-Headers": "authorization, if-match, idempotency-key, content-type",
+}
+
+
+def test_cors_off_by_default(manhattan_client: Any) -> None:
+    r = manhattan_client.get("/games", headers={"Origin": ORIGIN})
+    assert r.status_code == 200
+    assert "Access-Control-Allow-Origin" not in r.headers
+    r = manhattan_client.options("/games", headers=PREFLIGHT)
+    assert "Access-Control-Allow-Origin" not in r.headers
+
+
+def test_cors_allow_list(make_app: Callable[..., Flask]) -> None:
+    client = make_app("manhattan", CORS_ORIGINS=f"{ORIGIN}, http://localhost:3000").test_client()
+    game_id, _, tokens = started_game(client, 2)
+    r = client.options(f"/games/{game_id}/moves", headers=PREFLIGHT)
+    assert r.status_code == 204
+    assert r.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "POST" in r.headers["Access-Control-Allow-Methods"]
+    allowed = {h.strip().lower() for h in r.headers["Access-Control-Allow-Headers"].split(",")}
+    assert {"authorization", "if-match", "idempotency-key", "content-type"} <= allowed
+    assert int(r.headers["Access-Control-Max-Age"]) > 0
+    r = client.get(f"/games/{game_id}", headers={"Origin": ORIGIN, **auth(tokens[0])})
+    assert r.status_code == 200
+    assert r.headers["Access-Control-Allow-Origin"] == ORIGIN
+    assert "ETag" in r.headers["Access-Control-Expose-Headers"]
+    assert "Origin" in r.headers["Vary"] and "Authorization" in r.headers["Vary"]
+    r = client.get("/games/nope", headers={"Origin": "http://localhost:3000"})
+    assert r.status_code == 404  # errors carry the headers too, so the page can read them
+    assert r.headers["Access-Control-Allow-Origin"] == "http://localhost:3000"
+    evil = {**PREFLIGHT, "Origin": "https://evil.example"}
+    r = client.options(f"/games/{game_id}/moves", headers=evil)
+    assert "Access-Control-Allow-Origin" not in r.headers
+    r = client.get(f"/games/{game_id}", headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in r.headers
+
+
+def test_cors_any_origin(make_app: Callable[..., Flask]) -> None:
+    client = make_app("windcity", CORS_ORIGINS="*").test_client()
+    r = client.options("/games", headers={**PREFLIGHT, "Origin": "capacitor://localhost"})
+    assert r.status_code == 204
+    assert r.headers["Access-Control-Allow-Origin"] == "capacitor://localhost"
