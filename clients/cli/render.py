@@ -432,6 +432,10 @@ def describe_event(game: str, event: Json, names: dict[int, str] | None = None) 
         return wc
     if t == "game_finished":
         return "game finished"
+    if t == "game_cancelled":
+        return "game cancelled"
+    if t == "game_created":
+        return "game created"
     if t == "game_started":
         return "the game starts"
     if t == "player_joined":
