@@ -11,6 +11,9 @@ from typing import Any
 import requests
 
 PROBLEM = "application/problem+json"
+# The connection died (before or in the middle of the answer): the request may or may
+# not have been applied, so the client retries it with the same Idempotency-Key.
+TRANSPORT_ERRORS = (requests.ConnectionError, requests.exceptions.ChunkedEncodingError)
 
 
 @dataclass
@@ -88,7 +91,7 @@ def send_until_answered(
                 return r
             assert r.headers.get("Content-Type", "").startswith(PROBLEM)
             assert r.headers.get("Retry-After")
-        except requests.ConnectionError:
+        except TRANSPORT_ERRORS:
             pass
         if time.monotonic() > deadline:
             raise AssertionError(f"no answer for move {key} before the deadline")
