@@ -64,9 +64,55 @@ def _wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
     raise RuntimeError(f"timed out waiting for {what}")
 
 
+# TEST_REDIS_CLUSTER=1: the session's Redis is a private three-node Redis Cluster
+# (scripts/redis_cluster.sh on free ports) and ``redis_url`` carries ``?cluster=true``,
+# which the kit reads as REDIS_CLUSTER; ``redis_client`` is then a ``RedisCluster``.
+CLUSTER = os.environ.get("TEST_REDIS_CLUSTER", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _cluster_ports(count: int) -> list[int]:
+    """Free ports whose cluster bus port (port + 10000) is free too."""
+    ports: list[int] = []
+    while len(ports) < count:
+        port = free_port()
+        if port + 10000 > 65535 or port in ports:
+            continue
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        ports.append(port)
+    return ports
+
+
+class _ClusterClient(redis.RedisCluster):
+    """A cluster client whose ``keys`` asks every primary, not just one node."""
+
+    def keys(self, pattern: str = "*", **kwargs: Any) -> Any:
+        kwargs.setdefault("target_nodes", redis.RedisCluster.PRIMARIES)
+        return super().keys(pattern, **kwargs)
+
+
+def _redis_cluster() -> Iterator[str]:
+    workdir = tempfile.mkdtemp(prefix="test-redis-cluster-")
+    ports = _cluster_ports(3)
+    env = {**os.environ, "CLUSTER_PORTS": " ".join(map(str, ports)), "CLUSTER_DIR": workdir}
+    script = str(ROOT / "scripts" / "redis_cluster.sh")
+    try:
+        subprocess.run(["bash", script, "start"], env=env, check=True, capture_output=True)
+        yield f"redis://127.0.0.1:{ports[0]}/0?cluster=true"
+    finally:
+        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """Start a private redis-server (append-only, no RDB snapshots) for this session."""
+    if CLUSTER:
+        yield from _redis_cluster()
+        return
     program = shutil.which("redis-server")
     if program is None:
         pytest.fail("redis-server is not installed (make test installs it)")
@@ -111,7 +157,10 @@ def redis_url() -> Iterator[str]:
 @pytest.fixture
 def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     """A client on the private Redis, flushed at the start of the test."""
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    if CLUSTER:
+        client = _ClusterClient.from_url(redis_url.split("?")[0], decode_responses=True)
+    else:
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
     client.flushdb()
     yield client
     client.close()
