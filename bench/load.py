@@ -25,6 +25,8 @@ import argparse
 import contextlib
 import json
 import os
+import random
+import socket
 import subprocess
 import sys
 import tempfile
@@ -33,7 +35,6 @@ from collections.abc import Iterator
 from bench.common import (
     ROOT,
     CpuMeter,
-    free_port,
     gunicorn,
     machine,
     redis_server,
@@ -41,14 +42,38 @@ from bench.common import (
 )
 
 
+def cluster_ports(count: int) -> list[int]:
+    """Free ports whose cluster bus port (+10000) is free too."""
+    ports: list[int] = []
+    rng = random.Random()
+    while len(ports) < count:
+        port = rng.randrange(20000, 50000)
+        if port in ports or not (port_free(port) and port_free(port + 10000)):
+            continue
+        ports.append(port)
+    return ports
+
+
+def port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
 @contextlib.contextmanager
 def redis_cluster() -> Iterator[tuple[str, list[int]]]:
     """A private three-node cluster via ``scripts/redis_cluster.sh``: (url, node pids)."""
-    ports = [free_port() for _ in range(3)]
+    ports = cluster_ports(3)
     workdir = tempfile.mkdtemp(prefix="bench-cluster-")
     env = {**os.environ, "CLUSTER_PORTS": " ".join(map(str, ports)), "CLUSTER_DIR": workdir}
     script = str(ROOT / "scripts" / "redis_cluster.sh")
-    subprocess.run(["bash", script, "start"], env=env, check=True, capture_output=True)
+    started = subprocess.run(["bash", script, "start"], env=env, capture_output=True, text=True)
+    if started.returncode:
+        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
+        raise RuntimeError(f"redis_cluster.sh start failed: {started.stderr[-1000:]}")
     try:
         pids = []
         for port in ports:

@@ -35,7 +35,7 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
     out = {part: statistics.mean(r[i] or 0 for r in rows) for i, part in enumerate(PARTS)}
     out["total"] = sum(out[p] for p in PARTS)
     out["json_bytes"] = statistics.mean(r[len(PARTS)] for r in rows)
-    out["events"] = statistics.mean(r[len(PARTS) + 1] for r in rows)
+    out["event_count"] = statistics.mean(r[len(PARTS) + 1] for r in rows)
     out["moves_made"] = statistics.mean(b.moves for b in bots)
     return {k: round(v) for k, v in out.items()}
 
@@ -82,7 +82,7 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
             lines.append(
                 f"| {when.replace('_', ' ')} ({u['moves_made']} moves), {label} | "
                 f"{'4' if u['idem'] else '3'} | {u['game']} ({u['json_bytes']}) | "
-                f"{u['events']} ({u['events']}) | {u['moves']} | {u['idem']} | "
+                f"{u['events']} ({u['event_count']}) | {u['moves']} | {u['idem']} | "
                 f"**{u['total']} = {u['total'] / 1024:.1f} KiB** |"
             )
     return lines
