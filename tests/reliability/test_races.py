@@ -1,10 +1,11 @@
 """50 clients race on the same games with duplicate, stale and out-of-turn moves.
 
-For ``RACE_SECONDS`` (default 12; ``RACE_SECONDS=60`` for the long run) 50 threads hammer
-10 Manhattan games under gunicorn (moves limited to 4/second per seat, so 429s happen too). Each round
-a thread picks a game and one of: the game's current *intent* (one legal move with one
-Idempotency-Key, shared by every thread that picks it: duplicates), a legal move with a
-stale If-Match, a move by a seat not to act, or a move with another game's token.
+For ``RACE_SECONDS`` (default 12; ``RACE_SECONDS=60`` for the long run) 50 threads
+hammer 10 Manhattan games under gunicorn (moves limited to 4/second per seat, so 429s
+happen too). Each round a thread picks a game and one of: the game's current *intent*
+(one legal move with one Idempotency-Key, shared by every thread that picks it:
+duplicates), a legal move with a stale If-Match, a move by a seat not to act, or a
+move with another game's token.
 Afterwards: each key was applied at most once and every 200 for a key carried the same
 answer; the moves list holds exactly one move per acknowledged key; every game is
 consistent; every refusal is problem+json with an expected status and a stable code.
