@@ -10,9 +10,9 @@ from bisect import insort
 from functools import lru_cache
 from typing import Any
 
+import shared.rng as rng
 from shared.engine import Event, Move, RuleError, State
 
-from . import rng
 from .board import CITIES, LOTS, PIECES, index, needed
 from .cards import (
     CITY_NAMES,
@@ -63,7 +63,7 @@ def setup(num_players: int, options: dict[str, Any] | None, seed: int) -> State:
     if type(seed) is not int:
         raise RuleError("invalid-option", "seed must be an integer")
     n = num_players
-    s = seed & rng.MASK
+    s = rng.seed_state(seed)
     s, start = rng.below(s, n)
     s, deck = rng.shuffle(s, list(DECK))
     hands = []

@@ -1,6 +1,6 @@
 """Wind City rules engine (pure: no I/O, no Flask/Redis), implementing shared.engine.Engine.
 
-Modules: board (geometry), cards (the 25 cards), rng (splitmix64), options,
+Modules: board (geometry), cards (the 25 cards), shared.rng (splitmix64), options,
 placement (setup), turn (plan + insurance market), resolve (automatic resolution),
 views (view, score, result). Rules: /shared/rules/windcity.md.
 """

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import shared.rng as rng
 from shared.engine import RuleError
 
-from . import board, rng
+from . import board
 from .cards import DECK
 from .options import validate
 from .turn import start_turn

@@ -6,9 +6,10 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
+import shared.rng as rng
 from shared.engine import RuleError
 
-from . import board, rng
+from . import board
 from .cards import CARDS, KAUF
 
 RENEW_PRICE = (2, 3)  # single house, beach house or duplex
