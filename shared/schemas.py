@@ -71,7 +71,13 @@ class MoveUnion(Schema):
         member = self.TYPES.get(kind) if isinstance(kind, str) else None
         if member is None:
             raise ValidationError({"type": [f"Must be one of: {', '.join(self.TYPES)}."]})
-        return member().load(data)
+        schema = _MEMBER_SCHEMAS.get(member)
+        if schema is None:  # one instance per member class: building one costs ~50 us
+            schema = _MEMBER_SCHEMAS[member] = member()
+        return schema.load(data)
+
+
+_MEMBER_SCHEMAS: dict[type[Schema], Schema] = {}
 
 
 def type_field(name: str) -> fields.String:
