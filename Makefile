@@ -27,6 +27,7 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	@bash scripts/need_redis_server.sh
 	FUZZ_EXAMPLES=2000 $(BIN)/python -m pytest tests/fuzz -p no:cacheprovider
+	RACE_SECONDS=60 $(BIN)/python -m pytest tests/reliability/test_races.py -p no:cacheprovider
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
