@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from shared import ratelimit, tokens
+from shared.engine import RuleError
 from shared.errors import ApiError
 from shared.store import Doc, GameStore, dumps, event_id, now_us
 
@@ -254,7 +255,10 @@ class Games:
                 "players is out of range.",
                 errors={"json": {"players": ["Out of range."]}},
             )
-        self.engine.setup(seats, options, seed)  # RuleError("invalid-option") -> 409
+        try:  # a trial set-up: option combinations the schema cannot judge are bad input
+            self.engine.setup(seats, options, seed)
+        except RuleError as error:
+            raise ApiError(422, error.code, error.message) from error
         host_token = tokens.new_token()
         game_id = secrets.token_hex(8)
         now = _now()

@@ -260,3 +260,27 @@ def test_ttls_come_from_config(make_app, redis_client):
     assert 990 < redis_client.ttl(f"toy:{{{game_id}}}:game") <= 1000
     client.delete(f"/games/{game_id}", headers=auth(host))
     assert 40 < redis_client.ttl(f"toy:{{{game_id}}}:events") <= 50
+
+
+def test_options_the_engine_refuses_are_a_422_problem(redis_client, redis_url):
+    """The engine has the last word on options; its refusal is bad input, not a conflict."""
+    from marshmallow import Schema
+
+    from shared.app import create_game_app
+    from shared.schemas import Int, players_field, seed_field
+    from tests.kit import toy_engine
+    from tests.kit.toy_schemas import ToyMoveSchema
+
+    class LooseOptions(Schema):  # lets rounds=0 through to the engine
+        players = players_field(2, 4)
+        rounds = Int(load_default=3)
+        seed = seed_field()
+
+    app = create_game_app(
+        toy_engine, LooseOptions, ToyMoveSchema, "loose", {"REDIS_URL": redis_url}
+    )
+    r = app.test_client().post("/games", json={"players": 2, "rounds": 0})
+    assert r.status_code == 422
+    assert r.mimetype == "application/problem+json"
+    assert r.get_json()["code"] == "invalid-option"
+    assert redis_client.keys("loose:*") == []
