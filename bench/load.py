@@ -104,40 +104,45 @@ def phase(meter_groups: dict[str, list[int]], loadgen_args: list[str], args) -> 
 
 def run(args) -> dict:
     out: dict = {"machine": machine(), "args": vars(args), "command": command(args)}
-    with store(args.cluster, args.redis_cpus) as (url, redis_pids):
-        with (
-            gunicorn(args.game, url, args.server_cpus, cluster=args.cluster) as svc,
-            gunicorn("floor", url, args.server_cpus, cluster=args.cluster) as floor,
-        ):
-            groups_floor = {"floor": floor.pids, "redis": redis_pids}
-            groups_game = {"service": svc.pids, "redis": redis_pids}
-            base = ["--seconds", str(args.floor_seconds), "--base", floor.base]
-            out["floor"] = phase(groups_floor, ["floor", "--conns", str(args.games), *base], args)
-            out["floor20"] = phase(groups_floor, ["floor", "--conns", "20", *base], args)
-            common = [
-                "--base",
-                svc.base,
-                "--games",
-                str(args.games),
-                "--players",
-                str(args.players),
-            ]
-            out["max"] = phase(
+    with (
+        store(args.cluster, args.redis_cpus) as (url, redis_pids),
+        gunicorn(args.game, url, args.server_cpus, cluster=args.cluster) as svc,
+        gunicorn("floor", url, args.server_cpus, cluster=args.cluster) as floor,
+    ):
+        groups_floor = {"floor": floor.pids, "redis": redis_pids}
+        groups_game = {"service": svc.pids, "redis": redis_pids}
+        base = ["--seconds", str(args.floor_seconds), "--base", floor.base]
+        out["floor"] = phase(groups_floor, ["floor", "--conns", str(args.games), *base], args)
+        out["floor20"] = phase(groups_floor, ["floor", "--conns", "20", *base], args)
+        common = [
+            "--base",
+            svc.base,
+            "--games",
+            str(args.games),
+            "--players",
+            str(args.players),
+        ]
+        out["max"] = phase(
+            groups_game,
+            ["games", *common, "--mode", "closed", "--seconds", str(args.max_seconds)],
+            args,
+        )
+        rate = max(1.0, round(out["max"]["sustained_moves_per_s"] / 2, 1))
+        openargs = [*common, "--mode", "open", "--rate", str(rate)]
+        openargs += ["--seconds", str(args.open_seconds)]
+        out["half"] = phase(groups_game, ["games", *openargs, "--seed", "5000"], args)
+        if args.waiters:
+            out["half_waiters"] = phase(
                 groups_game,
-                ["games", *common, "--mode", "closed", "--seconds", str(args.max_seconds)],
+                ["games", *openargs, "--seed", "9000", "--waiters", str(args.waiters)],
                 args,
             )
-            rate = max(1.0, round(out["max"]["sustained_moves_per_s"] / 2, 1))
-            openargs = [*common, "--mode", "open", "--rate", str(rate)]
-            openargs += ["--seconds", str(args.open_seconds)]
-            out["half"] = phase(groups_game, ["games", *openargs, "--seed", "5000"], args)
-            if args.waiters:
-                out["half_waiters"] = phase(
-                    groups_game,
-                    ["games", *openargs, "--seed", "9000", "--waiters", str(args.waiters)],
-                    args,
-                )
     out["ratio"] = round(out["max"]["sustained_moves_per_s"] / out["floor"]["rps"], 3)
+    # CPU per operation: less sensitive than rates to other work sharing the cores
+    fl, mx = out["floor"], out["max"]
+    out["floor_cpu_ms"] = round(1000 * (fl["cores"]["floor"] + fl["cores"]["redis"]) / fl["rps"], 2)
+    move_cores = mx["cores"]["service"] + mx["cores"]["redis"]
+    out["move_cpu_ms"] = round(1000 * move_cores / mx["moves_per_s"], 2)
     return out
 
 
@@ -170,21 +175,28 @@ def markdown(out: dict) -> list[str]:
         "|---|---|---|",
         f"| floor, {fl['conns']} conns, closed loop | **{fl['rps']} req/s**; {_lat(fl['latency'])}"
         f"; {fl['errors']} errors | {_cores(fl['cores'])} |",
-        f"| floor, 20 conns | {fl20['rps']} req/s; {_lat(fl20['latency'])} | {_cores(fl20['cores'])} |",
-        f"| max: {mx['games']} games to the end, closed loop | **{mx['sustained_moves_per_s']} moves/s** "
+        f"| floor, 20 conns | {fl20['rps']} req/s; {_lat(fl20['latency'])} "
+        f"| {_cores(fl20['cores'])} |",
+        f"| max: {mx['games']} games to the end, closed loop "
+        f"| **{mx['sustained_moves_per_s']} moves/s** "
         f"sustained ({mx['moves']} moves in {mx['seconds']} s, {mx['finished_games']} games "
         f"finished, {mx['errors']} errors); = {2 * mx['sustained_moves_per_s']:.0f} HTTP req/s; "
         f"POST {_lat(mx['post_latency'])} | {_cores(mx['cores'])} |",
         f"| ratio moves/s : floor req/s | **{out['ratio']:.0%}** (HTTP requests: "
         f"{2 * out['ratio']:.0%}) | |",
-        f"| half load, open loop at {half['rate']} moves/s | POST /moves **{_lat(half['post_latency'])}**;"
+        f"| CPU per operation (workers + Redis) | floor request {out['floor_cpu_ms']} ms; move "
+        f"{out['move_cpu_ms']} ms (= {out['move_cpu_ms'] / out['floor_cpu_ms']:.1f} floor requests)"
+        " | |",
+        f"| half load, open loop at {half['rate']} moves/s "
+        f"| POST /moves **{_lat(half['post_latency'])}**;"
         f" whole move (legal-moves + POST, from its scheduled start) {_lat(half['move_latency'])}; "
         f"{half['moves']} moves, {half['errors']} errors | {_cores(half['cores'])} |",
     ]
     if "half_waiters" in out:
         hw = out["half_waiters"]
         lines.append(
-            f"| same + {hw['waiters']} long-poll waiters | POST /moves **{_lat(hw['post_latency'])}**; "
+            f"| same + {hw['waiters']} long-poll waiters "
+            f"| POST /moves **{_lat(hw['post_latency'])}**; "
             f"whole move {_lat(hw['move_latency'])}; {hw['moves']} moves, {hw['errors']} errors; "
             f"waiters answered {hw['waiter_answers']}, {hw['waiter_errors']} errors "
             f"| {_cores(hw['cores'])} |"
@@ -196,11 +208,11 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--game", choices=["manhattan", "windcity"], default="manhattan")
     ap.add_argument("--games", type=int, default=200)
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--waiters", type=int, default=0)
     ap.add_argument("--cluster", action="store_true")
     ap.add_argument("--floor-seconds", type=float, default=10)
-    ap.add_argument("--max-seconds", type=float, default=120, help="bound of the max step")
+    ap.add_argument("--max-seconds", type=float, default=180, help="bound of the max step")
     ap.add_argument("--open-seconds", type=float, default=20)
     ap.add_argument("--gen-cpus", default="1", help="taskset CPUs of the generator ('' = any)")
     ap.add_argument("--server-cpus", default=None, help="taskset CPUs of gunicorn (default any)")

@@ -40,7 +40,6 @@ import gevent  # noqa: E402
 from gevent.event import Event  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
 
-
 TIMEOUT = 40.0  # seconds a request may take (a long-poll waits up to 30 s)
 
 

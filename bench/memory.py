@@ -73,7 +73,8 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
     lines = [
         f"`python -m bench.memory --game {game} --players {players}` (bytes per game, mean)",
         "",
-        "| game state | keys | document (JSON bytes) | events (entries) | moves | idempotency | **total** |",
+        "| game state | keys | document (JSON bytes) | events (entries) | moves | idempotency "
+        "| **total** |",
         "|---|---|---|---|---|---|---|",
     ]
     for key, label in (("with_key", "with Idempotency-Keys"), ("without_key", "no keys")):

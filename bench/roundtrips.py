@@ -110,11 +110,13 @@ def markdown(game: str, out: dict) -> list[str]:
         mix_p = ", ".join(f"{k} {v:g}" for k, v in r["post_mix"].items())
         mix_l = ", ".join(f"{k} {v:g}" for k, v in r["legal_mix"].items())
         lines.append(
-            f"| POST /moves ({label}) | **{r['post_round_trips']:g}** | {r['post_commands']:g} | {mix_p} |"
+            f"| POST /moves ({label}) | **{r['post_round_trips']:g}** "
+            f"| {r['post_commands']:g} | {mix_p} |"
         )
         if key == "with_key":
             lines.append(
-                f"| GET /legal-moves | **{r['legal_round_trips']:g}** | {r['legal_commands']:g} | {mix_l} |"
+                f"| GET /legal-moves | **{r['legal_round_trips']:g}** "
+                f"| {r['legal_commands']:g} | {mix_l} |"
             )
     return lines
 
