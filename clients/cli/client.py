@@ -19,12 +19,7 @@ from typing import Any
 
 import requests
 
-from .errors import (
-    ApiError,
-    ServiceUnavailable,
-    TransportError,
-    error_from_response,
-)
+from .errors import ApiError, ServiceUnavailable, TransportError, error_from_response
 
 Json = dict[str, Any]
 
@@ -37,8 +32,10 @@ OVER = ("finished", "cancelled")
 TERMINAL_EVENTS = ("game_finished", "game_cancelled")
 
 
-def default_url(game: str) -> str:
+def default_url(game: str | None) -> str:
     """The base URL of ``game``'s service: env ``MANHATTAN_URL``/``WINDCITY_URL`` or the default."""
+    if game not in DEFAULT_URLS:
+        raise ValueError(f"unknown game {game!r}")
     env, fallback = DEFAULT_URLS[game]
     return os.environ.get(env) or fallback
 
@@ -55,7 +52,7 @@ def my_turn(view: Json, seat: int | None = None) -> bool:
 
 
 class GameClient:
-    """A client for one game service.
+    """A client for one game service (``base_url`` defaults to the game's, see :func:`default_url`).
 
     ``token`` is the seat's bearer token (set by :meth:`join`), ``host_token`` the token
     that may start or cancel a game (set by :meth:`create`). Every method takes an
@@ -66,9 +63,11 @@ class GameClient:
     a second move.
     """
 
+    game: str | None = None
+
     def __init__(
         self,
-        base_url: str,
+        base_url: str | None = None,
         token: str | None = None,
         game: str | None = None,
         *,
@@ -79,17 +78,16 @@ class GameClient:
         backoff: float = 0.2,
         session: requests.Session | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.game = game or self.game
+        self.base_url = (base_url or default_url(self.game)).rstrip("/")
         self.token = token
         self.host_token = host_token
-        self.game = game
         self.timeout = timeout
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
         self.backoff = backoff
         self.session = session or requests.Session()
         self.seat: int | None = None
-        self.last_etag: str | None = None
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.base_url!r}, game={self.game!r}, seat={self.seat})"
@@ -108,6 +106,10 @@ class GameClient:
         delay = retry_after if retry_after is not None else self.backoff * (2**attempt)
         return min(delay, self.max_retry_wait)
 
+    def _pause(self, failures: int) -> None:
+        """Back off linearly after the ``failures``-th failure in a row of a wait loop."""
+        time.sleep(min(self.backoff * failures, self.max_retry_wait))
+
     def _request(
         self,
         method: str,
@@ -119,8 +121,11 @@ class GameClient:
         headers: dict[str, str] | None = None,
         retry: bool = False,
         timeout: float | None = None,
-    ) -> requests.Response:
-        """Send one request; retry (when ``retry``) on connection errors and 503."""
+    ) -> Any:
+        """Send one request and return its JSON body (``{}`` when empty).
+
+        With ``retry``, connection errors and 503s are retried (see the class docstring).
+        """
         url = self.base_url + path
         attempt = 0
         while True:
@@ -140,9 +145,7 @@ class GameClient:
                 attempt += 1
                 continue
             if resp.status_code < 400:
-                if "ETag" in resp.headers:
-                    self.last_etag = resp.headers["ETag"]
-                return resp
+                return resp.json() if resp.content else {}
             err = error_from_response(resp)
             if retry and isinstance(err, ServiceUnavailable) and attempt < self.max_retries:
                 time.sleep(self._retry_delay(attempt, err.retry_after))
@@ -150,24 +153,23 @@ class GameClient:
                 continue
             raise err
 
-    def _json(self, resp: requests.Response) -> Any:
-        if not resp.content:
-            return {}
-        return resp.json()
+    def _get(self, path: str, token: str | None = None, **kw: Any) -> Any:
+        """A GET, retried: reading twice is harmless."""
+        return self._request("GET", path, token=token, retry=True, **kw)
 
     # -- health ---------------------------------------------------------------------------
 
     def healthz(self) -> Json:
         """``GET /healthz``: the process is alive."""
-        return self._json(self._request("GET", "/healthz", retry=True))
+        return self._get("/healthz")
 
     def readyz(self) -> Json:
         """``GET /readyz``: the service can reach Redis."""
-        return self._json(self._request("GET", "/readyz", retry=True))
+        return self._get("/readyz")
 
     def openapi(self) -> Json:
         """The service's OpenAPI document."""
-        return self._json(self._request("GET", "/openapi.json", retry=True))
+        return self._get("/openapi.json")
 
     # -- games ----------------------------------------------------------------------------
 
@@ -177,7 +179,7 @@ class GameClient:
         Returns ``{"id", "host_token", "game": <view>}``.
         """
         body = {"players": players, **{k: v for k, v in options.items() if v is not None}}
-        data = self._json(self._request("POST", "/games", json_body=body))
+        data = self._request("POST", "/games", json_body=body)
         self.host_token = data.get("host_token", self.host_token)
         return data
 
@@ -186,7 +188,7 @@ class GameClient:
     ) -> Json:
         """``GET /games``: one page ``{"games": [...], "next_cursor"}``."""
         params = {"status": status, "limit": limit, "cursor": cursor}
-        return self._json(self._request("GET", "/games", params=params, retry=True))
+        return self._get("/games", params=params)
 
     def iter_games(self, status: str | None = None, page_size: int = 50) -> Iterator[Json]:
         """Every game summary, following ``next_cursor`` across pages."""
@@ -203,9 +205,7 @@ class GameClient:
 
         Returns ``{"seat", "token", "game": <view>}``.
         """
-        data = self._json(
-            self._request("POST", f"/games/{game_id}/players", json_body={"name": name})
-        )
+        data = self._request("POST", f"/games/{game_id}/players", json_body={"name": name})
         self.token = data.get("token", self.token)
         self.seat = data.get("seat", self.seat)
         return data
@@ -213,26 +213,20 @@ class GameClient:
     def start(self, game_id: str, host_token: str | None = None) -> Json:
         """``POST /games/{id}/start`` with the host token → the view."""
         tok = host_token or self.host_token or self.token
-        return self._json(self._request("POST", f"/games/{game_id}/start", token=tok))
+        return self._request("POST", f"/games/{game_id}/start", token=tok)
 
     def cancel(self, game_id: str, host_token: str | None = None) -> Json:
         """``DELETE /games/{id}`` with the host token → the view (status ``cancelled``)."""
         tok = host_token or self.host_token or self.token
-        return self._json(self._request("DELETE", f"/games/{game_id}", token=tok))
+        return self._request("DELETE", f"/games/{game_id}", token=tok)
 
     def view(self, game_id: str, token: str | None = None, spectator: bool = False) -> Json:
         """``GET /games/{id}``: the game as this seat (or, with ``spectator``, anyone) sees it."""
-        tok = None if spectator else (token or self.token)
-        return self._json(self._request("GET", f"/games/{game_id}", token=tok, retry=True))
+        return self._get(f"/games/{game_id}", None if spectator else (token or self.token))
 
     def legal_moves(self, game_id: str, token: str | None = None) -> list[Json]:
         """``GET /games/{id}/legal-moves``: the seat's legal moves now (each sendable as is)."""
-        data = self._json(
-            self._request(
-                "GET", f"/games/{game_id}/legal-moves", token=token or self.token, retry=True
-            )
-        )
-        return data.get("moves", [])
+        return self._get(f"/games/{game_id}/legal-moves", token or self.token).get("moves", [])
 
     def move(
         self,
@@ -253,25 +247,18 @@ class GameClient:
         if if_match is not None:
             tag = str(if_match)
             headers["If-Match"] = tag if tag.startswith(('"', "W/")) else f'"{tag}"'
-        resp = self._request(
-            "POST",
-            f"/games/{game_id}/moves",
-            token=token or self.token,
-            json_body=move,
-            headers=headers,
-            retry=True,
+        path = f"/games/{game_id}/moves"
+        return self._request(
+            "POST", path, token=token or self.token, json_body=move, headers=headers, retry=True
         )
-        return self._json(resp)
 
     def score(self, game_id: str) -> Json:
         """``GET /games/{id}/score`` → ``{"status", "score", "result"}``."""
-        return self._json(self._request("GET", f"/games/{game_id}/score", retry=True))
+        return self._get(f"/games/{game_id}/score")
 
     def log(self, game_id: str, token: str | None = None) -> Json:
         """``GET /games/{id}/log``: events, and moves + seed once the game is over."""
-        return self._json(
-            self._request("GET", f"/games/{game_id}/log", token=token or self.token, retry=True)
-        )
+        return self._get(f"/games/{game_id}/log", token or self.token)
 
     # -- events ---------------------------------------------------------------------------
 
@@ -293,8 +280,7 @@ class GameClient:
         if wait:
             params["wait"] = int(wait) if float(wait).is_integer() else wait
         timeout = self.timeout + (float(wait) if wait else 0.0)
-        resp = self._request("GET", f"/games/{game_id}/events", params=params, timeout=timeout)
-        return self._json(resp)
+        return self._request("GET", f"/games/{game_id}/events", params=params, timeout=timeout)
 
     def stream_events(
         self,
@@ -339,7 +325,7 @@ class GameClient:
                 failures += 1
                 if not reconnect or failures > max_reconnects:
                     raise TransportError(f"event stream of {game_id}: {exc}") from exc
-                time.sleep(min(self.backoff * failures, self.max_retry_wait))
+                self._pause(failures)
                 continue
             if not reconnect:
                 return
@@ -369,39 +355,54 @@ class GameClient:
         ``view``: a view just received (e.g. a move's answer), saving the first GET.
         Raises :class:`TimeoutError` after ``timeout`` seconds.
         """
-        tok = token or self.token
         deadline = None if timeout is None else time.monotonic() + timeout
-        last_id = after
-        failures = 0
+
+        def fetch() -> Json:
+            return self._resilient(lambda: self.view(game_id, token=token), deadline)
+
+        view = view or fetch()
+        # The first time, resume after the view's version (the service reads a bare
+        # version ``v`` as "after every event of v or older"); then after the last id seen.
+        cursor = after or str(view.get("version", 0))
+        batches = self.event_batches(game_id, cursor, wait=poll_wait, deadline=deadline)
+        try:
+            while not (is_over(view) or my_turn(view, seat)):
+                evs = next(b for b in batches if b)
+                if on_events:
+                    on_events(evs)
+                view = fetch()
+        except TimeoutError:
+            raise TimeoutError(f"not our turn in {game_id} after {timeout}s") from None
+        return view
+
+    def event_batches(
+        self, game_id: str, after: str, *, wait: float = 20.0, deadline: float | None = None
+    ) -> Iterator[list[Json]]:
+        """Long-poll the events after ``after`` for ever, yielding each batch (``[]``: none).
+
+        A dropped connection or a 503 is survived by waiting a little and resuming from
+        the last event id seen, so no event is missed. Past ``deadline`` (a
+        ``time.monotonic()`` value) it raises :class:`TimeoutError`.
+        """
+        cursor, failures = after, 0
         while True:
-            if view is None:
-                view = self._resilient(lambda: self.view(game_id, token=tok), deadline)
-            if is_over(view) or my_turn(view, seat):
-                return view
-            # Resume after the last event seen; the first time, after the view's version
-            # (the service reads a bare version ``v`` as "after every event of v or older").
-            cursor = last_id or str(view.get("version", 0))
-            while True:
-                wait = poll_wait
-                if deadline is not None:
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise TimeoutError(f"not our turn in {game_id} after {timeout}s")
-                    wait = max(1.0, min(wait, left))
-                try:
-                    batch = self.events(game_id, after=cursor, wait=wait)
-                except (TransportError, ServiceUnavailable):
-                    failures += 1
-                    time.sleep(min(self.backoff * failures, self.max_retry_wait))
-                    continue
-                failures = 0
-                evs = batch.get("events") or []
-                if evs:
-                    last_id = evs[-1].get("id") or batch.get("last_id") or cursor
-                    if on_events:
-                        on_events(evs)
-                    view = None
-                    break
+            timeout = wait
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no new event in {game_id} before the deadline")
+                timeout = max(1.0, min(wait, left))
+            try:
+                batch = self.events(game_id, after=cursor, wait=timeout)
+            except (TransportError, ServiceUnavailable):
+                failures += 1
+                self._pause(failures)
+                continue
+            failures = 0
+            evs = batch.get("events") or []
+            if evs:
+                cursor = evs[-1].get("id") or batch.get("last_id") or cursor
+            yield evs
 
     def _resilient(self, call: Callable[[], Json], deadline: float | None) -> Json:
         """Call ``call`` until it does not fail with a transport error or a 503."""
@@ -413,7 +414,7 @@ class GameClient:
                 failures += 1
                 if deadline is not None and time.monotonic() > deadline:
                     raise
-                time.sleep(min(self.backoff * failures, self.max_retry_wait))
+                self._pause(failures)
 
 
 def _parse_sse(lines: Iterator[str]) -> Iterator[Json]:
@@ -422,8 +423,6 @@ def _parse_sse(lines: Iterator[str]) -> Iterator[Json]:
     ev_id: str | None = None
     ev_type: str | None = None
     for line in lines:
-        if line is None:
-            continue
         if line == "":
             if data:
                 raw = "\n".join(data)
@@ -455,8 +454,7 @@ def _parse_sse(lines: Iterator[str]) -> Iterator[Json]:
 class ManhattanClient(GameClient):
     """Client of the Manhattan service (``MANHATTAN_URL``, default http://127.0.0.1:8001)."""
 
-    def __init__(self, base_url: str | None = None, token: str | None = None, **kw: Any) -> None:
-        super().__init__(base_url or default_url("manhattan"), token, game="manhattan", **kw)
+    game = "manhattan"
 
     def place(self, game_id: str, city: int, lot: int, floors: int, **kw: Any) -> Json:
         """Place a selected piece of ``floors`` on board ``lot`` of ``city``."""
@@ -471,8 +469,7 @@ class ManhattanClient(GameClient):
 class WindCityClient(GameClient):
     """Client of the Wind City service (``WINDCITY_URL``, default http://127.0.0.1:8002)."""
 
-    def __init__(self, base_url: str | None = None, token: str | None = None, **kw: Any) -> None:
-        super().__init__(base_url or default_url("windcity"), token, game="windcity", **kw)
+    game = "windcity"
 
     def plan(
         self,
@@ -491,15 +488,16 @@ class WindCityClient(GameClient):
         return self.move(game_id, {"type": "insure", "squares": list(squares)}, **kw)
 
 
+_CLIENTS: dict[str, type[GameClient]] = {"manhattan": ManhattanClient, "windcity": WindCityClient}
+
+
 def client_for(
     game: str, base_url: str | None = None, token: str | None = None, **kw: Any
 ) -> GameClient:
-    """The per-game client class for ``game`` ("manhattan" or "windcity")."""
-    if game == "manhattan":
-        return ManhattanClient(base_url, token, **kw)
-    if game == "windcity":
-        return WindCityClient(base_url, token, **kw)
-    raise ValueError(f"unknown game {game!r}")
+    """The per-game client for ``game`` ("manhattan" or "windcity")."""
+    if game not in _CLIENTS:
+        raise ValueError(f"unknown game {game!r}")
+    return _CLIENTS[game](base_url, token, **kw)
 
 
 __all__ = [

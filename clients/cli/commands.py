@@ -9,11 +9,14 @@ cannot be reached.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import itertools
 import json
 import random
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from rich.console import Console, Group
@@ -22,9 +25,9 @@ from rich.table import Table
 from rich.text import Text
 
 from . import render
-from .bots import play_seat, strategy
-from .client import GAMES, GameClient, client_for, default_url, is_over, my_turn
-from .errors import ApiError, ServiceUnavailable, TransportError
+from .bots import Strategy, play_seat, strategy
+from .client import GAMES, TERMINAL_EVENTS, GameClient, client_for, is_over, my_turn
+from .errors import ApiError, TransportError
 from .notation import NotationError, format_move, parse_move
 from .tokens_store import TokenStore
 
@@ -41,7 +44,7 @@ def console() -> Console:
 
 def emit(args: argparse.Namespace, data: Any, renderable: Any = None) -> None:
     """Print ``data`` as JSON (``--json``) or ``renderable`` (default: ``data`` as JSON)."""
-    if getattr(args, "json", False) or renderable is None:
+    if args.json or renderable is None:
         print(json.dumps(data, indent=None if args.json else 2, sort_keys=True))
     else:
         console().print(renderable)
@@ -51,43 +54,46 @@ def emit(args: argparse.Namespace, data: Any, renderable: Any = None) -> None:
 
 
 def make_client(args: argparse.Namespace, token: str | None = None) -> GameClient:
-    return client_for(args.game, getattr(args, "url", None) or default_url(args.game), token)
+    """A client of ``--url`` (default: the game's service URL)."""
+    return client_for(args.game, args.url, token)
 
 
 def game_id_of(args: argparse.Namespace) -> str:
     """``--game-id`` or the game last created/joined for this game."""
-    gid = getattr(args, "game_id", None) or TokenStore().last_game(args.game)
+    gid = args.game_id or TokenStore().last_game(args.game)
     if not gid:
         raise UsageError("no --game-id given and no game remembered; create or join one first")
     return gid
+
+
+def _client_and_game(args: argparse.Namespace) -> tuple[GameClient, str]:
+    return make_client(args), game_id_of(args)
 
 
 def seat_token(
     args: argparse.Namespace, client: GameClient, game_id: str
 ) -> tuple[str, int | None]:
     """The bearer token to act with: ``--token``, ``--seat``, your only seat, or the seat to act."""
-    if getattr(args, "token", None):
-        return args.token, getattr(args, "seat", None)
+    if args.token:
+        return args.token, args.seat
     seats = TokenStore().seats(args.game, game_id)
     if not seats:
         raise UsageError(f"no seat of yours is remembered for {game_id}; join it or pass --token")
-    if getattr(args, "seat", None) is not None:
+    if args.seat is not None:
         if args.seat not in seats:
             raise UsageError(f"seat {args.seat} of {game_id} is not yours (yours: {sorted(seats)})")
-        return seats[args.seat]["token"], args.seat
-    if len(seats) == 1:
+        seat = args.seat
+    elif len(seats) == 1:
         seat = next(iter(seats))
-        return seats[seat]["token"], seat
-    to_act = client.view(game_id, spectator=True).get("to_act") or []
-    for seat in to_act:
-        if seat in seats:
-            return seats[seat]["token"], seat
-    seat = min(seats)
+    else:
+        to_act = client.view(game_id, spectator=True).get("to_act") or []
+        seat = next((s for s in to_act if s in seats), min(seats))
     return seats[seat]["token"], seat
 
 
 def host_token(args: argparse.Namespace, game_id: str) -> str:
-    tok = getattr(args, "token", None) or TokenStore().host_token(args.game, game_id)
+    """``--token`` or the stored host token of ``game_id``."""
+    tok = args.token or TokenStore().host_token(args.game, game_id)
     if not tok:
         raise UsageError(f"no host token remembered for {game_id}; pass --token")
     return tok
@@ -121,8 +127,18 @@ def parse_options(args: argparse.Namespace) -> Json:
     return opts
 
 
-def default_players(game: str) -> int:
-    return 4 if game == "manhattan" else 4
+def _create(game: str, client: GameClient, players: int, **options: Any) -> Json:
+    """Create a game and remember its host token."""
+    data = client.create(players, **options)
+    TokenStore().add_host(game, data["id"], data["host_token"], client.base_url)
+    return data
+
+
+def _join(game: str, client: GameClient, game_id: str, name: str) -> Json:
+    """Take a seat and remember its token."""
+    data = client.join(game_id, name)
+    TokenStore().add_seat(game, game_id, data["seat"], data["token"], name, client.base_url)
+    return data
 
 
 # ----------------------------------------------------------------------------- commands
@@ -131,24 +147,20 @@ def default_players(game: str) -> int:
 def cmd_new(args: argparse.Namespace) -> int:
     """Create a game; remember its host token (and your seat with ``--join NAME``)."""
     client = make_client(args)
-    data = client.create(args.players or default_players(args.game), **parse_options(args))
-    store = TokenStore()
-    store.add_host(args.game, data["id"], data["host_token"], client.base_url)
+    data = _create(args.game, client, args.players or 4, **parse_options(args))
     out: Json = {"id": data["id"], "host_token": data["host_token"], "game": data.get("game")}
-    if args.join:
-        joined = client.join(data["id"], args.join)
-        store.add_seat(args.game, data["id"], joined["seat"], joined["token"], args.join)
-        out.update(seat=joined["seat"], token=joined["token"], game=joined.get("game"))
     text = Text(f"created {args.game} game {data['id']}", style="bold")
     if args.join:
-        text.append(f"; you sit at seat {out['seat']}")
+        joined = _join(args.game, client, data["id"], args.join)
+        out.update(seat=joined["seat"], token=joined["token"], game=joined.get("game"))
+        text.append(f"; you sit at seat {joined['seat']}")
     emit(args, out, text)
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    page = client.list_games(status=args.status, limit=args.limit)
+    """One page of games as a table."""
+    page = make_client(args).list_games(status=args.status, limit=args.limit)
     table = Table(box=None)
     for col in ("id", "status", "seats", "players", "to act", "created"):
         table.add_column(col)
@@ -166,52 +178,41 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
-    data = client.join(gid, args.name)
-    TokenStore().add_seat(args.game, gid, data["seat"], data["token"], args.name, client.base_url)
+    client, gid = _client_and_game(args)
+    data = _join(args.game, client, gid, args.name)
     out = {"id": gid, "seat": data["seat"], "token": data["token"], "game": data.get("game")}
     emit(args, out, Text(f"joined {gid} as {args.name}: seat {data['seat']}"))
     return 0
 
 
 def cmd_start(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
+    client, gid = _client_and_game(args)
     view = client.start(gid, host_token(args, gid))
     emit(args, view, render.render_view(args.game, view))
     return 0
 
 
 def cmd_cancel(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
+    client, gid = _client_and_game(args)
     view = client.cancel(gid, host_token(args, gid))
     emit(args, view, Text(f"{gid}: {view.get('status')}"))
     return 0
 
 
-def _view_for(args: argparse.Namespace, client: GameClient, gid: str) -> Json:
-    if getattr(args, "spectator", False):
-        return client.view(gid, spectator=True)
-    try:
-        token, _ = seat_token(args, client, gid)
-    except UsageError:
-        return client.view(gid, spectator=True)
-    return client.view(gid, token=token)
-
-
 def cmd_show(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
-    view = _view_for(args, client, gid)
+    """Your seat's view when you have one (and no ``--spectator``), else the public view."""
+    client, gid = _client_and_game(args)
+    token = None
+    if not args.spectator:
+        with contextlib.suppress(UsageError):  # no seat of yours: the public view
+            token, _ = seat_token(args, client, gid)
+    view = client.view(gid, token=token, spectator=token is None)
     emit(args, view, render.render_view(args.game, view))
     return 0
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
+    client, gid = _client_and_game(args)
     token, seat = seat_token(args, client, gid)
     moves = client.legal_moves(gid, token=token)
     text = Text(f"{len(moves)} legal move(s) for seat {seat}:\n")
@@ -222,8 +223,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
 
 
 def cmd_move(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
+    client, gid = _client_and_game(args)
     token, seat = seat_token(args, client, gid)
     text = " ".join(args.move)
     legal = None
@@ -231,8 +231,7 @@ def cmd_move(args: argparse.Namespace) -> int:
         legal = client.legal_moves(gid, token=token)  # a bare square: house or hurricane?
     move = parse_move(args.game, text, legal)
     answer = client.move(gid, move, token=token, if_match=args.if_match)
-    view = answer.get("game") or {}
-    names = render.player_names(view)
+    names = render.player_names(answer.get("game") or {})
     out = Text(f"seat {seat}: {format_move(args.game, move)}\n", style="bold")
     for ev in answer.get("events", []):
         out.append("  " + render.describe_event(args.game, ev, names) + "\n")
@@ -241,21 +240,21 @@ def cmd_move(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
+    client, gid = _client_and_game(args)
     score = client.score(gid)
-    view = client.view(gid, spectator=True) if not args.json else None
-    emit(args, score, None if args.json else render.render_score(args.game, score, view))
+    if args.json:
+        emit(args, score)
+    else:
+        emit(args, score, render.render_score(args.game, score, client.view(gid, spectator=True)))
     return 0
 
 
 def cmd_log(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
+    client, gid = _client_and_game(args)
     log = client.log(gid)
-    text = Text()
-    for ev in log.get("events", []):
-        text.append(render.describe_event(args.game, ev) + "\n")
+    text = Text(
+        "".join(render.describe_event(args.game, ev) + "\n" for ev in log.get("events", []))
+    )
     if log.get("seed") is not None:
         text.append(f"seed: {log['seed']}\n")
     emit(args, log, text)
@@ -263,8 +262,7 @@ def cmd_log(args: argparse.Namespace) -> int:
 
 
 def cmd_events(args: argparse.Namespace) -> int:
-    client = make_client(args)
-    gid = game_id_of(args)
+    client, gid = _client_and_game(args)
     data = client.events(gid, after=args.after, wait=args.wait)
     text = Text()
     for ev in data.get("events", []):
@@ -277,28 +275,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Interactive play: wait for your turn, draw the board, pick from a menu or type a move."""
     con = console()
     client = make_client(args)
-    store = TokenStore()
-    gid = getattr(args, "game_id", None)
     bots: list[threading.Thread] = []
-    if not gid and args.bots:
-        created = client.create(args.bots + 1, **({"seed": args.seed} if args.seed else {}))
-        gid = created["id"]
-        store.add_host(args.game, gid, created["host_token"], client.base_url)
-        joined = client.join(gid, args.name or "you")
-        store.add_seat(args.game, gid, joined["seat"], joined["token"], args.name or "you")
-        bots = start_bots(args.game, client.base_url, gid, args.bots, args.strategy)
-        client.start(gid, created["host_token"])
+    if args.bots and not args.game_id:
+        seed = {"seed": args.seed} if args.seed else {}
+        gid = args.game_id = _create(args.game, client, args.bots + 1, **seed)["id"]
+        _join(args.game, client, gid, args.name or "you")
+        bots = start_bots(args.game, client.base_url, gid, [args.strategy] * args.bots, [])
+        client.start(gid)
         con.print(f"new game {gid}: you against {args.bots} {args.strategy} bot(s)")
-    gid = gid or game_id_of(args)
-    args.game_id = gid
-    if not store.seats(args.game, gid) and not args.token:
+    gid = args.game_id = game_id_of(args)
+    if not TokenStore().seats(args.game, gid) and not args.token:
         if not args.name:
             raise UsageError("you have no seat in this game: pass --name to join it")
-        joined = client.join(gid, args.name)
-        store.add_seat(args.game, gid, joined["seat"], joined["token"], args.name)
-    token, seat = seat_token(args, client, gid)
-    client.token = token
-    names: dict[int, str] = {}
+        _join(args.game, client, gid, args.name)
+    client.token, seat = seat_token(args, client, gid)
     cursor: str | None = None  # events up to this version have been shown
 
     while True:
@@ -317,57 +307,68 @@ def cmd_play(args: argparse.Namespace) -> int:
         if not my_turn(view):
             continue
         legal = client.legal_moves(gid)
-        if any(m.get("type") == "place" for m in legal):
-            con.print("place moves read CITY LOT FLOORS (board lot):", style="dim")
-        for i, m in enumerate(legal[:60], 1):
-            con.print(f"{i:>3}. {format_move(args.game, m)}", end="   " if i % 4 else "\n")
-        if len(legal) > 60:
-            con.print(f"\n… and {len(legal) - 60} more: type a move in short notation")
-        con.print()
-        while True:
-            try:
-                raw = input("your move (number, notation, JSON, or q): ").strip()
-            except EOFError:
-                return 0
-            if raw.lower() in ("q", "quit", "exit"):
-                return 0
-            try:
-                move = legal[int(raw) - 1] if raw.isdigit() else parse_move(args.game, raw, legal)
-                answer = client.move(gid, move, if_match=view.get("version"))
-            except (NotationError, IndexError) as exc:
-                con.print(f"[red]{exc or 'no such number'}[/red]")
-                continue
-            except ApiError as exc:
-                con.print(f"[red]{exc.code}: {exc.detail}[/red]")
-                continue
-            for ev in answer.get("events", []):
-                con.print("  " + render.describe_event(args.game, ev, names), style="green")
-            cursor = str(answer.get("game", {}).get("version", cursor))
-            break
+        _print_menu(con, args.game, legal)
+        answer = _ask_move(con, args.game, client, gid, view, legal)
+        if answer is None:
+            return 0
+        for ev in answer.get("events", []):
+            con.print("  " + render.describe_event(args.game, ev, names), style="green")
+        cursor = str(answer.get("game", {}).get("version", cursor))
     for t in bots:
         t.join(timeout=5)
     return 0
+
+
+def _print_menu(con: Console, game: str, legal: list[Json], shown: int = 60) -> None:
+    """The first ``shown`` legal moves, numbered, four to a line."""
+    if any(m.get("type") == "place" for m in legal):
+        con.print("place moves read CITY LOT FLOORS (board lot):", style="dim")
+    for i, m in enumerate(legal[:shown], 1):
+        con.print(f"{i:>3}. {format_move(game, m)}", end="   " if i % 4 else "\n")
+    if len(legal) > shown:
+        con.print(f"\n… and {len(legal) - shown} more: type a move in short notation")
+    con.print()
+
+
+def _ask_move(
+    con: Console, game: str, client: GameClient, gid: str, view: Json, legal: list[Json]
+) -> Json | None:
+    """Read moves until the service accepts one; its answer, or ``None`` to quit."""
+    while True:
+        try:
+            raw = input("your move (number, notation, JSON, or q): ").strip()
+        except EOFError:
+            return None
+        if raw.lower() in ("q", "quit", "exit"):
+            return None
+        try:
+            move = legal[int(raw) - 1] if raw.isdigit() else parse_move(game, raw, legal)
+            return client.move(gid, move, if_match=view.get("version"))
+        except (NotationError, IndexError) as exc:
+            con.print(f"[red]{exc or 'no such number'}[/red]")
+        except ApiError as exc:
+            con.print(f"[red]{exc.code}: {exc.detail}[/red]")
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """A live spectator view that redraws on every event."""
     client = make_client(args)
     gid = args.watch_id or game_id_of(args)
-    recent: list[str] = []
     view = client.view(gid, spectator=True)
-    last_id = str(view.get("version", 0))
+    events = _follow(client, gid, str(view.get("version", 0)), args.wait)
+    if args.json:  # for scripts: one JSON line per event, then the final view
+        for ev in itertools.chain.from_iterable(events):
+            print(json.dumps(ev, sort_keys=True), flush=True)
+        print(json.dumps(client.view(gid, spectator=True), sort_keys=True))
+        return 0
+    recent: list[str] = []
 
     def screen() -> Group:
         tail = Text("\n".join(recent[-8:]), style="cyan")
         return Group(render.render_view(args.game, view), Text("recent events:"), tail)
 
-    if args.json:  # for scripts: one JSON line per event, then the final view
-        for ev in _follow(client, gid, last_id, args.wait):
-            print(json.dumps(ev, sort_keys=True), flush=True)
-        print(json.dumps(client.view(gid, spectator=True), sort_keys=True))
-        return 0
     with Live(screen(), console=console(), refresh_per_second=4, transient=False) as live:
-        for evs in _follow(client, gid, last_id, args.wait, batches=True):
+        for evs in events:
             names = render.player_names(view)
             recent.extend(render.describe_event(args.game, e, names) for e in evs)
             view = client.view(gid, spectator=True)
@@ -375,93 +376,69 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
-def _follow(client: GameClient, gid: str, after: str, wait: float, batches: bool = False):
-    """Yield a game's events (or batches of them) from ``after`` until it is over.
-
-    Long-polls; a dropped connection or a 503 is retried from the last id seen.
-    """
-    last_id = after
-    failures = 0
-    while True:
-        try:
-            batch = client.events(gid, after=last_id, wait=wait)
-        except (TransportError, ServiceUnavailable):
-            failures += 1
-            time.sleep(min(0.2 * failures, 5))
-            continue
-        failures = 0
-        evs = batch.get("events") or []
+def _follow(client: GameClient, gid: str, after: str, wait: float) -> Iterator[list[Json]]:
+    """Yield each new batch of a game's events after ``after`` until the game is over."""
+    for evs in client.event_batches(gid, after, wait=wait):
         if evs:
-            last_id = evs[-1].get("id") or batch.get("last_id") or last_id
-            if batches:
-                yield evs
-            else:
-                yield from evs
-        if any(e.get("type") in ("game_finished", "game_cancelled") for e in evs):
-            return
-        if not evs and is_over(client.view(gid, spectator=True)):
+            yield evs
+            if any(e.get("type") in TERMINAL_EVENTS for e in evs):
+                return
+        elif is_over(client.view(gid, spectator=True)):
             return
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
     """Play one seat with a strategy until the game ends."""
-    gid = game_id_of(args)
-    token = args.seat_token or args.token
-    if not token:
-        token, _ = seat_token(args, make_client(args), gid)
-    client = make_client(args, token)
-    choose = strategy(args.game, args.strategy)
-    rng = random.Random(args.seed)
+    client, gid = _client_and_game(args)
+    client.token = args.seat_token or seat_token(args, client, gid)[0]
 
     def say(move: Json, answer: Json) -> None:
         if not args.quiet and not args.json:
             print(f"{args.strategy} bot: {format_move(args.game, move)}", flush=True)
 
-    view = play_seat(client, gid, choose, rng=rng, on_move=say)
-    emit(
-        args,
-        {"id": gid, "status": view.get("status"), "result": view.get("result")},
-        render.render_result(view),
-    )
+    choose = strategy(args.game, args.strategy)
+    view = play_seat(client, gid, choose, rng=random.Random(args.seed), on_move=say)
+    out = {"id": gid, "status": view.get("status"), "result": view.get("result")}
+    emit(args, out, render.render_result(view))
     return 0
 
 
 def start_bots(
-    game: str, url: str, gid: str, count: int, strategy_names: str | list[str]
+    game: str, url: str | None, gid: str, strategies: list[str], errors: list[BaseException]
 ) -> list[threading.Thread]:
-    """Join ``count`` bots to an open game and start a thread playing each seat."""
-    names = strategy_names if isinstance(strategy_names, list) else [strategy_names] * count
-    threads = []
-    errors: list[BaseException] = []
-    for i in range(count):
-        bot = client_for(game, url)
-        bot.join(gid, f"{names[i]}-bot-{i + 1}")
-        choose = strategy(game, names[i])
+    """Join one bot per strategy to an open game and start a thread playing each seat.
 
-        def run(bot: GameClient = bot, choose=choose, i: int = i) -> None:
+    The threads are daemons, so a bot's exception is appended to ``errors`` for the caller.
+    """
+    threads = []
+    for i, name in enumerate(strategies):
+        bot = client_for(game, url)
+        bot.join(gid, f"{name}-bot-{i + 1}")
+        choose = strategy(game, name)
+
+        def run(bot: GameClient = bot, choose: Strategy = choose, i: int = i) -> None:
             try:
                 play_seat(bot, gid, choose, rng=random.Random(i))
-            except BaseException as exc:  # reported by the caller
+            except BaseException as exc:
                 errors.append(exc)
 
         t = threading.Thread(target=run, name=f"bot-{game}-{i}", daemon=True)
-        t.errors = errors  # type: ignore[attr-defined]
         threads.append(t)
         t.start()
     return threads
 
 
-def run_demo_game(game: str, url: str, players: int, seed: int | None, strategies: list[str]):
-    """Create a game, fill it with bots, start it, wait for the end; return (view, score)."""
+def run_demo_game(
+    game: str, url: str | None, seed: int | None, strategies: list[str]
+) -> tuple[Json, Json]:
+    """Create a game, seat one bot per strategy, start it, wait for the end: (view, score)."""
     host = client_for(game, url)
-    opts = {"seed": seed} if seed is not None else {}
-    created = host.create(players, **opts)
-    gid = created["id"]
-    threads = start_bots(game, url, gid, players, strategies)
-    host.start(gid, created["host_token"])
+    gid = host.create(len(strategies), **({"seed": seed} if seed is not None else {}))["id"]
+    errors: list[BaseException] = []
+    threads = start_bots(game, url, gid, strategies, errors)
+    host.start(gid)
     for t in threads:
         t.join()
-    errors = getattr(threads[0], "errors", []) if threads else []
     if errors:
         raise errors[0]
     return host.view(gid), host.score(gid)
@@ -476,11 +453,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     def one(game: str) -> None:
         try:
-            url = (args.manhattan_url if game == "manhattan" else args.windcity_url) or (
-                default_url(game)
-            )
             t0 = time.perf_counter()
-            view, score = run_demo_game(game, url, 4, args.seed, strategies)
+            view, score = run_demo_game(game, getattr(args, f"{game}_url"), args.seed, strategies)
             results[game] = {"view": view, "score": score, "seconds": time.perf_counter() - t0}
         except BaseException as exc:
             failures.append(exc)
@@ -531,14 +505,13 @@ COMMANDS = {
     "play": cmd_play,
     "watch": cmd_watch,
     "bot": cmd_bot,
+    "demo": cmd_demo,
 }
 
 
 def run(args: argparse.Namespace) -> int:
     """Run a parsed command line, mapping errors to messages and exit codes."""
     try:
-        if args.command == "demo":
-            return cmd_demo(args)
         return COMMANDS[args.command](args)
     except ApiError as exc:
         _fail(args, {"error": "api", "status": exc.status, "code": exc.code, "detail": exc.detail})
@@ -554,7 +527,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(args: argparse.Namespace, problem: Json) -> None:
-    if getattr(args, "json", False):
+    if args.json:
         print(json.dumps(problem, sort_keys=True), file=sys.stderr)
     else:
         code = f" {problem['code']}" if "code" in problem else ""
