@@ -13,15 +13,23 @@ from clients.cli import errors
 from clients.cli.client import ManhattanClient, WindCityClient, my_turn
 
 
-def _new_game(url: str, players: int = 2, seed: int = 3):
-    host = ManhattanClient(url)
-    created = host.create(players=players, seed=seed)
+def _new_game(url: str, players: int = 2, seed: int = 3, cls: type = ManhattanClient):
+    """A host and ``players`` joined seats (seat i is ``seats[i]``) of a new open game."""
+    host = cls(url)
+    gid = host.create(players=players, seed=seed)["id"]
     seats = []
     for name in ("ann", "bob", "cy", "dee")[:players]:
-        c = ManhattanClient(url)
-        c.join(created["id"], name)
+        c = cls(url)
+        c.join(gid, name)
         seats.append(c)
-    return host, created["id"], seats
+    return host, gid, seats
+
+
+def _started_game(url: str, **kw):
+    """:func:`_new_game`, started, and seat 0's first view of it."""
+    host, gid, seats = _new_game(url, **kw)
+    host.start(gid)
+    return host, gid, seats, seats[0].view(gid)
 
 
 def test_every_client_method(live_manhattan: str) -> None:
@@ -110,9 +118,7 @@ def test_error_codes(live_manhattan: str) -> None:
 
 
 def test_same_idempotency_key_gets_the_first_answer(live_manhattan: str) -> None:
-    host, gid, seats = _new_game(live_manhattan)
-    host.start(gid)
-    view = seats[0].view(gid)
+    host, gid, seats, view = _started_game(live_manhattan)
     mover = seats[view["to_act"][0]]
     move = mover.legal_moves(gid)[0]
     first = mover.move(gid, move, idempotency_key="key-123")
@@ -126,9 +132,7 @@ def test_same_idempotency_key_gets_the_first_answer(live_manhattan: str) -> None
 
 def test_move_retried_after_dropped_connections(live_manhattan: str, proxy_to) -> None:
     proxy = proxy_to(live_manhattan)
-    host, gid, seats = _new_game(live_manhattan)
-    host.start(gid)
-    view = seats[0].view(gid)
+    host, gid, seats, view = _started_game(live_manhattan)
     seat = view["to_act"][0]
     move = seats[seat].legal_moves(gid)[0]
     mover = ManhattanClient(proxy.url, token=seats[seat].token, backoff=0.05)  # no open conn
@@ -146,9 +150,7 @@ def test_move_retried_after_dropped_connections(live_manhattan: str, proxy_to) -
 
 def test_wait_for_turn_survives_a_dropped_connection(live_manhattan: str, proxy_to) -> None:
     proxy = proxy_to(live_manhattan)
-    host, gid, seats = _new_game(live_manhattan)
-    host.start(gid)
-    view = seats[0].view(gid)
+    host, gid, seats, view = _started_game(live_manhattan)
     first = view["to_act"][0]
     other = 1 - first
     waiter = ManhattanClient(proxy.url, token=seats[other].token, backoff=0.05)
@@ -190,16 +192,11 @@ def test_wait_for_turn_returns_at_game_end_and_times_out(live_manhattan: str) ->
 
 
 def test_sse_stream_resumes_with_last_event_id(live_windcity: str) -> None:
-    host = WindCityClient(live_windcity)
-    gid = host.create(players=2, seed=5)["id"]
-    a, b = WindCityClient(live_windcity), WindCityClient(live_windcity)
-    a.join(gid, "a")
-    b.join(gid, "b")
+    host, gid, seats = _new_game(live_windcity, seed=5, cls=WindCityClient)
     host.start(gid)
-    by_seat = {0: a, 1: b}
     for _ in range(3):
-        v = a.view(gid, spectator=True)
-        p = by_seat[v["to_act"][0]]
+        v = host.view(gid, spectator=True)
+        p = seats[v["to_act"][0]]
         p.move(gid, p.legal_moves(gid)[0])
     all_events = host.events(gid, limit=1000)["events"]
     stream = host.stream_events(gid, read_timeout=5)
@@ -213,16 +210,11 @@ def test_sse_stream_resumes_with_last_event_id(live_windcity: str) -> None:
 
 
 def test_windcity_helpers(live_windcity: str) -> None:
-    host = WindCityClient(live_windcity)
-    gid = host.create(players=2, seed=8)["id"]
-    a, b = WindCityClient(live_windcity), WindCityClient(live_windcity)
-    a.join(gid, "a")
-    b.join(gid, "b")
+    host, gid, seats = _new_game(live_windcity, seed=8, cls=WindCityClient)
     host.start(gid)
-    seats = {0: a, 1: b}
     plans = insures = 0
     for _ in range(200):
-        v = a.view(gid, spectator=True)
+        v = host.view(gid, spectator=True)
         if v["status"] != "running" or (plans and insures):
             break
         p = seats[v["to_act"][0]]

@@ -1,0 +1,51 @@
+"""The client speaks HTTP only: nothing in ``clients/cli`` imports ``services`` or ``shared``.
+
+``evaluate.py`` is the documented exception: it loads the engines with ``importlib`` to
+play thousands of games in-process, and nothing else in the package imports it.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "clients" / "cli"
+SERVER_SIDE = ("services", "shared")
+
+
+def _imported(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = "clients.cli." if node.level else ""
+            names.add(base + (node.module or ""))
+    return names
+
+
+def test_no_module_imports_server_code() -> None:
+    files = sorted(PACKAGE.glob("*.py"))
+    assert len(files) >= 9
+    for path in files:
+        bad = {n for n in _imported(path) if n.split(".")[0] in SERVER_SIDE}
+        assert not bad, f"{path.name} imports {sorted(bad)}"
+        if path.name != "evaluate.py":  # the engines reach nothing else through it
+            assert "clients.cli.evaluate" not in _imported(path), path.name
+
+
+def test_importing_the_client_loads_no_server_code() -> None:
+    modules = [
+        f"clients.cli.{p.stem}" for p in sorted(PACKAGE.glob("*.py")) if p.stem != "evaluate"
+    ]
+    code = (
+        f"import importlib, sys\nfor m in {modules!r}: importlib.import_module(m)\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {SERVER_SIDE!r}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert out.stdout.strip() == "[]"
