@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .client import GameClient, is_over, my_turn
+from .errors import Conflict, PreconditionFailed, UnprocessableEntity
 
 Json = dict[str, Any]
 Strategy = Callable[[Json, list[Json], random.Random], Json]
@@ -55,14 +56,14 @@ def mh_points(heights: list[int], owners: list[int | None], n: int) -> list[int]
     return pts
 
 
-def _exposure(board: list[list[tuple[int, int]]], i: int, seat: int, n: int) -> float:
-    """How easily an opponent could take building ``i`` from ``seat`` (0 = safe)."""
-    mine = sum(f for s, f in board[i] if s == seat)
+def _exposure(building: list[tuple[int, int]], seat: int, n: int) -> float:
+    """How easily an opponent could take ``building`` (its pieces) from ``seat`` (0 = safe)."""
+    mine = sum(f for s, f in building if s == seat)
     worst = 0.0
     for other in range(n):
         if other == seat:
             continue
-        theirs = sum(f for s, f in board[i] if s == other)
+        theirs = sum(f for s, f in building if s == other)
         need = mine - theirs
         if need <= 4:
             worst = max(worst, (5 - max(need, 1)) / 4)
@@ -89,16 +90,12 @@ def manhattan_greedy(view: Json, legal: list[Json], rng: random.Random) -> Json:
             if m["type"] != "place":
                 continue
             i = (m["city"] - 1) * 9 + m["lot"] - 1
-            h0, o0 = heights[i], owners[i]
-            heights[i], owners[i] = h0 + m["floors"], seat
-            pts = mh_points(heights, owners, n)
-            heights[i], owners[i] = h0, o0
+            h, o = heights.copy(), owners.copy()  # the board right after this placement
+            h[i], o[i] = h[i] + m["floors"], seat
+            pts = mh_points(h, o, n)
             lead = pts[seat] - max(p for s, p in enumerate(pts) if s != seat)
-            after = board[i] + [(seat, m["floors"])]
-            board_i, board[i] = board[i], after
-            risk = _exposure(board, i, seat, n)
-            board[i] = board_i
-            v = lead * 1.0 - 0.25 * m["floors"] - 0.6 * risk + rng.random() * 0.01
+            risk = _exposure(board[i] + [(seat, m["floors"])], seat, n)
+            v = lead - 0.25 * m["floors"] - 0.6 * risk + rng.random() * 0.01
             if v > best_v:
                 best, best_v = m, v
         return best
@@ -143,8 +140,8 @@ def wc_simulate(state: Json, seat: int, actions: list[int], renew: set[str]) -> 
     """Where a plan takes the hurricane, by the rules' movement, rest and bonus steps.
 
     Returns ``{"destroyed": {seat: points}, "lost": [squares], "cost", "left", "bonus",
-    "row"}``. Houses of
-    ``seat`` that are insured now lose their cover unless in ``renew`` (the plan's lapse).
+    "row"}``. Houses of ``seat`` that are insured now lose their cover unless in
+    ``renew`` (the plan's lapse).
     """
     card = state["you"]["card"]["actions"]
     north = state["north_edge"]
@@ -228,8 +225,13 @@ def _wc_totals(state: Json) -> dict[int, int]:
     return pts
 
 
+def _me(state: Json, seat: int) -> Json:
+    return next(p for p in state["players"] if p["seat"] == seat)
+
+
 def _wc_plan(state: Json, seat: int, legal: list[Json], rng: random.Random) -> Json:
-    me = next(p for p in state["players"] if p["seat"] == seat)
+    """The plan with the best simulated outcome (see :func:`windcity_greedy`)."""
+    me = _me(state, seat)
     money = me["money"]
     renew_price = {r["square"]: r["price"] for r in state["you"].get("renewable", [])}
     totals = _wc_totals(state)
@@ -279,14 +281,12 @@ def _wc_insure(state: Json, seat: int) -> Json:
     rows north and one column of the hurricane wins far more games than covering
     everything in reach (measured with ``clients/cli/evaluate.py``).
     """
-    you = state["you"]
-    me = next(p for p in state["players"] if p["seat"] == seat)
-    budget = me["money"] - 4  # keep something for our own turn's actions
+    budget = _me(state, seat)["money"] - 4  # keep something for our own turn's actions
     if not state.get("hurricane"):
         return {"type": "insure", "squares": []}
     hc, hr = _pos(state["hurricane"])
     picks, spent = [], 0
-    for item in you.get("insurable", []):
+    for item in state["you"].get("insurable", []):
         c, r = _pos(item["square"])
         dc = min((c - hc) % 12, (hc - c) % 12)
         if 0 <= r - hr <= 2 and dc <= 1 and spent + item["price"] <= budget:
@@ -355,20 +355,20 @@ def play_seat(
     Waits for each turn with :meth:`GameClient.wait_for_turn`; ``on_move(move, answer)``
     is called after every move made.
     """
-    from .errors import Conflict, PreconditionFailed, UnprocessableEntity
-
     rng = rng or random.Random()
+
+    def wait(view: Json | None = None) -> Json:
+        return client.wait_for_turn(game_id, timeout=turn_timeout, poll_wait=poll_wait, view=view)
+
     fallback = False  # after our own choice was refused, play a listed move instead
-    view = client.wait_for_turn(game_id, timeout=turn_timeout, poll_wait=poll_wait)
+    view = wait()
     while not is_over(view):
         if not my_turn(view):
-            view = client.wait_for_turn(
-                game_id, timeout=turn_timeout, poll_wait=poll_wait, view=view
-            )
+            view = wait(view)
             continue
         legal = client.legal_moves(game_id)
         if not legal:
-            view = client.wait_for_turn(game_id, timeout=turn_timeout, poll_wait=poll_wait)
+            view = wait()
             continue
         move = rng.choice(legal) if fallback else choose(view, legal, rng)
         try:

@@ -70,6 +70,7 @@ def evaluate(game: str, games: int, players: int, seed: int = 0) -> dict[str, fl
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Print the greedy bot's win rate (the numbers quoted in ``docs/cli.md``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=["manhattan", "windcity"], default="manhattan")
     parser.add_argument("--games", type=int, default=200)

@@ -35,13 +35,9 @@ def _square(tok: str) -> str:
     return tok.upper()
 
 
-def _split(text: str) -> list[str]:
-    return [t for t in re.split(r"[\s]+", text.strip()) if t]
-
-
 def parse_manhattan(text: str) -> Move:
     """Parse a Manhattan move in short notation."""
-    toks = _split(text.replace(",", " "))
+    toks = text.replace(",", " ").split()
     if not toks:
         raise NotationError("empty move")
     head = toks[0].lower()
@@ -71,7 +67,7 @@ def parse_manhattan(text: str) -> Move:
 
 def parse_windcity(text: str, legal: list[Move] | None = None) -> Move:
     """Parse a Wind City move; a bare square is a hurricane placement only when legal says so."""
-    toks = _split(text)
+    toks = text.split()
     if not toks:
         raise NotationError("empty move")
     head = toks[0].lower()

@@ -82,6 +82,7 @@ class TokenStore:
         self._update(game, game_id, url, seat=(seat, token, name))
 
     def host_token(self, game: str, game_id: str) -> str | None:
+        """The host token of a game you created (``None`` if none)."""
         return self.game(game, game_id).get("host_token")
 
     def seats(self, game: str, game_id: str) -> dict[int, dict[str, str]]:
