@@ -1,4 +1,4 @@
-"""Bot strategies and the loop that plays a seat over HTTP.
+"""Bot strategies, the loop that plays a seat over HTTP, and bot-only games.
 
 A strategy is ``choose(view, legal, rng) -> move``: ``view`` is the service's game view
 (``{"you", "to_act", "state", ...}``), ``legal`` the seat's legal moves. Strategies are
@@ -9,10 +9,11 @@ against an in-process engine (``clients/cli/evaluate.py``).
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable
 from typing import Any
 
-from .client import GameClient, is_over, my_turn
+from .client import GameClient, client_for, is_over, my_turn
 from .errors import Conflict, PreconditionFailed, UnprocessableEntity
 
 Json = dict[str, Any]
@@ -383,3 +384,44 @@ def play_seat(
             on_move(move, answer)
         view = answer.get("game") or client.view(game_id)
     return view
+
+
+def start_bots(
+    game: str, url: str | None, gid: str, strategies: list[str], errors: list[BaseException]
+) -> list[threading.Thread]:
+    """Join one bot per strategy to an open game and start a thread playing each seat.
+
+    The threads are daemons, so a bot's exception is appended to ``errors`` for the caller.
+    """
+    threads = []
+    for i, name in enumerate(strategies):
+        bot = client_for(game, url)
+        bot.join(gid, f"{name}-bot-{i + 1}")
+        choose = strategy(game, name)
+
+        def run(bot: GameClient = bot, choose: Strategy = choose, i: int = i) -> None:
+            try:
+                play_seat(bot, gid, choose, rng=random.Random(i))
+            except BaseException as exc:
+                errors.append(exc)
+
+        t = threading.Thread(target=run, name=f"bot-{game}-{i}", daemon=True)
+        threads.append(t)
+        t.start()
+    return threads
+
+
+def run_demo_game(
+    game: str, url: str | None, seed: int | None, strategies: list[str]
+) -> tuple[Json, Json]:
+    """Create a game, seat one bot per strategy, start it, wait for the end: (view, score)."""
+    host = client_for(game, url)
+    gid = host.create(len(strategies), **({"seed": seed} if seed is not None else {}))["id"]
+    errors: list[BaseException] = []
+    threads = start_bots(game, url, gid, strategies, errors)
+    host.start(gid)
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return host.view(gid), host.score(gid)

@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from . import render
-from .bots import Strategy, play_seat, strategy
+from .bots import play_seat, run_demo_game, start_bots, strategy
 from .client import GAMES, TERMINAL_EVENTS, GameClient, client_for, is_over, my_turn
 from .errors import ApiError, TransportError
 from .notation import NotationError, format_move, parse_move
@@ -401,47 +401,6 @@ def cmd_bot(args: argparse.Namespace) -> int:
     out = {"id": gid, "status": view.get("status"), "result": view.get("result")}
     emit(args, out, render.render_result(view))
     return 0
-
-
-def start_bots(
-    game: str, url: str | None, gid: str, strategies: list[str], errors: list[BaseException]
-) -> list[threading.Thread]:
-    """Join one bot per strategy to an open game and start a thread playing each seat.
-
-    The threads are daemons, so a bot's exception is appended to ``errors`` for the caller.
-    """
-    threads = []
-    for i, name in enumerate(strategies):
-        bot = client_for(game, url)
-        bot.join(gid, f"{name}-bot-{i + 1}")
-        choose = strategy(game, name)
-
-        def run(bot: GameClient = bot, choose: Strategy = choose, i: int = i) -> None:
-            try:
-                play_seat(bot, gid, choose, rng=random.Random(i))
-            except BaseException as exc:
-                errors.append(exc)
-
-        t = threading.Thread(target=run, name=f"bot-{game}-{i}", daemon=True)
-        threads.append(t)
-        t.start()
-    return threads
-
-
-def run_demo_game(
-    game: str, url: str | None, seed: int | None, strategies: list[str]
-) -> tuple[Json, Json]:
-    """Create a game, seat one bot per strategy, start it, wait for the end: (view, score)."""
-    host = client_for(game, url)
-    gid = host.create(len(strategies), **({"seed": seed} if seed is not None else {}))["id"]
-    errors: list[BaseException] = []
-    threads = start_bots(game, url, gid, strategies, errors)
-    host.start(gid)
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
-    return host.view(gid), host.score(gid)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
