@@ -245,10 +245,14 @@ def make_games(args, count: int, seed0: int, start: bool = True) -> list[Game]:
 
 
 def waiter_loop(game: Game, stop: Event, stats: dict) -> None:
+    """Long-poll the events of an idle game until stopped. Each wait is drawn from
+    [wait/3, wait] so the waiters' re-polls spread out instead of all expiring together."""
     host, port = game.conn.addr
     conn = Conn(f"http://{host}:{port}", timeout=stats["wait"] + 15)
-    path = f"/games/{game.id}/events?after={game.version}&wait={stats['wait']}"
+    rng = random.Random(id(game) ^ stats["answers"])
     while not stop.is_set():
+        wait = round(rng.uniform(stats["wait"] / 3, stats["wait"]), 1)
+        path = f"/games/{game.id}/events?after={game.version}&wait={wait}"
         try:
             status, _ = conn.request("GET", path)
             stats["answers"] += 1
@@ -381,7 +385,7 @@ def main() -> None:
     ap.add_argument("--mode", choices=["closed", "open"], default="closed")
     ap.add_argument("--rate", type=float, default=100)
     ap.add_argument("--waiters", type=int, default=0)
-    ap.add_argument("--wait", type=float, default=25)
+    ap.add_argument("--wait", type=float, default=30, help="longest long-poll wait, s")
     ap.add_argument("--settle", type=float, default=8, help="seconds for waiters to park")
     ap.add_argument("--timeout", type=float, default=TIMEOUT, help="per request, seconds")
     args = ap.parse_args()

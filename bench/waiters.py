@@ -4,8 +4,9 @@ Run: ``python -m bench.waiters [--waiters 1000] [--rate 40] [--compare-gthread]`
 
 The service runs as ``make run`` serves it (gunicorn.conf.py: gevent, 2 workers). Moves
 are offered on a fixed schedule (open loop) at ``--rate`` moves/s over ``--games`` games,
-first alone, then while ``--waiters`` clients long-poll ``/events?wait=25`` on other
-started games where nobody moves (each waits the full 25 s, then asks again). With
+first alone, then while ``--waiters`` clients long-poll ``/events?wait=...`` on other
+started games where nobody moves (each waits its full wait, drawn from 10-30 s, then
+asks again: about 50 re-polls/s for 1,000 waiters). With
 ``--compare-gthread`` the same runs under ``GUNICORN_WORKER_CLASS=gthread`` (gunicorn's
 default of one thread per worker; requests time out after 10 s).
 """
@@ -33,7 +34,7 @@ def run(args) -> dict:
                     meter = CpuMeter({"service": svc.pids, "redis": [server.proc.pid]})
                     flags = [*base, "--seed", str(7000 + waiters)]
                     if waiters:
-                        flags += ["--waiters", str(waiters), "--wait", "25"]
+                        flags += ["--waiters", str(waiters), "--wait", "30"]
                     result = run_loadgen(flags, args.gen_cpus, timeout=seconds + 200)
                     result["cores"] = meter.stop(extra_cpu=result["gen_cpu_s"])
                     result["cores"]["generator"] = result["gen_cpu_cores"]
