@@ -9,7 +9,6 @@ Nothing here touches Flask; errors are :class:`ApiError` or the engine's ``RuleE
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from typing import Any
 from shared import ratelimit, tokens
 from shared.engine import RuleError
 from shared.errors import ApiError
-from shared.store import Doc, GameStore, dumps, event_id, now_us
+from shared.store import Doc, GameStore, event_id, now_us
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
 OVER = (FINISHED, CANCELLED)
@@ -195,7 +194,9 @@ class Games:
 
         Returns the written document, its stamped events and, when ``respond`` is
         given, the response body (stored as the idempotency record in the same script).
-        A replayed ``Idempotency-Key`` returns the first body instead. With ``limit_as``
+        A replayed ``Idempotency-Key`` returns the first body instead: the record is only
+        the version the move made and its time (a few bytes, not the whole answer), and
+        :meth:`answer_again` rebuilds the first answer from the stored moves. With ``limit_as``
         (a client's name in this game), the first read also counts the request against
         ``RATE_LIMIT_MOVES`` in the same round trip.
         """
@@ -204,8 +205,8 @@ class Games:
                 doc, record = self._load_limited(game_id, idem_field, limit_as)
             else:
                 doc, record = self.load(game_id, idem_field)
-            if record is not None:
-                return doc, [], json.loads(record)
+            if record is not None and respond is not None:
+                return doc, [], self.answer_again(doc, record, respond)
             expected = doc["version"]
             outcome = decide(doc)
             new = outcome.doc
@@ -223,12 +224,12 @@ class Games:
                 outcome.moves,
                 self.ttl(new),
                 idem_field,
-                dumps(body) if idem_field and body is not None else None,
+                f"{new['version']} {new['updated_at']}" if idem_field else None,
             )
             if result.outcome == "ok":
                 return new, events, body
-            if result.outcome == "duplicate":
-                return new, [], json.loads(result.record or "null")
+            if result.outcome == "duplicate" and respond is not None:
+                return doc, [], self.answer_again(doc, result.record or "", respond)
             if result.outcome == "missing":
                 raise ApiError(404, "game-not-found", f"There is no game {game_id!r}.")
         raise ApiError(
@@ -400,6 +401,8 @@ class Games:
             )
 
         def respond(outcome: Outcome, events: list[dict[str, Any]]) -> dict[str, Any]:
+            if not seat_box:  # answering a retry: decide() did not run
+                seat_box.append(self.require_seat(outcome.doc, token))
             return {"game": self.view(outcome.doc, seat_box[0]), "events": events}
 
         # The move counter is the token's (one per seat; a wrong token counts apart).
@@ -407,6 +410,26 @@ class Games:
         _, _, body = self._mutate(game_id, decide, idem_field, respond, limit_as)
         assert body is not None
         return body
+
+    def answer_again(
+        self,
+        doc: Doc,
+        record: str,
+        respond: Callable[[Outcome, list[dict[str, Any]]], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The first answer to an idempotent move, rebuilt byte for byte: the document as
+        it stood at the record's version (the engine replays the stored moves from the
+        seed, as anyone can with the log) and the events that version wrote."""
+        version_text, _, updated_at = record.partition(" ")
+        version = int(version_text)
+        state = self.engine.setup(len(doc["players"]), dict(doc["options"]), doc["seed"])
+        for entry in self.store.all_moves(doc["id"]):
+            if entry["version"] > version:
+                break
+            state, _ = self.engine.apply_move(state, entry["seat"], entry["move"])
+        then = {**doc, "state": state, "version": version, "updated_at": updated_at}
+        self._settle(then, [])
+        return respond(Outcome(then, [], []), self.store.events_of(doc["id"], version))
 
     def _settle(self, doc: Doc, events: list[dict[str, Any]]) -> None:
         """Status, ``to_act`` and result after the engine moved; ends a finished game."""

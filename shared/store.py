@@ -176,6 +176,12 @@ class GameStore:
             reply = self.client.xread({key: after}, count=count)
         return [_event(entry_id, fields) for entry_id, fields in _stream_entries(reply)]
 
+    def events_of(self, game_id: str, version: int) -> list[dict[str, Any]]:
+        """The events written at ``version``, in order."""
+        key = self.keys(game_id)[1]
+        entries = self.client.xrange(key, event_id(version, 0), event_id(version, _MAX_SEQ))
+        return [_event(entry_id, fields) for entry_id, fields in entries]
+
     def all_events(self, game_id: str) -> list[dict[str, Any]]:
         """Every event of the game, in order."""
         key = self.keys(game_id)[1]

@@ -183,6 +183,29 @@ def test_idempotency_key_replays_the_first_answer_and_applies_nothing(toy_client
     assert good.status_code == 200
 
 
+def test_an_old_key_gets_its_first_answer_after_later_moves(toy_client, redis_client):
+    """A late duplicate (a retry stuck in a proxy) is still recognised and answered with
+    the first answer, rebuilt from the stored moves; the record itself stays tiny."""
+    game_id, _, tokens = started_game(toy_client, 3, rounds=3)
+    first: dict[str, tuple[int, bytes]] = {}
+    for n in range(10):
+        seat = view(toy_client, game_id)["to_act"][0]
+        legal = toy_client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
+        r = post_move(toy_client, game_id, tokens[seat], legal.get_json()["moves"][0],
+                      **{"Idempotency-Key": f"m{n}"})  # fmt: skip
+        assert r.status_code == 200
+        first[f"m{n}"] = (seat, r.get_data())
+    version = view(toy_client, game_id)["version"]
+    for key, (seat, body) in first.items():
+        again = post_move(toy_client, game_id, tokens[seat], {"type": "call", "value": 1},
+                          **{"Idempotency-Key": key})  # fmt: skip
+        assert again.status_code == 200 and again.get_data() == body, key
+    assert view(toy_client, game_id)["version"] == version
+    records = redis_client.hgetall(f"toy:{{{game_id}}}:idem")
+    assert len(records) == len(first)
+    assert max(len(field) + len(value) for field, value in records.items()) < 80
+
+
 @pytest.mark.parametrize("key", ["", "x" * 201, "has space", "é"])
 def test_bad_idempotency_keys_are_rejected(toy_client, key):
     game_id, _, tokens = started_game(toy_client, 2)

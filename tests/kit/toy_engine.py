@@ -18,27 +18,18 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from shared import rng
 from shared.engine import RuleError
 
 NAME = "toy"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
-_MASK = (1 << 64) - 1
-
-
-def _next(rng: int) -> tuple[int, int]:
-    """splitmix64: (new rng state, output)."""
-    rng = (rng + 0x9E3779B97F4A7C15) & _MASK
-    z = rng
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return rng, z ^ (z >> 31)
 
 
 def _deal(state: dict[str, Any]) -> None:
     cards = []
     for _ in range(state["players"]):
-        state["rng"], out = _next(state["rng"])
+        state["rng"], out = rng.next_u64(state["rng"])
         cards.append(1 + out % 9)
     state["cards"] = cards
 
@@ -62,7 +53,7 @@ def setup(num_players: int, options: dict[str, Any], seed: int) -> dict[str, Any
         "picks": [None] * num_players,
         "scores": [0] * num_players,
         "history": [],
-        "rng": seed & _MASK,
+        "rng": rng.seed_state(seed),
     }
     _deal(state)
     return state
