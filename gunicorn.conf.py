@@ -15,3 +15,6 @@ graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("ACCESS_LOG") or None
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# SO_REUSEPORT: the kernel spreads new connections evenly over the workers instead of
+# letting the busiest one accept most of them (shorter latency tail in bench/load.py).
+reuse_port = True
