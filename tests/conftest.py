@@ -154,13 +154,17 @@ def redis_url() -> Iterator[str]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def connect(redis_url: str, **kwargs: Any) -> redis.Redis:
+    """A client for ``redis_url``: a cluster client when the session runs on a cluster."""
+    if CLUSTER:
+        return _ClusterClient.from_url(redis_url.split("?")[0], decode_responses=True, **kwargs)
+    return redis.Redis.from_url(redis_url, decode_responses=True, **kwargs)
+
+
 @pytest.fixture
 def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     """A client on the private Redis, flushed at the start of the test."""
-    if CLUSTER:
-        client = _ClusterClient.from_url(redis_url.split("?")[0], decode_responses=True)
-    else:
-        client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client = connect(redis_url)
     client.flushdb()
     yield client
     client.close()

@@ -106,6 +106,14 @@ def test_no_limits_by_default(manhattan_client: Any) -> None:
             assert r.status_code == 201
 
 
+def _queued(pipe: Any) -> list[str]:
+    """The command names a pipeline holds (a plain or a Redis Cluster pipeline)."""
+    strategy = getattr(pipe, "_execution_strategy", None)
+    if strategy is not None:
+        return [str(c.args[0]) for c in strategy.command_queue]
+    return [str(c[0][0]) for c in pipe.command_stack]
+
+
 @contextmanager
 def _count_round_trips(app: Flask) -> Iterator[list[str]]:
     """Record every round trip the app's Redis client makes (commands and pipelines)."""
@@ -123,7 +131,7 @@ def _count_round_trips(app: Flask) -> Iterator[list[str]]:
         execute = pipe.execute
 
         def run(*a: Any, **k: Any) -> Any:
-            trips.append("pipeline:" + ",".join(str(c[0][0]) for c in pipe.command_stack))
+            trips.append("pipeline:" + ",".join(_queued(pipe)))
             return execute(*a, **k)
 
         pipe.execute = run

@@ -26,6 +26,7 @@ import redis
 import requests
 
 from services.manhattan import rules as manhattan_rules
+from tests.conftest import connect
 from tests.reliability.conftest import Service, assert_consistent, stored
 from tests.reliability.player import PROBLEM, Game, bearer, new_game
 
@@ -81,7 +82,7 @@ class Table:
 def test_fifty_clients_racing(redis_url: str) -> None:
     service = Service("manhattan", redis_url, workers=2, RATE_LIMIT_MOVES="4/second")
     try:
-        _race(service.base, redis.Redis.from_url(redis_url, decode_responses=True))
+        _race(service.base, connect(redis_url))
     finally:
         service.stop()
 

@@ -9,10 +9,10 @@ import signal
 import threading
 import time
 
-import redis
 import requests
 
 from services.manhattan import rules as manhattan_rules
+from tests.conftest import connect
 from tests.reliability.conftest import Service, assert_consistent, stored, wait_until
 from tests.reliability.player import (
     TRANSPORT_ERRORS,
@@ -69,7 +69,7 @@ def test_worker_sigkill_during_moves(redis_url: str) -> None:
         assert not set(killed) & service.worker_pids()
         assert service.proc.poll() is None
 
-        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        client = connect(redis_url)
         total = 0
         for game in games:
             doc = assert_consistent(client, "mh", manhattan_rules, game.id)
