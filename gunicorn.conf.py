@@ -15,6 +15,8 @@ graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("ACCESS_LOG") or None
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
-# SO_REUSEPORT: the kernel spreads new connections evenly over the workers instead of
-# letting the busiest one accept most of them (shorter latency tail in bench/load.py).
-reuse_port = True
+# SO_REUSEPORT (opt-in): the kernel spreads new connections evenly over the workers
+# instead of letting the busiest one accept most of them (a shorter latency tail in
+# bench/load.py). Off by default: with it, a second server started on a taken port
+# shares it silently instead of failing with "address already in use".
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "").lower() in {"1", "true", "yes"}
