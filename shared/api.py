@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, request
@@ -13,13 +12,19 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from shared import schemas as s
-from shared.errors import PROBLEM_MIME, TITLES, ApiError
+from shared.access import missing_token, require_seat, seat_of
+from shared.errors import PROBLEM_MIME, TITLES, ApiError, invalid
 from shared.events import long_poll, sse_stream
-from shared.games import Games, missing_token
+from shared.games import OVER, Games, IfMatch
+from shared.tokens import hash_token
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
-EVENT_ID = re.compile(r"^\d{1,20}(-\d{1,20})?$")
+EVENT_ID = re.compile(s.EVENT_ID_PATTERN)
 BEARER = [{"bearerAuth": []}]
+RETRY_AFTER_DOC = {
+    "schema": {"type": "string"},
+    "description": "Seconds to wait before trying again.",
+}
 
 
 class StrictParser(FlaskParser):
@@ -48,11 +53,10 @@ def games() -> Games:
     return current_app.extensions["game_kit"].games
 
 
-def bearer_token() -> str | None:
-    """The bearer token of the request; ``None`` without an Authorization header.
-
-    Any other scheme or an empty token is a 401, like a missing token.
-    """
+def bearer() -> str | None:
+    """The hash of the request's bearer token (hashed here, once per request); ``None``
+    without an Authorization header. Any other scheme or an empty token is a 401, like a
+    missing token."""
     header = request.headers.get("Authorization")
     if header is None:
         return None
@@ -62,10 +66,10 @@ def bearer_token() -> str | None:
         raise missing_token()
     if len(token) > 256:
         raise ApiError(403, "invalid-token", "This token is not valid for this game.")
-    return token
+    return hash_token(token)
 
 
-def if_match() -> Callable[[int], bool] | None:
+def if_match() -> IfMatch:
     """A predicate on versions from ``If-Match`` (``None`` when the header is absent)."""
     if "If-Match" not in request.headers:
         return None
@@ -74,6 +78,7 @@ def if_match() -> Callable[[int], bool] | None:
 
 
 def etag_headers(version: int) -> dict[str, str]:
+    """Every answer carrying a version varies with the bearer (seat views differ)."""
     return {"ETag": f'"{version}"', "Vary": "Authorization"}
 
 
@@ -90,24 +95,15 @@ def problems(*statuses: int) -> dict[str, Any]:
     return responses
 
 
-RETRY_AFTER_DOC = {
-    "schema": {"type": "string"},
-    "description": "Seconds to wait before trying again.",
-}
-
-
 def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> KitBlueprint:
-    """The game service's routes, documented with the game's option and move schemas."""
+    """The game service's routes, documented with the game's option and move schemas.
+
+    Argument schemas are given as instances: given a class, webargs builds one per request.
+    """
     blp = KitBlueprint("games", __name__, description="Games, players, moves and events.")
-    _define_routes(blp, options_schema, move_schema)
-    return blp
 
-
-def _define_routes(
-    blp: KitBlueprint, options_schema: type[Schema], move_schema: type[Schema]
-) -> None:
     @blp.route("/games", methods=["POST"])
-    @blp.arguments(options_schema, required=False, description="The game's options.")
+    @blp.arguments(options_schema(), required=False, description="The game's options.")
     @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
     @blp.doc(responses=problems(400, 409, 413, 422, 503))
     def create_game(options: dict[str, Any]):
@@ -119,7 +115,7 @@ def _define_routes(
         return body, 201, headers
 
     @blp.route("/games", methods=["GET"])
-    @blp.arguments(s.ListQuerySchema, location="query")
+    @blp.arguments(s.ListQuerySchema(), location="query")
     @blp.response(200, s.GameListSchema)
     @blp.doc(responses=problems(422, 503))
     def list_games(query: dict[str, Any]):
@@ -130,16 +126,12 @@ def _define_routes(
                 query.get("status"), query["limit"], query.get("cursor")
             )
         except ValueError as error:
-            raise ApiError(
-                422,
-                "validation-error",
-                "The cursor is not one this service issued.",
-                errors={"query": {"cursor": ["Invalid cursor."]}},
-            ) from error
+            detail = "The cursor is not one this service issued."
+            raise invalid("query", "cursor", detail, "Invalid cursor.") from error
         return {"games": [kit.summary(d) for d in docs], "next_cursor": cursor}
 
     @blp.route("/games/<game_id>/players", methods=["POST"])
-    @blp.arguments(s.JoinSchema)
+    @blp.arguments(s.JoinSchema())
     @blp.response(201, s.JoinedSchema)
     @blp.doc(responses=problems(400, 404, 409, 412, 413, 422, 429, 503))
     def join_game(body: dict[str, Any], game_id: str):
@@ -151,14 +143,14 @@ def _define_routes(
         return payload, 201, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/start", methods=["POST"])
-    @blp.arguments(EmptySchema, required=False)
+    @blp.arguments(EmptySchema(), required=False)
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
     def start_game(_body: dict[str, Any], game_id: str):
         """The host starts the game with the players who joined."""
         kit = games()
-        doc = kit.start(game_id, bearer_token(), if_match())
+        doc = kit.start(game_id, bearer(), if_match())
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>", methods=["DELETE"])
@@ -168,7 +160,7 @@ def _define_routes(
     def cancel_game(game_id: str):
         """The host cancels the game."""
         kit = games()
-        doc = kit.cancel(game_id, bearer_token(), if_match())
+        doc = kit.cancel(game_id, bearer(), if_match())
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>", methods=["GET"])
@@ -179,8 +171,8 @@ def _define_routes(
     def get_game(game_id: str):
         """The game as the bearer's seat may see it (a spectator's view without a token)."""
         kit = games()
-        doc, _ = kit.load(game_id)
-        seat = kit.seat_of(doc, bearer_token())
+        doc = kit.load(game_id)
+        seat = seat_of(doc, bearer())
         headers = etag_headers(doc["version"])
         if request.if_none_match.contains_weak(str(doc["version"])):
             return Response(status=304, headers=headers)
@@ -193,12 +185,12 @@ def _define_routes(
     def legal_moves(game_id: str):
         """The bearer's legal moves now; each can be posted to ``/moves`` unchanged."""
         kit = games()
-        doc, _ = kit.load(game_id)
-        seat = kit.require_seat(doc, bearer_token())
+        doc = kit.load(game_id)
+        seat = require_seat(doc, bearer())
         return {"moves": kit.legal_moves(doc, seat)}, 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/moves", methods=["POST"])
-    @blp.arguments(move_schema)
+    @blp.arguments(move_schema())
     @blp.response(200, s.MoveResultSchema)
     @blp.doc(
         security=BEARER,
@@ -222,13 +214,9 @@ def _define_routes(
         """Make a move for the bearer's seat: the new view and the events it caused."""
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.match(key):
-            raise ApiError(
-                422,
-                "validation-error",
-                "Idempotency-Key must be 1-200 visible ASCII characters.",
-                errors={"headers": {"Idempotency-Key": ["Invalid."]}},
-            )
-        body = games().move(game_id, bearer_token(), move, if_match(), key)
+            detail = "Idempotency-Key must be 1-200 visible ASCII characters."
+            raise invalid("headers", "Idempotency-Key", detail, "Invalid.")
+        body = games().move(game_id, bearer(), move, if_match(), key)
         return body, 200, etag_headers(body["game"]["version"])
 
     @blp.route("/games/<game_id>/score", methods=["GET"])
@@ -237,11 +225,10 @@ def _define_routes(
     def get_score(game_id: str):
         """Scores so far (public) and the result once over."""
         kit = games()
-        doc, _ = kit.load(game_id)
-        return kit.score(doc)
+        return kit.score(kit.load(game_id))
 
     @blp.route("/games/<game_id>/events", methods=["GET"])
-    @blp.arguments(s.EventsQuerySchema, location="query")
+    @blp.arguments(s.EventsQuerySchema(), location="query")
     @blp.response(200, s.EventsSchema)
     @blp.alt_response(
         200,
@@ -254,7 +241,7 @@ def _define_routes(
     def get_events(query: dict[str, Any], game_id: str):
         """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
         kit = games()
-        doc, _ = kit.load(game_id)
+        doc = kit.load(game_id)
         wants = request.accept_mimetypes.best_match(
             ["application/json", "text/event-stream"], default="application/json"
         )
@@ -262,18 +249,14 @@ def _define_routes(
             return long_poll(kit.store, doc, query.get("after"), query["wait"], query["limit"])
         after = request.headers.get("Last-Event-ID") or query.get("after")
         if after is not None and not EVENT_ID.match(after):
-            raise ApiError(
-                422,
-                "validation-error",
-                "Last-Event-ID must be an event id.",
-                errors={"headers": {"Last-Event-ID": ["Invalid event id."]}},
-            )
+            detail = "Last-Event-ID must be an event id."
+            raise invalid("headers", "Last-Event-ID", detail, "Invalid event id.")
         config = current_app.config
         stream = sse_stream(
             kit.store,
             doc["id"],
             after,
-            doc["status"] in ("finished", "cancelled"),
+            doc["status"] in OVER,
             config["SSE_HEARTBEAT_SECONDS"],
             config["SSE_MAX_SECONDS"],
         )
@@ -289,5 +272,6 @@ def _define_routes(
     def get_log(game_id: str):
         """Every event; once the game is over also the seed and all moves, to replay it."""
         kit = games()
-        doc, _ = kit.load(game_id)
-        return kit.log(doc)
+        return kit.log(kit.load(game_id))
+
+    return blp

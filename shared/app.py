@@ -64,7 +64,6 @@ def create_game_app(
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
         OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False
     app.json.ensure_ascii = False

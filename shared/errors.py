@@ -76,6 +76,11 @@ class ApiError(Exception):
         self.extra = extra
 
 
+def invalid(location: str, name: str, detail: str, message: str) -> ApiError:
+    """422 ``validation-error`` for one field, shaped like the schemas' own (by location)."""
+    return ApiError(422, "validation-error", detail, errors={location: {name: [message]}})
+
+
 def problem(
     status: int,
     code: str,
@@ -92,10 +97,7 @@ def problem(
         "code": code,
         **extra,
     }
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_MIME)
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
 
 
 def _from_http_exception(error: HTTPException) -> Response:
@@ -135,9 +137,7 @@ def register_error_handlers(app: Flask) -> None:
     def _rule_error(error: RuleError) -> Response:
         return problem(409, error.code, error.message or error.code)
 
-    @app.errorhandler(HTTPException)
-    def _http_error(error: HTTPException) -> Response:
-        return _from_http_exception(error)
+    app.register_error_handler(HTTPException, _from_http_exception)
 
     @app.errorhandler(redis.exceptions.ConnectionError)
     @app.errorhandler(redis.exceptions.TimeoutError)
@@ -153,8 +153,6 @@ def register_error_handlers(app: Flask) -> None:
         )
 
     @app.errorhandler(Exception)
-    def _unexpected(error: Exception) -> Response:
-        if isinstance(error, HTTPException):  # pragma: no cover - handled above
-            return _from_http_exception(error)
+    def _unexpected(error: Exception) -> Response:  # the most specific handler wins
         log.exception("unhandled error")
         return problem(500, "internal-error", "An unexpected error occurred.")

@@ -19,11 +19,12 @@ import math
 import re
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from shared.errors import ApiError
 
-_UNITS = {"s": 1, "second": 1, "m": 60, "minute": 60, "h": 3600, "hour": 3600, "d": 86400}
-_UNITS["day"] = 86400
+_UNITS = {"s": 1, "second": 1, "m": 60, "minute": 60, "h": 3600, "hour": 3600}
+_UNITS |= {"d": 86400, "day": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([a-z]+?)s?\s*$")
 
 
@@ -71,7 +72,7 @@ def check(count: int, rate: Rate, retry_after: int, what: str) -> None:
         )
 
 
-def hit(client, key: str, ttl: int) -> int:
+def hit(client: Any, key: str, ttl: int) -> int:
     """Count one request on ``key`` (expiring after ``ttl`` s): one round trip."""
     pipe = client.pipeline(transaction=False)
     pipe.incr(key)

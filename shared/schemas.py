@@ -4,12 +4,14 @@ built from them), plus building blocks for a game's own option and move schemas.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
 SEED_MAX = 2**63 - 1
 STATUSES = ("open", "running", "finished", "cancelled")
+EVENT_ID_PATTERN = r"^\d{1,20}(-\d{1,20})?$"
 
 
 class Int(fields.Integer):
@@ -71,13 +73,23 @@ class MoveUnion(Schema):
         member = self.TYPES.get(kind) if isinstance(kind, str) else None
         if member is None:
             raise ValidationError({"type": [f"Must be one of: {', '.join(self.TYPES)}."]})
-        schema = _MEMBER_SCHEMAS.get(member)
-        if schema is None:  # one instance per member class: building one costs ~50 us
-            schema = _MEMBER_SCHEMAS[member] = member()
-        return schema.load(data)
+        return _instance(member).load(data)
 
 
-_MEMBER_SCHEMAS: dict[type[Schema], Schema] = {}
+@cache
+def _instance(schema: type[Schema]) -> Schema:
+    """One instance per member schema: building one costs ~50 us."""
+    return schema()
+
+
+def int_list(low: int, high: int, length: tuple[int, int], description: str) -> fields.List:
+    """A move's required list of JSON integers in ``low..high`` (pieces, actions...)."""
+    return fields.List(
+        Int(validate=validate.Range(low, high)),
+        required=True,
+        validate=validate.Length(*length),
+        metadata={"description": description},
+    )
 
 
 def type_field(name: str) -> fields.String:
@@ -122,7 +134,7 @@ class ListQuerySchema(Schema):
 
 class EventsQuerySchema(Schema):
     after = fields.String(
-        validate=validate.Regexp(r"^\d{1,20}(-\d{1,20})?$"),
+        validate=validate.Regexp(EVENT_ID_PATTERN),
         metadata={
             "description": "An event id (`<version>-<n>`) to read after, or a bare version "
             "`v` for everything after version v. Default: from the start."
@@ -154,13 +166,19 @@ class PlayerSchema(Schema):
     name = fields.String()
 
 
-class ViewSchema(Schema):
+class GameSchema(Schema):
+    """The public head of a view, a listing entry and a log."""
+
     id = fields.String()
     game = fields.String()
-    status = fields.String(metadata={"enum": list(STATUSES)})
+    status = fields.String()
     version = fields.Integer()
     options = fields.Dict()
     players = fields.List(fields.Nested(PlayerSchema))
+
+
+class ViewSchema(GameSchema):
+    status = fields.String(metadata={"enum": list(STATUSES)})
     you = fields.Integer(allow_none=True, metadata={"description": "The bearer's seat."})
     to_act = fields.List(fields.Integer(), metadata={"description": "Seats expected to act."})
     state = fields.Raw(allow_none=True, metadata={"description": "The engine's view."})
@@ -169,13 +187,7 @@ class ViewSchema(Schema):
     updated_at = fields.String()
 
 
-class SummarySchema(Schema):
-    id = fields.String()
-    game = fields.String()
-    status = fields.String()
-    version = fields.Integer()
-    options = fields.Dict()
-    players = fields.List(fields.Nested(PlayerSchema))
+class SummarySchema(GameSchema):
     to_act = fields.List(fields.Integer())
     created_at = fields.String()
 
@@ -204,13 +216,17 @@ class LegalMovesSchema(Schema):
 EVENT_DESCRIPTION = "An event: `id`, `type`, `version` and the event's own fields."
 
 
+def _events() -> fields.List:
+    return fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
+
+
 class MoveResultSchema(Schema):
     game = fields.Nested(ViewSchema)
-    events = fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
+    events = _events()
 
 
 class EventsSchema(Schema):
-    events = fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
+    events = _events()
     last_id = fields.String(metadata={"description": "Pass as `after` to continue."})
 
 
@@ -220,13 +236,7 @@ class ScoreSchema(Schema):
     result = fields.Raw(allow_none=True)
 
 
-class LogSchema(Schema):
-    id = fields.String()
-    game = fields.String()
-    status = fields.String()
-    version = fields.Integer()
-    options = fields.Dict()
-    players = fields.List(fields.Nested(PlayerSchema))
+class LogSchema(GameSchema):
     events = fields.List(fields.Dict())
     moves = fields.List(
         fields.Dict(), metadata={"description": "`{seat, move, version}`; once over."}

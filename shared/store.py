@@ -112,6 +112,10 @@ def _stream_entries(reply: Any) -> list[tuple[str, dict[str, str]]]:
     return list(reply[0][1])
 
 
+def _doc(raw: str | None) -> Doc | None:
+    return json.loads(raw) if raw else None
+
+
 def _event(entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
     event = json.loads(fields["e"])
     event["id"] = entry_id
@@ -137,32 +141,30 @@ class GameStore:
 
     def read(self, game_id: str, idem_field: str | None = None) -> tuple[Doc | None, str | None]:
         """The game document and, if asked, an idempotency record: one round trip."""
-        game_key, _, _, idem_key = self.keys(game_id)
-        if idem_field is None:
-            raw = self.client.get(game_key)
-            return (json.loads(raw) if raw else None), None
-        pipe = self.client.pipeline(transaction=False)
-        pipe.get(game_key)
-        pipe.hget(idem_key, idem_field)
-        raw, record = pipe.execute()
-        return (json.loads(raw) if raw else None), record
+        doc, record, _ = self.read_counted(game_id, idem_field)
+        return doc, record
 
     def read_counted(
-        self, game_id: str, idem_field: str | None, counter: str, ttl: int
+        self, game_id: str, idem_field: str | None, counter: str | None = None, ttl: int = 0
     ) -> tuple[Doc | None, str | None, int]:
         """:meth:`read` that also counts one request on the game's counter ``counter``
-        (a rate-limit window, expiring after ``ttl`` s): still one round trip."""
+        (a rate-limit window, expiring after ``ttl`` s; 0 counted without one): still
+        one round trip."""
         game_key, _, _, idem_key = self.keys(game_id)
+        if idem_field is None and counter is None:
+            return _doc(self.client.get(game_key)), None, 0
         pipe = self.client.pipeline(transaction=False)
         pipe.get(game_key)
-        pipe.hget(idem_key, idem_field) if idem_field is not None else pipe.exists(idem_key)
-        counter_key = f"{self.prefix}:{{{game_id}}}:rl:{counter}"
-        pipe.incr(counter_key)
-        pipe.expire(counter_key, ttl)
-        raw, record, count, _ = pipe.execute()
-        if idem_field is None:
-            record = None
-        return (json.loads(raw) if raw else None), record, int(count)
+        if idem_field is not None:
+            pipe.hget(idem_key, idem_field)
+        if counter is not None:
+            counter_key = f"{self.prefix}:{{{game_id}}}:rl:{counter}"
+            pipe.incr(counter_key)
+            pipe.expire(counter_key, ttl)
+        replies = pipe.execute()
+        record = replies[1] if idem_field is not None else None
+        count = int(replies[-2]) if counter is not None else 0
+        return _doc(replies[0]), record, count
 
     def events(
         self, game_id: str, after: str, count: int, block_ms: int = 0
@@ -211,11 +213,9 @@ class GameStore:
         """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
         appending ``events`` (which must carry their ``id``) and ``moves``, and storing
         the idempotency record: all or nothing, in one EVALSHA."""
-        game_id = doc["id"]
-        body = {"version": doc["version"], **{k: v for k, v in doc.items() if k != "version"}}
         args: list[Any] = [
             expected_version,
-            dumps(body),
+            dumps(doc),  # "version" comes first: the script matches it without decoding
             ttl,
             idem_field or "",
             idem_record or "",
@@ -225,9 +225,8 @@ class GameStore:
             args.append(event["id"])
             args.append(dumps({k: v for k, v in event.items() if k != "id"}))
         args.extend(dumps(move) for move in moves)
-        reply = self._write(keys=self.keys(game_id), args=args)
-        outcome = reply[0]
-        return WriteResult(outcome, reply[1] if len(reply) > 1 else None)
+        reply = self._write(keys=self.keys(doc["id"]), args=args)
+        return WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
 
     # -- listing -----------------------------------------------------------------------
 
@@ -243,10 +242,7 @@ class GameStore:
     ) -> tuple[list[Doc], str | None]:
         """Games newest first, optionally of one ``status``, and the cursor of the next
         page (``None`` at the end). Ids whose document expired are dropped from the index."""
-        if cursor:
-            bound, last_id = decode_cursor(cursor)
-        else:
-            bound, last_id = None, None
+        bound, last_id = decode_cursor(cursor) if cursor else (None, None)
         found: list[Doc] = []
         scanned = 0
         while True:

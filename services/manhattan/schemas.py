@@ -3,9 +3,9 @@ before the engine sees anything; the engine checks the rules)."""
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, validate
 
-from shared.schemas import Bool, Int, MoveUnion, players_field, seed_field, type_field
+from shared.schemas import Bool, Int, MoveUnion, int_list, players_field, seed_field, type_field
 
 
 class ManhattanOptionsSchema(Schema):
@@ -19,12 +19,7 @@ class ManhattanOptionsSchema(Schema):
 
 class SelectSchema(Schema):
     type = type_field("select")
-    pieces = fields.List(
-        Int(validate=validate.Range(1, 4)),
-        required=True,
-        validate=validate.Length(1, 6),
-        metadata={"description": "Floor sizes of the pieces taken for this round."},
-    )
+    pieces = int_list(1, 4, (1, 6), "Floor sizes of the pieces taken for this round.")
 
 
 class PlaceSchema(Schema):

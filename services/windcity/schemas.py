@@ -3,20 +3,22 @@ before the engine sees anything; the engine checks the rules)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from services.windcity.rules.options import DEFAULTS, PLAY_AREAS
-from shared.schemas import Bool, Int, MoveUnion, players_field, seed_field, type_field
+from shared.schemas import Bool, Int, MoveUnion, int_list, players_field, seed_field, type_field
 
 SQUARE = validate.Regexp(r"^[A-L]([1-9]|1[0-9]|2[0-4])$", error="Not a square (A1..L24).")
 
 
-def square(**kwargs) -> fields.String:
+def square(**kwargs: Any) -> fields.String:
     metadata = {"example": "C7", **kwargs.pop("metadata", {})}
     return fields.String(validate=SQUARE, metadata=metadata, **kwargs)
 
 
-def squares(description: str, **kwargs) -> fields.List:
+def squares(description: str, **kwargs: Any) -> fields.List:
     return fields.List(
         square(), validate=validate.Length(0, 60), metadata={"description": description}, **kwargs
     )
@@ -44,12 +46,7 @@ class PlaceHouseSchema(Schema):
 
 class PlanSchema(Schema):
     type = type_field("plan")
-    actions = fields.List(
-        Int(validate=validate.Range(1, 5)),
-        required=True,
-        validate=validate.Length(1, 3),
-        metadata={"description": "1-3 different action numbers of the drawn card, in order."},
-    )
+    actions = int_list(1, 5, (1, 3), "1-3 different action numbers of the drawn card, in order.")
     kauf = square(
         allow_none=True,
         load_default=None,

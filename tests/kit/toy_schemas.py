@@ -18,9 +18,8 @@ class CallSchema(Schema):
     value = Int(required=True, validate=validate.Range(1, 3))
 
 
-class PickSchema(Schema):
+class PickSchema(CallSchema):  # the same value, another phase
     type = type_field("pick")
-    value = Int(required=True, validate=validate.Range(1, 3))
 
 
 class ToyMoveSchema(MoveUnion):
