@@ -13,7 +13,7 @@ from webargs.flaskparser import FlaskParser
 
 from shared import schemas as s
 from shared.access import missing_token, require_seat, seat_of
-from shared.errors import PROBLEM_MIME, TITLES, ApiError, invalid
+from shared.errors import PROBLEM_MIME, ApiError, invalid, title
 from shared.events import long_poll, sse_stream
 from shared.games import OVER, Games, IfMatch
 from shared.tokens import hash_token
@@ -87,8 +87,7 @@ def problems(*statuses: int) -> dict[str, Any]:
     plain dicts, as a decorator per status makes flask-smorest deep-copy schemas)."""
     content = {PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}
     responses: dict[str, Any] = {
-        str(status): {"description": TITLES.get(status, "Error"), "content": content}
-        for status in statuses
+        str(status): {"description": title(status), "content": content} for status in statuses
     }
     for status in {429, 503} & set(statuses):
         responses[str(status)]["headers"] = {"Retry-After": RETRY_AFTER_DOC}

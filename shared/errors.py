@@ -17,40 +17,29 @@ TYPE_PREFIX = "urn:boardgames:problem:"
 
 log = logging.getLogger(__name__)
 
-# Codes for Flask/werkzeug's own HTTP errors (anything else: "http-<status>").
-HTTP_CODES = {
-    400: "bad-request",
-    401: "missing-token",
-    403: "forbidden",
-    404: "not-found",
-    405: "method-not-allowed",
-    406: "not-acceptable",
-    409: "conflict",
-    412: "version-mismatch",
-    413: "payload-too-large",
-    415: "unsupported-media-type",
-    422: "validation-error",
-    429: "too-many-requests",
-    500: "internal-error",
-    503: "storage-unavailable",
+# status -> (the code of Flask/werkzeug's own errors of that status, the title);
+# any other status: "http-<status>", "Error".
+HTTP = {
+    400: ("bad-request", "Bad Request"),
+    401: ("missing-token", "Unauthorized"),
+    403: ("forbidden", "Forbidden"),
+    404: ("not-found", "Not Found"),
+    405: ("method-not-allowed", "Method Not Allowed"),
+    406: ("not-acceptable", "Not Acceptable"),
+    409: ("conflict", "Conflict"),
+    412: ("version-mismatch", "Precondition Failed"),
+    413: ("payload-too-large", "Content Too Large"),
+    415: ("unsupported-media-type", "Unsupported Media Type"),
+    422: ("validation-error", "Unprocessable Content"),
+    429: ("too-many-requests", "Too Many Requests"),
+    500: ("internal-error", "Internal Server Error"),
+    503: ("storage-unavailable", "Service Unavailable"),
 }
 
-TITLES = {
-    400: "Bad Request",
-    401: "Unauthorized",
-    403: "Forbidden",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    406: "Not Acceptable",
-    409: "Conflict",
-    412: "Precondition Failed",
-    413: "Content Too Large",
-    415: "Unsupported Media Type",
-    422: "Unprocessable Content",
-    429: "Too Many Requests",
-    500: "Internal Server Error",
-    503: "Service Unavailable",
-}
+
+def title(status: int) -> str:
+    """The problem title of a status."""
+    return HTTP[status][1] if status in HTTP else "Error"
 
 
 class ApiError(Exception):
@@ -91,7 +80,7 @@ def problem(
     """A ``application/problem+json`` response."""
     body = {
         "type": TYPE_PREFIX + code,
-        "title": TITLES.get(status, "Error"),
+        "title": title(status),
         "status": status,
         "detail": detail,
         "code": code,
@@ -105,8 +94,8 @@ def _from_http_exception(error: HTTPException) -> Response:
     data = getattr(error, "data", None) or {}
     messages = data.get("errors") or data.get("messages")
     extra: dict[str, Any] = {}
-    code = HTTP_CODES.get(status, f"http-{status}")
-    detail = error.description or TITLES.get(status, "Error")
+    code = HTTP[status][0] if status in HTTP else f"http-{status}"
+    detail = error.description or title(status)
     if status == 400 and messages and "json" in messages:
         code, detail = "invalid-json", "The request body is not valid JSON."
     elif status == 422:

@@ -241,37 +241,18 @@ class GameStore:
         self, status: str | None, limit: int, cursor: str | None
     ) -> tuple[list[Doc], str | None]:
         """Games newest first, optionally of one ``status``, and the cursor of the next
-        page (``None`` at the end). Ids whose document expired are dropped from the index."""
+        page (``None`` at the end). Ids whose document expired are dropped from the index.
+        At most about ``_LIST_SCAN_CAP`` ids are looked at per page."""
         bound, last_id = decode_cursor(cursor) if cursor else (None, None)
         found: list[Doc] = []
         scanned = 0
         while True:
-            batch = self.client.zrange(
-                self.index_key,
-                "+inf" if bound is None else bound,
-                "-inf",
-                desc=True,
-                byscore=True,
-                offset=0,
-                num=_LIST_BATCH,
-                withscores=True,
-            )
-            full_batch = len(batch) == _LIST_BATCH
-            # Ties on the score come in descending id order: skip those already passed.
-            batch = [
-                (gid, score)
-                for gid, score in batch
-                if not (last_id is not None and int(score) == bound and gid >= last_id)
-            ]
+            batch, more = self._batch_after(bound, last_id)
             if not batch:
                 return found, None
-            pipe = self.client.pipeline(transaction=False)
-            for gid, _ in batch:
-                pipe.get(self.keys(gid)[0])
-            raws = pipe.execute()
             gone = []
-            for (gid, score), raw in zip(batch, raws, strict=True):
-                bound, last_id = int(score), gid
+            for gid, score, raw in batch:
+                bound, last_id = score, gid
                 scanned += 1
                 if raw is None:
                     gone.append(gid)
@@ -283,12 +264,38 @@ class GameStore:
                         break
             if gone:
                 self.client.zrem(self.index_key, *gone)
-            if len(found) == limit:
+            if len(found) == limit or (more and scanned >= _LIST_SCAN_CAP):
                 return found, _encode_cursor(bound, last_id)
-            if not full_batch:
+            if not more:
                 return found, None
-            if scanned >= _LIST_SCAN_CAP:
-                return found, _encode_cursor(bound, last_id)
+
+    def _batch_after(
+        self, bound: int | None, last_id: str | None
+    ) -> tuple[list[tuple[str, int, str | None]], bool]:
+        """The next index entries ``(id, score, document or None)`` after the position
+        ``(bound, last_id)`` (two round trips), and whether more may follow."""
+        batch = self.client.zrange(
+            self.index_key,
+            "+inf" if bound is None else bound,
+            "-inf",
+            desc=True,
+            byscore=True,
+            offset=0,
+            num=_LIST_BATCH,
+            withscores=True,
+        )
+        more = len(batch) == _LIST_BATCH
+        # Ties on the score come in descending id order: skip those already passed.
+        batch = [
+            (gid, int(score))
+            for gid, score in batch
+            if not (last_id is not None and int(score) == bound and gid >= last_id)
+        ]
+        pipe = self.client.pipeline(transaction=False)
+        for gid, _ in batch:
+            pipe.get(self.keys(gid)[0])
+        raws = pipe.execute() if batch else []
+        return [(gid, score, raw) for (gid, score), raw in zip(batch, raws, strict=True)], more
 
 
 def now_us() -> int:

@@ -35,6 +35,11 @@ def started_game(client: FlaskClient, players: int, **options: Any) -> tuple[str
     return game_id, host, tokens
 
 
+def post_move(client: FlaskClient, game_id: str, token: str, move: Any, **headers: str) -> Any:
+    """POST a move as ``token``'s seat (extra headers: ``**{"Idempotency-Key": "k"}``)."""
+    return client.post(f"/games/{game_id}/moves", json=move, headers={**auth(token), **headers})
+
+
 def view(client: FlaskClient, game_id: str, token: str | None = None) -> dict[str, Any]:
     r = client.get(f"/games/{game_id}", headers=auth(token) if token else {})
     assert r.status_code == 200, r.get_json()

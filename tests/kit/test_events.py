@@ -7,14 +7,12 @@ import time
 
 import pytest
 
-from tests.kit.helpers import assert_problem, auth, started_game, view
+from tests.kit.helpers import assert_problem, auth, post_move, started_game, view
 
 
 def call(client, game_id, tokens, value=1):
     token = tokens[view(client, game_id)["to_act"][0]]
-    r = client.post(
-        f"/games/{game_id}/moves", json={"type": "call", "value": value}, headers=auth(token)
-    )
+    r = post_move(client, game_id, token, {"type": "call", "value": value})
     assert r.status_code == 200
     return r.get_json()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.kit.helpers import assert_problem, auth, create, join, started_game, view
+from tests.kit.helpers import assert_problem, auth, create, join, post_move, started_game, view
 
 
 def test_create_answers_201_with_location_host_token_and_open_view(toy_client):
@@ -192,9 +192,7 @@ def test_cancel(toy_client):
     assert r.status_code == 200 and r.get_json()["status"] == "cancelled"
     assert r.get_json()["to_act"] == []
     assert_problem(toy_client.delete(f"/games/{game_id}", headers=auth(host)), 409, "game-over")
-    r = toy_client.post(
-        f"/games/{game_id}/moves", json={"type": "call", "value": 1}, headers=auth(tokens[0])
-    )
+    r = post_move(toy_client, game_id, tokens[0], {"type": "call", "value": 1})
     assert_problem(r, 409, "game-not-running")
     log = toy_client.get(f"/games/{game_id}/log").get_json()
     assert log["events"][-1]["type"] == "game_cancelled"

@@ -9,11 +9,7 @@ import types
 import pytest
 
 from tests.kit import toy_engine
-from tests.kit.helpers import assert_problem, auth, started_game, view
-
-
-def post_move(client, game_id, token, move, **headers):
-    return client.post(f"/games/{game_id}/moves", json=move, headers={**auth(token), **headers})
+from tests.kit.helpers import assert_problem, auth, post_move, started_game, view
 
 
 def caller_token(client, game_id, tokens):

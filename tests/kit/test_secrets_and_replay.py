@@ -7,7 +7,7 @@ import json
 import random
 
 from tests.kit import toy_engine
-from tests.kit.helpers import auth, started_game
+from tests.kit.helpers import auth, post_move, started_game
 
 SEED = 7_319_428_601_553_187_211
 
@@ -22,11 +22,7 @@ def play_to_the_end(client, game_id, tokens, rng, bodies):
         seat = rng.choice(game["to_act"])
         moves = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
         bodies.append((seat, moves.get_data(as_text=True)))
-        r = client.post(
-            f"/games/{game_id}/moves",
-            json=rng.choice(moves.get_json()["moves"]),
-            headers=auth(tokens[seat]),
-        )
+        r = post_move(client, game_id, tokens[seat], rng.choice(moves.get_json()["moves"]))
         assert r.status_code == 200, r.get_json()
         bodies.append((seat, r.get_data(as_text=True)))
         for other, token in enumerate(tokens):
@@ -48,13 +44,9 @@ def test_no_response_or_event_leaks_a_secret(toy_client, redis_client):
     rng = random.Random(1)
     game = toy_client.get(f"/games/{game_id}").get_json()
     caller = game["to_act"][0]
-    toy_client.post(
-        f"/games/{game_id}/moves", json={"type": "call", "value": 2}, headers=auth(tokens[caller])
-    )
+    post_move(toy_client, game_id, tokens[caller], {"type": "call", "value": 2})
     picker = (caller + 1) % 3
-    toy_client.post(
-        f"/games/{game_id}/moves", json={"type": "pick", "value": 3}, headers=auth(tokens[picker])
-    )
+    post_move(toy_client, game_id, tokens[picker], {"type": "pick", "value": 3})
     state = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))["state"]
     for seat, token in enumerate(tokens):
         mine = toy_client.get(f"/games/{game_id}", headers=auth(token)).get_json()["state"]

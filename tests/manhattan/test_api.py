@@ -9,13 +9,9 @@ import threading
 
 import pytest
 
-from tests.kit.helpers import assert_problem, auth, join, started_game, view
+from tests.kit.helpers import assert_problem, auth, join, post_move, started_game, view
 
 SEED = 6_120_783_349_851_002_467
-
-
-def post_move(client, game_id, token, move, **headers):
-    return client.post(f"/games/{game_id}/moves", json=move, headers={**auth(token), **headers})
 
 
 def current(client, game_id):

@@ -9,14 +9,10 @@ import threading
 
 import pytest
 
-from tests.kit.helpers import assert_problem, auth, started_game, view
+from tests.kit.helpers import assert_problem, auth, post_move, started_game, view
 
 SEED = 5_551_234_987_000_111_222
 SECRET_KEYS = {"card", "actions", "kauf", "plan", "number"}
-
-
-def post_move(client, game_id, token, move):
-    return client.post(f"/games/{game_id}/moves", json=move, headers=auth(token))
 
 
 def play_until(client, game_id, tokens, stop, rng):
