@@ -21,7 +21,8 @@ def missing_token() -> ApiError:
     )
 
 
-def _invalid_token() -> ApiError:
+def invalid_token() -> ApiError:
+    """403 for a token that belongs to no seat of the game and is not its host token."""
     return ApiError(403, "invalid-token", "This token is not valid for this game.")
 
 
@@ -38,7 +39,7 @@ def seat_of(doc: Doc, digest: str | None) -> int | None:
         if tokens.matches(digest, player["token_hash"]):
             found = player["seat"]
     if found is None and not tokens.matches(digest, doc["host"]):
-        raise _invalid_token()
+        raise invalid_token()
     return found
 
 
@@ -62,4 +63,4 @@ def require_host(doc: Doc, digest: str | None) -> None:
         return
     if any(tokens.matches(digest, p["token_hash"]) for p in doc["players"]):
         raise ApiError(403, "host-token-required", "Only the host may do this.")
-    raise _invalid_token()
+    raise invalid_token()

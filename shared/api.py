@@ -12,8 +12,8 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from shared import schemas as s
-from shared.access import missing_token, require_seat, seat_of
-from shared.errors import PROBLEM_MIME, ApiError, invalid, title
+from shared.access import invalid_token, missing_token, require_seat, seat_of
+from shared.errors import PROBLEM_MIME, invalid, title
 from shared.events import long_poll, sse_stream
 from shared.games import OVER, Games, IfMatch
 from shared.tokens import hash_token
@@ -65,7 +65,7 @@ def bearer() -> str | None:
     if scheme.lower() != "bearer" or not token:
         raise missing_token()
     if len(token) > 256:
-        raise ApiError(403, "invalid-token", "This token is not valid for this game.")
+        raise invalid_token()
     return hash_token(token)
 
 

@@ -77,7 +77,11 @@ def _players(doc: Doc) -> list[dict[str, Any]]:
 
 
 class Games:
-    """The lifecycle of the games of one engine, stored in one :class:`GameStore`."""
+    """The lifecycle of the games of one engine, stored in one :class:`GameStore`.
+
+    Requests name their bearer by ``digest``, the token's hash (``None``: no token),
+    computed once per request by the caller; the raw token never gets this far.
+    """
 
     def __init__(self, engine: ModuleType, store: GameStore, settings: dict[str, Any]) -> None:
         self.engine = engine
@@ -370,7 +374,7 @@ class Games:
     ) -> dict[str, Any]:
         """Apply a seat's move; returns ``{"game": <the mover's view>, "events": [...]}``.
 
-        With an ``Idempotency-Key`` already used by this token, returns the first answer
+        With an ``Idempotency-Key`` already used by this bearer, returns the first answer
         and applies nothing. The key is stored by the same script that applies the move;
         it and the move counter are per token (per seat; a wrong token counts apart).
         """
