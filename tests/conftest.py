@@ -52,7 +52,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
+def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
@@ -61,7 +61,7 @@ def _wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
         except Exception:  # not up yet
             pass
         time.sleep(0.05)
-    raise RuntimeError(f"timed out waiting for {what}")
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 # TEST_REDIS_CLUSTER=1: the session's Redis is a private three-node Redis Cluster
@@ -142,7 +142,7 @@ def redis_url() -> Iterator[str]:
     url = f"redis://127.0.0.1:{port}/0"
     probe = redis.Redis.from_url(url, socket_timeout=1)
     try:
-        _wait_until(lambda: bool(probe.ping()), 10, "redis-server")
+        wait_until(lambda: bool(probe.ping()), 10, "redis-server")
         yield url
     finally:
         probe.close()
@@ -239,7 +239,7 @@ def serve(game: str, redis_url: str, workers: int = 2) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        _wait_until(
+        wait_until(
             lambda: (
                 proc.poll() is None and requests.get(f"{base}/readyz", timeout=1).status_code == 200
             ),

@@ -15,8 +15,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,19 +23,7 @@ import pytest
 import redis
 import requests
 
-from tests.conftest import APP_FACTORIES, ROOT, free_port
-
-
-def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            if check():
-                return
-        except Exception:  # not there yet
-            pass
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
 
 
 class RedisServer:
