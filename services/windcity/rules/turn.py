@@ -96,9 +96,7 @@ def check_plan(
     houses = state["houses"]
     cost = 0
     for sq in renew:
-        h = houses.get(sq)
-        if h is None or h[0] != seat:
-            raise RuleError("not-your-house", f"you have no house on {sq}")
+        h = _own_house(houses, seat, sq)
         if not h[2]:
             raise RuleError("not-insured", f"your house on {sq} is not insured")
         cost += renew_price(sq, h)
@@ -110,9 +108,7 @@ def check_plan(
             raise RuleError("bad-square", f"{kauf!r} is not a square of the play area")
         if board.SECTION[kauf] == 0:
             raise RuleError("not-a-land-square", f"{kauf} is in the sea")
-        h = houses.get(kauf)
-        if h is None or h[0] != seat:
-            raise RuleError("not-your-house", f"you have no house on {kauf}")
+        h = _own_house(houses, seat, kauf)
         if h[1] == 2 or _ROW[kauf] == _BEACH or kauf in renew:
             raise RuleError(
                 "bad-kauf-target", "Kauf needs one of your single, uninsured, non-beach houses"
@@ -181,6 +177,14 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     return events
 
 
+def _own_house(houses: dict[str, list], seat: int, square: str) -> list:
+    """The house on ``square``, which must be ``seat``'s own."""
+    h = houses.get(square)
+    if h is None or h[0] != seat:
+        raise RuleError("not-your-house", f"you have no house on {square}")
+    return h
+
+
 def apply_insure(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     """Insure some of ``seat``'s houses, paying the active player."""
     for key in move:
@@ -190,9 +194,7 @@ def apply_insure(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     houses = state["houses"]
     cost = 0
     for sq in squares:
-        h = houses.get(sq)
-        if h is None or h[0] != seat:
-            raise RuleError("not-your-house", f"you have no house on {sq}")
+        h = _own_house(houses, seat, sq)
         if h[2]:
             raise RuleError("already-insured", f"your house on {sq} is already insured")
         cost += insure_price(sq, h)
