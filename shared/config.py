@@ -27,6 +27,8 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "RATE_LIMIT_MOVES": (str, ""),
     "RATE_LIMIT_JOINS": (str, ""),
     "CORS_ORIGINS": (str, ""),
+    # off: POST /games with a "seed" is 422 option-not-allowed (fair shuffles only)
+    "ALLOW_CHOSEN_SEED": (bool, True),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

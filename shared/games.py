@@ -9,6 +9,8 @@ Nothing here touches Flask; errors are :class:`ApiError` or the engine's ``RuleE
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import secrets
 from collections.abc import Callable
@@ -17,7 +19,7 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
-from shared import ratelimit, tokens
+from shared import fairness, names, ratelimit, tokens
 from shared.access import missing_token, require_host, require_seat
 from shared.engine import RuleError
 from shared.errors import ApiError, invalid
@@ -69,11 +71,40 @@ def _public(doc: Doc) -> dict[str, Any]:
         "version": doc["version"],
         "options": {"players": doc["seats"], **doc["options"]},
         "players": _players(doc),
+        # documents stored before seed commitments have neither (null, false)
+        "seed_commitment": doc.get("seed_commitment"),
+        "seed_chosen": doc.get("seed_chosen", False),
     }
+
+
+def _move_digest(move: dict[str, Any]) -> str:
+    """What an idempotency record remembers of a move: 128 bits of the SHA-256 of its
+    canonical JSON (the validated move, keys sorted), to tell a retry from a reuse."""
+    canonical = json.dumps(move, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+
+
+def _parse_record(record: str) -> tuple[int, str, str | None]:
+    """``"<version> <updated_at> <move digest>"`` as its parts; records written before
+    digests were stored have no third part (``None``: any body is taken as a retry)."""
+    version_text, updated_at, *rest = record.split(" ")
+    return int(version_text), updated_at, rest[0] if rest else None
 
 
 def _players(doc: Doc) -> list[dict[str, Any]]:
     return [{"seat": p["seat"], "name": p["name"]} for p in doc["players"]]
+
+
+def _same_move(record: str, digest: str) -> str:
+    """``record`` when it is the record of this move (or predates digests), else 422."""
+    stored = _parse_record(record)[2]
+    if stored is not None and stored != digest:
+        raise ApiError(
+            422,
+            "idempotency-key-reused",
+            "This Idempotency-Key was used for another move; use a new key for a new move.",
+        )
+    return record
 
 
 class Games:
@@ -153,10 +184,12 @@ class Games:
         }
 
     def log(self, doc: Doc) -> dict[str, Any]:
-        """Every event; once the game is over also the seed and every move (replayable)."""
+        """Every event; once the game is over also the seed, its commitment's salt and
+        every move (replayable, and checkable against ``seed_commitment``)."""
         body = {**_public(doc), "events": self.store.all_events(doc["id"])}
         if doc["status"] in OVER:
             body["seed"] = doc["seed"]
+            body["salt"] = doc.get("salt")
             body["moves"] = self.store.all_moves(doc["id"])
         return body
 
@@ -174,18 +207,21 @@ class Games:
         decide: Callable[[Doc], Outcome],
         idem_field: str | None = None,
         limit_as: str | None = None,
+        digest: str = "",
     ) -> tuple[Doc, list[dict[str, Any]], str | None]:
         """Read, ``decide``, compare-and-set; retried on a version conflict.
 
         Returns the written document, its stamped events and ``None``; or, when
         ``idem_field`` was used before, the current document, no events and the stored
-        record (see :meth:`_replay`). Only the first read counts against the move limit.
+        record (see :meth:`_replay`); ``422 idempotency-key-reused`` when that record
+        holds another move's ``digest``. Only the first read counts against the move
+        limit.
         """
         for _ in range(self.settings["CAS_RETRIES"]):
             doc, record = self._read(game_id, idem_field, limit_as)
             limit_as = None
             if record is not None:
-                return doc, [], record
+                return doc, [], _same_move(record, digest)
             outcome = decide(doc)
             new = outcome.doc
             new["version"] = version = doc["version"] + 1
@@ -201,12 +237,12 @@ class Games:
                 outcome.moves,
                 self.ttl(new),
                 idem_field,
-                f"{version} {new['updated_at']}" if idem_field else None,
+                f"{version} {new['updated_at']} {digest}" if idem_field else None,
             )
             if result.outcome == "ok":
                 return new, events, None
             if result.outcome == "duplicate":
-                return doc, [], result.record or ""
+                return doc, [], _same_move(result.record or "", digest)
             if result.outcome == "missing":
                 raise _not_found(game_id)
         raise ApiError(
@@ -217,10 +253,9 @@ class Games:
 
     def _replay(self, doc: Doc, record: str) -> tuple[Doc, list[dict[str, Any]]]:
         """The document and events of an idempotent move's first answer, rebuilt byte for
-        byte from its record ``"<version> <updated_at>"``: the engine replays the stored
-        moves from the seed (as anyone can with the log) up to that version."""
-        version_text, _, updated_at = record.partition(" ")
-        version = int(version_text)
+        byte from its record ``"<version> <updated_at> <digest>"``: the engine replays the
+        stored moves from the seed (as anyone can with the log) up to that version."""
+        version, updated_at, _ = _parse_record(record)
         state = self.engine.setup(len(doc["players"]), dict(doc["options"]), doc["seed"])
         for entry in self.store.all_moves(doc["id"]):
             if entry["version"] > version:
@@ -261,8 +296,15 @@ class Games:
         options = dict(options)
         seats = options.pop("players", None) or self.engine.MAX_PLAYERS
         seed = options.pop("seed", None)
+        salt = commitment = None
         if seed is None:
-            seed = secrets.randbits(63)
+            seed, salt, commitment = fairness.new_seed()
+        elif not self.settings.get("ALLOW_CHOSEN_SEED", True):
+            raise ApiError(
+                422,
+                "option-not-allowed",
+                "This service picks every seed itself (ALLOW_CHOSEN_SEED is off).",
+            )
         if not self.engine.MIN_PLAYERS <= seats <= self.engine.MAX_PLAYERS:
             raise invalid("json", "players", "players is out of range.", "Out of range.")
         try:  # a trial set-up: option combinations the schema cannot judge are bad input
@@ -280,6 +322,9 @@ class Games:
             "seats": seats,
             "options": options,
             "seed": seed,
+            "salt": salt,
+            "seed_commitment": commitment,
+            "seed_chosen": commitment is None,
             "host": tokens.hash_token(host_token),
             "players": [],
             "state": None,
@@ -302,6 +347,7 @@ class Games:
 
     def join(self, game_id: str, name: str, if_match: IfMatch = None) -> tuple[Doc, int, str]:
         """Take the next free seat; returns the document, the seat and its token."""
+        name = names.normalize(name)
         token = tokens.new_token()
         digest = tokens.hash_token(token)
 
@@ -311,8 +357,12 @@ class Games:
                 raise ApiError(409, "game-not-open", "This game does not take players now.")
             if len(doc["players"]) >= doc["seats"]:
                 raise ApiError(409, "game-full", "Every seat of this game is taken.")
-            if any(p["name"] == name for p in doc["players"]):
-                raise ApiError(409, "name-taken", f"A player named {name!r} already joined.")
+            taken = next(
+                (p["name"] for p in doc["players"] if names.clashes(p["name"], name)), None
+            )
+            if taken is not None:
+                detail = f"{name!r} is taken or too like {taken!r}, who already joined."
+                raise ApiError(409, "name-taken", detail)
             seat = len(doc["players"])
             player = {"seat": seat, "name": name, "token_hash": digest}
             new = {**doc, "players": [*doc["players"], player]}
@@ -400,7 +450,9 @@ class Games:
                 new, events, [{"seat": seat, "move": move, "version": doc["version"] + 1}]
             )
 
-        doc, events, record = self._mutate(game_id, decide, idem_field, limit_as)
+        doc, events, record = self._mutate(
+            game_id, decide, idem_field, limit_as, _move_digest(move) if idem_field else ""
+        )
         if record is not None:  # a retry: decide() may not have run
             doc, events = self._replay(doc, record)
             seat = require_seat(doc, digest)

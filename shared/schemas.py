@@ -9,6 +9,8 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from shared import names
+
 SEED_MAX = 2**63 - 1
 STATUSES = ("open", "running", "finished", "cancelled")
 EVENT_ID_PATTERN = r"^\d{1,20}(-\d{1,20})?$"
@@ -114,15 +116,26 @@ def _no_surrogates(value: str) -> None:
         raise ValidationError("Must be 1-32 printable characters.")
 
 
+class NameField(fields.String):
+    """A display name, normalized to NFC before it is checked (the stored form)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        return names.normalize(super()._deserialize(value, attr, data, **kwargs))
+
+
 class JoinSchema(Schema):
-    name = fields.String(
+    name = NameField(
         required=True,
         validate=[
             validate.Length(1, 32),
             validate.Regexp(NAME_PATTERN, error="Must be 1-32 printable characters."),
             _no_surrogates,
         ],
-        metadata={"description": "Display name, 1-32 printable characters, unique per game."},
+        metadata={
+            "description": "Display name, 1-32 printable characters (after NFC). A name "
+            "that differs from one in the game only by case or by confusable characters "
+            "(Unicode TR39 skeleton) is refused with 409 name-taken."
+        },
     )
 
 
@@ -175,6 +188,17 @@ class GameSchema(Schema):
     version = fields.Integer()
     options = fields.Dict()
     players = fields.List(fields.Nested(PlayerSchema))
+    seed_commitment = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "When the service picked the seed: SHA-256 hex of "
+            '`"<seed>:<salt>"` (decimal seed, 32 hex digits of salt); the log reveals '
+            "both once the game is over. `null` when the creator chose the seed."
+        },
+    )
+    seed_chosen = fields.Boolean(
+        metadata={"description": "The creator chose the seed (and may know every hand)."}
+    )
 
 
 class ViewSchema(GameSchema):
@@ -242,6 +266,10 @@ class LogSchema(GameSchema):
         fields.Dict(), metadata={"description": "`{seat, move, version}`; once over."}
     )
     seed = fields.Integer(metadata={"description": "Only once the game is over."})
+    salt = fields.String(
+        allow_none=True,
+        metadata={"description": "Only once over: the salt of `seed_commitment`."},
+    )
 
 
 class HealthSchema(Schema):

@@ -149,11 +149,14 @@ def test_idempotency_key_replays_the_first_answer_and_applies_nothing(toy_client
     assert first.status_code == 200
     version = first.get_json()["game"]["version"]
     events = redis_client.xlen(f"toy:{{{game_id}}}:events")
-    # a retry (even with another body) gets the first answer, byte for byte
-    for move in ({"type": "call", "value": 2}, {"type": "call", "value": 3}):
+    # a retry of the same move (keys in any order) gets the first answer, byte for byte
+    for move in ({"type": "call", "value": 2}, {"value": 2, "type": "call"}):
         again = post_move(toy_client, game_id, tokens[caller], move, **key)
         assert again.status_code == 200
         assert again.get_data() == first.get_data()
+    # the key with another move: 422, nothing applied (tests/kit/test_idempotency_reuse.py)
+    reused = post_move(toy_client, game_id, tokens[caller], {"type": "call", "value": 3}, **key)
+    assert_problem(reused, 422, "idempotency-key-reused")
     assert view(toy_client, game_id)["version"] == version
     assert redis_client.xlen(f"toy:{{{game_id}}}:events") == events
     # the same key from another seat is that seat's own key, and its own answer
@@ -184,22 +187,25 @@ def test_an_old_key_gets_its_first_answer_after_later_moves(toy_client, redis_cl
     the first answer, rebuilt from the stored moves; the record itself stays tiny."""
     game_id, _, tokens = started_game(toy_client, 3, rounds=3)
     first: dict[str, tuple[int, bytes]] = {}
+    sent: dict[str, dict] = {}
     for n in range(10):
         seat = view(toy_client, game_id)["to_act"][0]
         legal = toy_client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
-        r = post_move(toy_client, game_id, tokens[seat], legal.get_json()["moves"][0],
+        sent[f"m{n}"] = legal.get_json()["moves"][0]
+        r = post_move(toy_client, game_id, tokens[seat], sent[f"m{n}"],
                       **{"Idempotency-Key": f"m{n}"})  # fmt: skip
         assert r.status_code == 200
         first[f"m{n}"] = (seat, r.get_data())
     version = view(toy_client, game_id)["version"]
     for key, (seat, body) in first.items():
-        again = post_move(toy_client, game_id, tokens[seat], {"type": "call", "value": 1},
+        again = post_move(toy_client, game_id, tokens[seat], sent[key],
                           **{"Idempotency-Key": key})  # fmt: skip
         assert again.status_code == 200 and again.get_data() == body, key
     assert view(toy_client, game_id)["version"] == version
     records = redis_client.hgetall(f"toy:{{{game_id}}}:idem")
     assert len(records) == len(first)
-    assert max(len(field) + len(value) for field, value in records.items()) < 80
+    # "<version> <updated_at> <32 hex digits of the move's digest>" under "<32>:<key>"
+    assert max(len(field) + len(value) for field, value in records.items()) < 120
 
 
 @pytest.mark.parametrize("key", ["", "x" * 201, "has space", "é"])

@@ -1,0 +1,101 @@
+"""An Idempotency-Key names one move: reused by the same token for another move it is
+``422 idempotency-key-reused`` and nothing changes (the record keeps a digest of the
+move, as Stripe does); records written before digests keep answering retries."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.kit.helpers import assert_problem, post_move, started_game, view
+
+
+def _counts(redis_client, game_id: str) -> tuple[int, int, int]:
+    """Version, events and moves stored for the game."""
+    doc = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))
+    return (
+        doc["version"],
+        redis_client.xlen(f"toy:{{{game_id}}}:events"),
+        redis_client.llen(f"toy:{{{game_id}}}:moves"),
+    )
+
+
+@pytest.fixture
+def first_move(toy_client):
+    """A running game whose caller made ``call 2`` with the key ``k``."""
+    game_id, _, tokens = started_game(toy_client, 3)
+    caller = view(toy_client, game_id)["to_act"][0]
+    token = tokens[caller]
+    first = post_move(
+        toy_client, game_id, token, {"type": "call", "value": 2}, **{"Idempotency-Key": "k"}
+    )
+    assert first.status_code == 200
+    return game_id, token, first
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"type": "call", "value": 3},  # another value
+        {"type": "pick", "value": 2},  # another kind of move
+    ],
+)
+def test_another_move_under_a_used_key_is_422_and_changes_nothing(
+    toy_client, redis_client, first_move, other
+):
+    game_id, token, first = first_move
+    before = _counts(redis_client, game_id)
+    r = post_move(toy_client, game_id, token, other, **{"Idempotency-Key": "k"})
+    body = assert_problem(r, 422, "idempotency-key-reused")
+    assert "another move" in body["detail"]
+    assert _counts(redis_client, game_id) == before
+    # the key still answers its own move with the first answer
+    again = post_move(
+        toy_client, game_id, token, {"value": 2, "type": "call"}, **{"Idempotency-Key": "k"}
+    )
+    assert again.status_code == 200 and again.get_data() == first.get_data()
+
+
+def test_reuse_is_caught_by_the_write_script_too(toy_app, toy_client, redis_client):
+    """Two requests racing with one key: the second read the game before the first
+    wrote, so it decides on the old game and only the script's own check finds the
+    key; the answer is the same 422."""
+    game_id, _, tokens = started_game(toy_client, 3)
+    token = tokens[view(toy_client, game_id)["to_act"][0]]
+    old = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))
+    key = {"Idempotency-Key": "k"}
+    first = post_move(toy_client, game_id, token, {"type": "call", "value": 2}, **key)
+    assert first.status_code == 200
+    store = toy_app.extensions["game_kit"].games.store
+    read_counted = store.read_counted
+
+    def stale(game, idem_field, *args, **kwargs):  # what a racing request read
+        _, _, count = read_counted(game, idem_field, *args, **kwargs)
+        return json.loads(json.dumps(old)), None, count
+
+    store.read_counted = stale
+    before = _counts(redis_client, game_id)
+    r = post_move(toy_client, game_id, token, {"type": "call", "value": 3}, **key)
+    assert_problem(r, 422, "idempotency-key-reused")
+    assert _counts(redis_client, game_id) == before
+    store.read_counted = read_counted
+    same = post_move(toy_client, game_id, token, {"type": "call", "value": 2}, **key)
+    assert same.status_code == 200 and same.get_data() == first.get_data()
+
+
+def test_a_record_without_a_digest_still_answers_any_retry(toy_client, redis_client, first_move):
+    """Records written before digests ("<version> <updated_at>") keep working: any body
+    under the key gets the first answer, as before."""
+    game_id, token, first = first_move
+    idem = f"toy:{{{game_id}}}:idem"
+    ((field, record),) = redis_client.hgetall(idem).items()
+    version, updated_at, digest = record.split(" ")
+    assert len(digest) == 32 and int(digest, 16) >= 0
+    redis_client.hset(idem, field, f"{version} {updated_at}")
+    before = _counts(redis_client, game_id)
+    r = post_move(
+        toy_client, game_id, token, {"type": "call", "value": 3}, **{"Idempotency-Key": "k"}
+    )
+    assert r.status_code == 200 and r.get_data() == first.get_data()
+    assert _counts(redis_client, game_id) == before
