@@ -1,6 +1,6 @@
 """``boardgames``: the command line for the Manhattan and Wind City services.
 
-boardgames manhattan new|list|join|start|cancel|show|moves|move|score|log|events ...
+boardgames manhattan new|list|join|start|cancel|show|moves|move|score|log|events|verify ...
 boardgames windcity  (the same)
 boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ...)
 boardgames demo
@@ -65,6 +65,11 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--if-match", help="fail unless the game is at this version")
         sub.add_parser("score", parents=[common], help="scores so far")
         sub.add_parser("log", parents=[common], help="every event (and the moves once over)")
+        p = sub.add_parser(
+            "verify", parents=[common], help="check a finished game's seed and replay it"
+        )
+        p.add_argument("game_id_pos", nargs="?", metavar="GAME_ID")
+        p.add_argument("--commitment", help="the seed_commitment you saw when you joined")
         p = sub.add_parser("events", parents=[common], help="events after an id")
         p.add_argument("--after")
         p.add_argument("--wait", type=float)

@@ -30,6 +30,7 @@ from .client import GAMES, TERMINAL_EVENTS, GameClient, client_for, is_over, my_
 from .errors import ApiError, TransportError
 from .notation import NotationError, format_move, parse_move
 from .tokens_store import TokenStore
+from .verify import verify
 
 Json = dict[str, Any]
 
@@ -261,6 +262,31 @@ def cmd_log(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Check a finished game's seed commitment and replay its moves with the rules."""
+    client, gid = _client_and_game(args)
+    report = verify(args.game, client.log(gid), args.commitment)
+    if args.json:
+        emit(args, {"id": gid, "verified": report.ok, "checks": report.checks})
+    else:
+        text = Text()
+        for check in report.checks:
+            mark, style = ("ok  ", "green") if check["ok"] else ("FAIL", "red")
+            text.append(f"{mark} ", style=style)
+            text.append(f"{check['check']}: {check['detail']}\n")
+        if report.ok:
+            text.append(
+                f"game {gid} verified: the shuffle was committed to and the game "
+                "followed the rules",
+                style="bold",
+            )
+        emit(args, None, text)
+    if report.ok:
+        return 0
+    _fail(args, {"error": "unverified", "detail": f"game {gid} not verified: {report.failure()}"})
+    return 1
+
+
 def cmd_events(args: argparse.Namespace) -> int:
     client, gid = _client_and_game(args)
     data = client.events(gid, after=args.after, wait=args.wait)
@@ -461,6 +487,7 @@ COMMANDS = {
     "score": cmd_score,
     "log": cmd_log,
     "events": cmd_events,
+    "verify": cmd_verify,
     "play": cmd_play,
     "watch": cmd_watch,
     "bot": cmd_bot,

@@ -2,6 +2,9 @@
 
 ``evaluate.py`` is the documented exception: it loads the engines with ``importlib`` to
 play thousands of games in-process, and nothing else in the package imports it.
+``verify.py`` is the other: when ``boardgames <game> verify`` runs (never at import) it
+loads the game's pure rules the same way, and they bring only ``shared.rng`` and
+``shared.engine`` of the kit with them, never Flask or Redis.
 """
 
 from __future__ import annotations
@@ -49,3 +52,19 @@ def test_importing_the_client_loads_no_server_code() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_verify_loads_only_the_pure_rules() -> None:
+    code = (
+        "import sys\nfrom clients.cli import verify\n"
+        "before = set(sys.modules)\n"
+        "for game in ('manhattan', 'windcity'): verify.load_rules(game)\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in "
+        "('shared', 'flask', 'redis', 'werkzeug', 'marshmallow')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    loaded = set(ast.literal_eval(out.stdout))
+    assert loaded <= {"shared", "shared.rng", "shared.engine"}, loaded
+    assert "shared.rng" in loaded
