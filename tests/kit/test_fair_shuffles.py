@@ -8,6 +8,7 @@ import hashlib
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -131,3 +132,15 @@ def test_the_openapi_document_shows_the_fields(toy_client):
         props = schemas[name]["properties"]
         assert {"seed_commitment", "seed_chosen"} <= set(props), name
     assert {"seed", "salt", "moves"} <= set(schemas["Log"]["properties"])
+
+
+def test_the_documented_example_holds_for_the_service_and_the_verifier():
+    """docs/api.md's worked example, computed by the service's code and the CLI's."""
+    from clients.cli import verify
+    from shared import fairness
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    salt = "000102030405060708090a0b0c0d0e0f"
+    example = _commit(42, salt)
+    assert fairness.commitment(42, salt) == verify.commitment(42, salt) == example
+    assert f"`42:{salt}`\nto `{example}`" in docs
