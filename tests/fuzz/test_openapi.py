@@ -33,6 +33,9 @@ SEED = int(os.environ.get("FUZZ_SEED", "20240601"))
 PROBLEM = "application/problem+json"
 REQUESTS: Counter[str] = Counter()  # requests sent, per service
 STATUSES: Counter[tuple[str, str, int]] = Counter()  # (service, operation, status)
+# (game, Authorization, Idempotency-Key) -> the move applied under it: the same key with
+# another move is a documented 422 idempotency-key-reused, a refusal for the key's state
+APPLIED_KEYS: dict[tuple[str, str, str], str] = {}
 
 
 @schemathesis.check
@@ -256,6 +259,9 @@ def _run(case: Any, seeds: Seeds, service: str) -> None:
         # A cursor is opaque: only values from ``next_cursor`` are valid, which a schema
         # cannot express; any other string is a documented 422 (checked by problem_json).
         excluded.append(positive_data_acceptance)
+    key = _key_use(case, explicit)
+    if key is not None and APPLIED_KEYS.get(key[0], key[1]) != key[1]:
+        excluded.append(positive_data_acceptance)
     response = case.call_and_validate(
         app=seeds.app,
         headers=explicit or None,
@@ -263,6 +269,20 @@ def _run(case: Any, seeds: Seeds, service: str) -> None:
         excluded_checks=excluded,
     )
     STATUSES[(service, f"{case.method} {case.path}", response.status_code)] += 1
+    if key is not None and response.status_code == 200:
+        APPLIED_KEYS.setdefault(*key)
+
+
+def _key_use(case: Any, explicit: dict[str, str]) -> tuple[tuple[str, str, str], str] | None:
+    """For a move with an Idempotency-Key: ``((game, auth, key), canonical body)``."""
+    headers = {**(case.headers or {}), **explicit}
+    if not (case.method == "POST" and case.path.endswith("/moves")):
+        return None
+    if "Idempotency-Key" not in headers:
+        return None
+    game_id = str((case.path_parameters or {}).get("game_id"))
+    where = (game_id, str(headers.get("Authorization")), str(headers["Idempotency-Key"]))
+    return where, json.dumps(case.body, sort_keys=True, default=str)
 
 
 @manhattan.parametrize()
