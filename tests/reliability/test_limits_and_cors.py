@@ -183,12 +183,27 @@ def test_join_limit_per_client_address(make_app: Callable[..., Flask]) -> None:
     assert r.status_code == 201
 
 
-def test_rate_setting_is_checked_at_start(make_app: Callable[..., Flask]) -> None:
+@pytest.mark.parametrize(
+    "setting", ["RATE_LIMIT_MOVES", "RATE_LIMIT_JOINS", "RATE_LIMIT_CREATES", "RATE_LIMIT_AUTH_FAILURES"]
+)
+def test_rate_setting_is_checked_at_start(make_app: Callable[..., Flask], setting: str) -> None:
     with pytest.raises(ValueError, match="not a rate"):
-        make_app("manhattan", RATE_LIMIT_MOVES="lots")
-    assert parse_rate("20/second").limit == 20
-    assert parse_rate("10/minute").window == 60
-    assert parse_rate("") is None
+        make_app("manhattan", **{setting: "lots"})
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "seconds"),
+    [("20/second", 20, 1), ("10/minute", 10, 60), ("5/10s", 5, 10), ("600/hour", 600, 3600)]
+    + [("3 per 2 minutes", 3, 120), ("1/d", 1, 86400)],
+)
+def test_rates_parse(text: str, amount: int, seconds: int) -> None:
+    rate = parse_rate(text)
+    assert rate is not None and (rate.amount, rate.get_expiry()) == (amount, seconds)
+
+
+@pytest.mark.parametrize("text", ["", "off", " OFF ", "0", None])
+def test_rates_off(text: str | None) -> None:
+    assert parse_rate(text) is None
 
 
 def test_counters_expire(make_app: Callable[..., Flask], redis_client: redis.Redis) -> None:
@@ -198,9 +213,10 @@ def test_counters_expire(make_app: Callable[..., Flask], redis_client: redis.Red
     client.post(
         f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=auth(tokens[0])
     )
-    keys = [k for k in redis_client.scan_iter("mh:*rl:*")]
+    client.post(f"/games/{game_id}/players", json={"name": "late"})
+    keys = redis_client.keys("mh:*rl:*")
     assert any(f"{{{game_id}}}:rl:" in k for k in keys)  # in the game's hash slot
-    assert any(":rl:join:" in k for k in keys)
+    assert any("games.join_game" in k for k in keys)  # flask-limiter's, per address
     for key in keys:
         assert 0 < redis_client.ttl(key) <= 61
 
