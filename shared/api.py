@@ -242,11 +242,13 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     def get_events(query: dict[str, Any], game_id: str):
         """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
         kit = games()
+        gate, address = current_app.extensions["game_kit"].waits, client_address()
+        if query["wait"] > 0 or "text/event-stream" in request.accept_mimetypes:
+            gate.check(address)  # over a cap: refused before any Redis work
         doc = kit.load(game_id)
         wants = request.accept_mimetypes.best_match(
             ["application/json", "text/event-stream"], default="application/json"
         )
-        gate, address = current_app.extensions["game_kit"].waits, client_address()
         if wants != "text/event-stream":
             after, wait = query.get("after"), query["wait"]
             return long_poll(kit.store, doc, after, wait, query["limit"], gate, address)

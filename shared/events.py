@@ -65,22 +65,34 @@ class WaitGate:
         self.by_address: dict[str, int] = {}
         self._lock = threading.Lock()  # for threaded workers; gevent never switches here
 
+    def check(self, address: str) -> None:
+        """The 429/503 :meth:`enter` would give now, without taking a slot: a request
+        that asks to wait is turned away before it costs a Redis round trip."""
+        refusal = self._refusal(address)
+        if refusal is not None:
+            raise refusal
+
     def enter(self, address: str) -> WaitSlot:
         """A slot for one wait of ``address``, or the 429/503 that refuses it."""
         with self._lock:
-            held = self.by_address.get(address, 0)
-            if held >= self.per_address:
-                detail = f"Too many waits from this address ({held} open)"
-                refusal = (429, "too-many-waits", detail)
-            elif self.total >= self.per_process:
-                detail = f"This server process holds all the waits it can ({self.total})"
-                refusal = (503, "server-busy", detail)
-            else:
-                self.by_address[address] = held + 1
+            refusal = self._refusal(address)
+            if refusal is None:
+                self.by_address[address] = self.by_address.get(address, 0) + 1
                 self.total += 1
                 return WaitSlot(self, address)
-        status, code, detail = refusal
-        raise ApiError(
+        raise refusal
+
+    def _refusal(self, address: str) -> ApiError | None:
+        held = self.by_address.get(address, 0)
+        if held >= self.per_address:
+            status, code = 429, "too-many-waits"
+            detail = f"Too many waits from this address ({held} open)"
+        elif self.total >= self.per_process:
+            status, code = 503, "server-busy"
+            detail = f"This server process holds all the waits it can ({self.total})"
+        else:
+            return None
+        return ApiError(
             status,
             code,
             f"{detail}; poll without waiting (wait=0) or retry in {self.retry_after} s.",

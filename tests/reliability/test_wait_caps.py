@@ -70,9 +70,14 @@ def test_long_polls_and_streams_over_the_caps_are_refused(make_app: Callable[...
     assert r.headers["Retry-After"] == "4" and "wait=0" in body["detail"]
     r = client.get(url, headers={"Accept": "text/event-stream"}, environ_base=A)
     assert_problem(r, 429, "too-many-waits")
-    # polls that do not wait are not waits
+    # polls that do not wait are not waits; one asking to wait is refused before it reads
     assert client.get(f"{url}&wait=0", environ_base=A).status_code == 200
-    assert client.get(f"/games/{game_id}/events?wait=5", environ_base=A).status_code == 200
+    r = client.get(f"/games/{game_id}/events?wait=5", environ_base=A)
+    assert_problem(r, 429, "too-many-waits")
+    # below the caps, a poll whose events are there does not wait, so holds no slot
+    r = client.get(f"/games/{game_id}/events?wait=5", environ_base=C)
+    assert r.status_code == 200 and r.get_json()["events"]
+    assert _gate(app).total == 1
     # another address still gets a slot; then the process is full for everyone
     waiters.append(threading.Thread(target=wait, args=("b", B)))
     waiters[1].start()
