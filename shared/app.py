@@ -16,7 +16,7 @@ from shared.api import make_blueprint
 from shared.config import load_settings
 from shared.cors import init_cors
 from shared.errors import register_error_handlers
-from shared.events import WaitGate
+from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
 from shared.ratelimit import AddressLimits
 from shared.health import blp as health_blp
@@ -82,6 +82,7 @@ def create_game_app(
     )
     app.extensions["game_kit"] = GameKit(Games(engine, store, settings), waits)
     limits = AddressLimits(app, settings, key_prefix)
+    app.wsgi_app = WaitGateMiddleware(app.wsgi_app, waits)  # type: ignore[method-assign]
 
     api = KitApi(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})

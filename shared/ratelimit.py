@@ -107,7 +107,12 @@ def client_address() -> str:
     IPv6 one (one subscriber usually holds a whole /64, so single addresses would let
     them walk around every limit). Behind a proxy, configure the proxy's forwarded
     address (werkzeug's ``ProxyFix``)."""
-    address = request.remote_addr or "unknown"
+    return address_of(request.remote_addr)
+
+
+def address_of(remote_addr: str | None) -> str:
+    """:func:`client_address` of a peer address (``REMOTE_ADDR``)."""
+    address = remote_addr or "unknown"
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:

@@ -47,6 +47,7 @@ def _gate(app: Flask) -> WaitGate:
 def test_long_polls_and_streams_over_the_caps_are_refused(make_app: Callable[..., Flask]) -> None:
     app = make_app(
         "toy",
+        CORS_ORIGINS="https://play.example",
         EVENTS_MAX_WAITERS_PER_ADDRESS=1,
         EVENTS_MAX_WAITERS_PER_PROCESS=2,
         EVENTS_RETRY_AFTER_SECONDS=4,
@@ -70,6 +71,10 @@ def test_long_polls_and_streams_over_the_caps_are_refused(make_app: Callable[...
     assert r.headers["Retry-After"] == "4" and "wait=0" in body["detail"]
     r = client.get(url, headers={"Accept": "text/event-stream"}, environ_base=A)
     assert_problem(r, 429, "too-many-waits")
+    # from a browser, the same refusal comes from the view, with the CORS headers
+    r = client.get(f"{url}&wait=10", headers={"Origin": "https://play.example"}, environ_base=A)
+    assert_problem(r, 429, "too-many-waits")
+    assert r.headers["Access-Control-Allow-Origin"] == "https://play.example"
     # polls that do not wait are not waits; one asking to wait is refused before it reads
     assert client.get(f"{url}&wait=0", environ_base=A).status_code == 200
     r = client.get(f"/games/{game_id}/events?wait=5", environ_base=A)

@@ -31,6 +31,7 @@ CLIENTS = int(os.environ.get("WAIT_FLOOD_CLIENTS", "5000"))
 FLOOD_FROM, OTHER = "127.0.0.2", "127.0.0.3"
 RATE = 40  # moves per second, on a fixed schedule
 PER_ADDRESS = 100  # EVENTS_MAX_WAITERS_PER_ADDRESS's default, per worker
+_CAPS = {k: v for k, v in os.environ.items() if k.startswith("EVENTS_MAX_WAITERS")}  # a control run
 
 
 class Mover:
@@ -39,6 +40,9 @@ class Mover:
     def __init__(self, base: str) -> None:
         self.base = base
         self.http = requests.Session()
+        # each request on a new connection, as many separate clients would come: a
+        # worker whose connection slots are all taken accepts none of them
+        self.http.headers["Connection"] = "close"
         self.rng = random.Random(7)
         self.games = [self._new_game() for _ in range(4)]
 
@@ -62,6 +66,9 @@ class Mover:
         headers = {"Authorization": f"Bearer {game['tokens'][game['to_act'][0]]}"}
         url = f"{self.base}/games/{game['id']}"
         legal = self.http.get(f"{url}/legal-moves", headers=headers, timeout=10).json()["moves"]
+        if not legal:  # an earlier answer was lost: whose turn is it now?
+            game["to_act"] = self.http.get(url, timeout=10).json()["to_act"]
+            return 0
         r = self.http.post(f"{url}/moves", json=self.rng.choice(legal), headers=headers, timeout=10)
         if r.status_code == 200:
             view = r.json()["game"]
@@ -92,7 +99,7 @@ class Mover:
 
 @pytest.fixture
 def service(redis_url: str) -> Iterator[Service]:
-    svc = Service("manhattan", redis_url, workers=2)
+    svc = Service("manhattan", redis_url, workers=2, **_CAPS)
     try:
         yield svc
     finally:
