@@ -18,8 +18,8 @@ from shared.cors import init_cors
 from shared.errors import register_error_handlers
 from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
-from shared.ratelimit import AddressLimits
 from shared.health import blp as health_blp
+from shared.ratelimit import AddressLimits
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 

@@ -131,9 +131,7 @@ class WaitGateMiddleware:
         if self.gate.total and self._asks_to_wait(environ):
             refusal = self.gate._refusal(address_of(environ.get("REMOTE_ADDR")))
             if refusal is not None:
-                response = problem(
-                    refusal.status, refusal.code, refusal.detail, refusal.headers
-                )
+                response = problem(refusal.status, refusal.code, refusal.detail, refusal.headers)
                 response.headers["X-Content-Type-Options"] = "nosniff"
                 return response(environ, start_response)
         return self.app(environ, start_response)

@@ -66,7 +66,9 @@ def parse_rate(text: str | None) -> Rate | None:
     try:
         rate = limits.parse(text)
     except ValueError as error:
-        raise ValueError(f"not a rate: {text!r} (e.g. '20/second', '10/minute', '5/10s')") from error
+        raise ValueError(
+            f"not a rate: {text!r} (e.g. '20/second', '10/minute', '5/10s')"
+        ) from error
     if rate.amount < 1:
         raise ValueError(f"not a rate: {text!r}")
     return rate
@@ -189,7 +191,9 @@ class AddressLimits:
                 retry_after = min(retry_after, max(1, math.ceil(current.reset_at - time.time())))
         except redis.exceptions.RedisError as failure:
             log.warning("rate limit storage: %s", failure)
-        limited = rate_limited(rate, retry_after, self._what.get(request.endpoint or "", "requests"))
+        limited = rate_limited(
+            rate, retry_after, self._what.get(request.endpoint or "", "requests")
+        )
         return problem(429, limited.code, limited.detail, limited.headers)
 
     # -- failed authentication --------------------------------------------------------

@@ -185,7 +185,8 @@ def test_join_limit_per_client_address(make_app: Callable[..., Flask]) -> None:
 
 
 @pytest.mark.parametrize(
-    "setting", ["RATE_LIMIT_MOVES", "RATE_LIMIT_JOINS", "RATE_LIMIT_CREATES", "RATE_LIMIT_AUTH_FAILURES"]
+    "setting",
+    ["RATE_LIMIT_MOVES", "RATE_LIMIT_JOINS", "RATE_LIMIT_CREATES", "RATE_LIMIT_AUTH_FAILURES"],
 )
 def test_rate_setting_is_checked_at_start(make_app: Callable[..., Flask], setting: str) -> None:
     with pytest.raises(ValueError, match="not a rate"):
@@ -345,7 +346,9 @@ def test_limit_storage_down_is_503_not_500(make_app: Callable[..., Flask]) -> No
         ("POST", "/games/abc/moves", BOGUS),
     ]:
         body = {"name": "ann"} if path.endswith("players") else {"type": "discard", "lot": 1}
-        r = client.open(path, method=method, json=body if method == "POST" else None, headers=headers)
+        r = client.open(
+            path, method=method, json=body if method == "POST" else None, headers=headers
+        )
         assert_problem(r, 503, "storage-unavailable")
         assert int(r.headers["Retry-After"]) >= 1
 

@@ -4,7 +4,6 @@ process (503), both problem+json with Retry-After; slots come back when a wait e
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 

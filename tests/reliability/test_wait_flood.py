@@ -118,7 +118,15 @@ def test_a_flood_of_waits_from_one_address_does_not_slow_other_moves(service: Se
     after = requests.get(f"{service.base}/games/{idle['id']}", timeout=5).json()["version"]
     url = f"{service.base}/games/{idle['id']}/events?after={after}&wait=25"
     flood = subprocess.Popen(
-        [sys.executable, "-m", "tests.reliability.waiter_flood", url, FLOOD_FROM, str(CLIENTS), "30"],
+        [
+            sys.executable,
+            "-m",
+            "tests.reliability.waiter_flood",
+            url,
+            FLOOD_FROM,
+            str(CLIENTS),
+            "30",
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
