@@ -16,6 +16,7 @@ from shared.access import invalid_token, missing_token, require_seat, seat_of
 from shared.errors import PROBLEM_MIME, invalid, title
 from shared.events import long_poll, sse_stream
 from shared.games import OVER, Games, IfMatch
+from shared.ratelimit import client_address
 from shared.tokens import hash_token
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -86,6 +87,8 @@ def problems(*statuses: int) -> dict[str, Any]:
     """The OpenAPI ``responses`` of an endpoint's problems (``@blp.doc(responses=...)``;
     plain dicts, as a decorator per status makes flask-smorest deep-copy schemas)."""
     content = {PROBLEM_MIME: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    if 401 in statuses and 429 not in statuses:  # RATE_LIMIT_AUTH_FAILURES
+        statuses = tuple(sorted((*statuses, 429)))
     responses: dict[str, Any] = {
         str(status): {"description": title(status), "content": content} for status in statuses
     }
@@ -104,7 +107,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games", methods=["POST"])
     @blp.arguments(options_schema(), required=False, description="The game's options.")
     @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
-    @blp.doc(responses=problems(400, 409, 413, 422, 503))
+    @blp.doc(responses=problems(400, 409, 413, 422, 429, 503))
     def create_game(options: dict[str, Any]):
         """Create a game; the answer carries the host token, shown once."""
         kit = games()
@@ -136,7 +139,6 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     def join_game(body: dict[str, Any], game_id: str):
         """Take the next seat; the answer carries the seat's token, shown once."""
         kit = games()
-        kit.limit_join(request.remote_addr or "unknown")
         doc, seat, token = kit.join(game_id, body["name"], if_match())
         payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
         return payload, 201, etag_headers(doc["version"])
@@ -236,16 +238,20 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         content_type="text/event-stream",
         success=True,
     )
-    @blp.doc(responses=problems(404, 422, 503))
+    @blp.doc(responses=problems(404, 422, 429, 503))
     def get_events(query: dict[str, Any], game_id: str):
         """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
         kit = games()
+        gate, address = current_app.extensions["game_kit"].waits, client_address()
+        if query["wait"] > 0 or "text/event-stream" in request.accept_mimetypes:
+            gate.check(address)  # over a cap: refused before any Redis work
         doc = kit.load(game_id)
         wants = request.accept_mimetypes.best_match(
             ["application/json", "text/event-stream"], default="application/json"
         )
         if wants != "text/event-stream":
-            return long_poll(kit.store, doc, query.get("after"), query["wait"], query["limit"])
+            after, wait = query.get("after"), query["wait"]
+            return long_poll(kit.store, doc, after, wait, query["limit"], gate, address)
         after = request.headers.get("Last-Event-ID") or query.get("after")
         if after is not None and not EVENT_ID.match(after):
             detail = "Last-Event-ID must be an event id."
@@ -259,11 +265,14 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
             config["SSE_HEARTBEAT_SECONDS"],
             config["SSE_MAX_SECONDS"],
         )
-        return Response(
+        slot = gate.enter(address)  # 429/503 now, before the stream's 200 goes out
+        response = Response(
             stream,
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+        response.call_on_close(slot.release)  # the server closes it, however it ended
+        return response
 
     @blp.route("/games/<game_id>/log", methods=["GET"])
     @blp.response(200, s.LogSchema)

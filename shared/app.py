@@ -16,8 +16,10 @@ from shared.api import make_blueprint
 from shared.config import load_settings
 from shared.cors import init_cors
 from shared.errors import register_error_handlers
+from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
 from shared.health import blp as health_blp
+from shared.ratelimit import AddressLimits
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 
@@ -25,9 +27,11 @@ from shared.store import GameStore, make_clients
 @dataclass
 class GameKit:
     """What the views need, kept in ``app.extensions["game_kit"]``: the game logic
-    (with its store: connection pools and the loaded script, nothing else)."""
+    (with its store: connection pools and the loaded script, nothing else) and the caps
+    on waiting clients."""
 
     games: Games
+    waits: WaitGate
 
 
 class KitApi(Api):
@@ -71,12 +75,20 @@ def create_game_app(
 
     client, blocking = make_clients(settings)
     store = GameStore(client, blocking, key_prefix)
-    app.extensions["game_kit"] = GameKit(Games(engine, store, settings))
+    waits = WaitGate(
+        settings["EVENTS_MAX_WAITERS_PER_ADDRESS"],
+        settings["EVENTS_MAX_WAITERS_PER_PROCESS"],
+        settings["EVENTS_RETRY_AFTER_SECONDS"],
+    )
+    app.extensions["game_kit"] = GameKit(Games(engine, store, settings), waits)
+    limits = AddressLimits(app, settings, key_prefix)
+    app.wsgi_app = WaitGateMiddleware(app.wsgi_app, waits)  # type: ignore[method-assign]
 
     api = KitApi(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
     api.register_blueprint(make_blueprint(options_schema, move_schema))
     api.register_blueprint(health_blp)
+    limits.limit_views(app, creates="games.create_game", joins="games.join_game")
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
     init_cors(app, settings["CORS_ORIGINS"])

@@ -16,6 +16,7 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "REDIS_MAX_CONNECTIONS": (int, 4000),
     "GAME_TTL_FINISHED": (int, 7 * 24 * 3600),
     "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
+    "GAME_TTL_OPEN": (int, 24 * 3600),  # an open game nobody starts, from its creation
     "LOG_LEVEL": (str, "INFO"),
     "MAX_CONTENT_LENGTH": (int, 64 * 1024),
     "CAS_RETRIES": (int, 8),
@@ -23,9 +24,15 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "SSE_HEARTBEAT_SECONDS": (float, 15.0),
     "SSE_MAX_SECONDS": (float, 300.0),
     "RETRY_AFTER_SECONDS": (int, 2),
+    # concurrent waits (long-poll, SSE) per worker process: per client address, in all
+    "EVENTS_MAX_WAITERS_PER_ADDRESS": (int, 100),
+    "EVENTS_MAX_WAITERS_PER_PROCESS": (int, 1000),
+    "EVENTS_RETRY_AFTER_SECONDS": (int, 10),
     # rate limits ("20/second", "10/minute", "5/10s"; empty: off) and CORS allow-list
     "RATE_LIMIT_MOVES": (str, ""),
     "RATE_LIMIT_JOINS": (str, ""),
+    "RATE_LIMIT_CREATES": (str, ""),
+    "RATE_LIMIT_AUTH_FAILURES": (str, ""),
     "CORS_ORIGINS": (str, ""),
     # off: POST /games with a "seed" is 422 option-not-allowed (fair shuffles only)
     "ALLOW_CHOSEN_SEED": (bool, True),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import secrets
 from collections.abc import Callable
@@ -119,7 +120,6 @@ class Games:
         self.store = store
         self.settings = settings
         self.move_rate = ratelimit.parse_rate(settings.get("RATE_LIMIT_MOVES"))
-        self.join_rate = ratelimit.parse_rate(settings.get("RATE_LIMIT_JOINS"))
 
     # -- reads -------------------------------------------------------------------------
 
@@ -142,7 +142,7 @@ class Games:
             assert rate is not None
             number, retry_after = ratelimit.window_of(rate)
             doc, record, count = self.store.read_counted(
-                game_id, idem_field, f"{limit_as}:{number}", rate.window + 1
+                game_id, idem_field, f"{limit_as}:{number}", rate.get_expiry() + 1
             )
             ratelimit.check(count, rate, retry_after, "moves")
         if doc is None:
@@ -196,9 +196,15 @@ class Games:
     # -- the write loop ----------------------------------------------------------------
 
     def ttl(self, doc: Doc) -> int:
-        """Seconds the game lives after this write: short once over, long while idle."""
+        """Seconds the game lives after this write: short once over, long while it runs
+        (from its last write), and while open until ``GAME_TTL_OPEN`` after its creation
+        (joins do not extend it: nobody can keep an unstarted game alive for ever)."""
         if doc["status"] in OVER:
             return self.settings["GAME_TTL_FINISHED"]
+        if doc["status"] == OPEN:
+            created = datetime.fromisoformat(doc["created_at"].replace("Z", "+00:00"))
+            age = (datetime.now(UTC) - created).total_seconds()
+            return max(1, math.ceil(self.settings["GAME_TTL_OPEN"] - age))
         return self.settings["GAME_TTL_IDLE"]
 
     def _mutate(
@@ -278,16 +284,6 @@ class Games:
             doc["to_act"] = list(self.engine.to_act(state))
 
     # -- operations --------------------------------------------------------------------
-
-    def limit_join(self, client: str) -> None:
-        """Count a join by ``client`` (its address) against ``RATE_LIMIT_JOINS`` (429 over)."""
-        rate = self.join_rate
-        if rate is None:
-            return
-        number, retry_after = ratelimit.window_of(rate)
-        key = f"{self.store.prefix}:rl:join:{client}:{number}"
-        count = ratelimit.hit(self.store.client, key, rate.window + 1)
-        ratelimit.check(count, rate, retry_after, "joins")
 
     def create(self, options: dict[str, Any]) -> tuple[Doc, str]:
         """A new open game and its host token. ``players`` (seat count, default the

@@ -253,8 +253,11 @@ def test_keys_share_the_hash_tag_and_expire(toy_app, toy_client, redis_client):
 
 
 def test_ttls_come_from_config(make_app, redis_client):
-    client = make_app("toy", GAME_TTL_IDLE=1000, GAME_TTL_FINISHED=50).test_client()
-    game_id, host = create(client)
+    client = make_app("toy", GAME_TTL_IDLE=1000, GAME_TTL_FINISHED=50, GAME_TTL_OPEN=500)
+    client = client.test_client()
+    open_id, _ = create(client)
+    assert 490 < redis_client.ttl(f"toy:{{{open_id}}}:game") <= 500
+    game_id, host, _ = started_game(client, 2)
     assert 990 < redis_client.ttl(f"toy:{{{game_id}}}:game") <= 1000
     client.delete(f"/games/{game_id}", headers=auth(host))
     assert 40 < redis_client.ttl(f"toy:{{{game_id}}}:events") <= 50

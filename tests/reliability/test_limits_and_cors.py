@@ -1,4 +1,4 @@
-"""Per-client rate limits (429 + Retry-After) and CORS, on real apps and a real Redis."""
+"""Rate limits (429 + Retry-After), open-game expiry and CORS, on real apps and a real Redis."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import redis
 from flask import Flask
 
 from shared.ratelimit import parse_rate
-from tests.kit.helpers import assert_problem, auth, started_game, view
+from tests.conftest import free_port
+from tests.kit.helpers import assert_problem, auth, post_move, started_game, view
 
 
 def _legal(client: Any, game_id: str, token: str) -> list[dict[str, Any]]:
@@ -183,12 +184,28 @@ def test_join_limit_per_client_address(make_app: Callable[..., Flask]) -> None:
     assert r.status_code == 201
 
 
-def test_rate_setting_is_checked_at_start(make_app: Callable[..., Flask]) -> None:
+@pytest.mark.parametrize(
+    "setting",
+    ["RATE_LIMIT_MOVES", "RATE_LIMIT_JOINS", "RATE_LIMIT_CREATES", "RATE_LIMIT_AUTH_FAILURES"],
+)
+def test_rate_setting_is_checked_at_start(make_app: Callable[..., Flask], setting: str) -> None:
     with pytest.raises(ValueError, match="not a rate"):
-        make_app("manhattan", RATE_LIMIT_MOVES="lots")
-    assert parse_rate("20/second").limit == 20
-    assert parse_rate("10/minute").window == 60
-    assert parse_rate("") is None
+        make_app("manhattan", **{setting: "lots"})
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "seconds"),
+    [("20/second", 20, 1), ("10/minute", 10, 60), ("5/10s", 5, 10), ("600/hour", 600, 3600)]
+    + [("3 per 2 minutes", 3, 120), ("1/d", 1, 86400)],
+)
+def test_rates_parse(text: str, amount: int, seconds: int) -> None:
+    rate = parse_rate(text)
+    assert rate is not None and (rate.amount, rate.get_expiry()) == (amount, seconds)
+
+
+@pytest.mark.parametrize("text", ["", "off", " OFF ", "0", None])
+def test_rates_off(text: str | None) -> None:
+    assert parse_rate(text) is None
 
 
 def test_counters_expire(make_app: Callable[..., Flask], redis_client: redis.Redis) -> None:
@@ -198,11 +215,158 @@ def test_counters_expire(make_app: Callable[..., Flask], redis_client: redis.Red
     client.post(
         f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=auth(tokens[0])
     )
-    keys = [k for k in redis_client.scan_iter("mh:*rl:*")]
+    client.post(f"/games/{game_id}/players", json={"name": "late"})
+    keys = redis_client.keys("mh:*rl:*")
     assert any(f"{{{game_id}}}:rl:" in k for k in keys)  # in the game's hash slot
-    assert any(":rl:join:" in k for k in keys)
+    assert any("games.join_game" in k for k in keys)  # flask-limiter's, per address
     for key in keys:
         assert 0 < redis_client.ttl(key) <= 61
+
+
+# -- creates --------------------------------------------------------------------------
+
+
+def test_create_limit_per_client_address(
+    make_app: Callable[..., Flask], redis_client: redis.Redis
+) -> None:
+    client = make_app("manhattan", RATE_LIMIT_CREATES="2/minute").test_client()
+    for _ in range(2):
+        assert client.post("/games", json={"players": 2}).status_code == 201
+    r = client.post("/games", json={"players": 2})
+    body = assert_problem(r, 429, "rate-limited")
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    assert "games created" in body["detail"] and "2 per 60 s" in body["detail"]
+    assert len(client.get("/games").get_json()["games"]) == 2  # the refused one made nothing
+    other = {"REMOTE_ADDR": "10.1.2.3"}
+    assert client.post("/games", json={"players": 2}, environ_base=other).status_code == 201
+    # IPv6: one /64 is one client, whatever its interface bits
+    for n in range(2):
+        v6 = {"REMOTE_ADDR": f"2001:db8:1:2::{n + 1:x}"}
+        assert client.post("/games", json={"players": 2}, environ_base=v6).status_code == 201
+    v6 = {"REMOTE_ADDR": "2001:db8:1:2:ffff::9"}
+    assert_problem(client.post("/games", json={"players": 2}, environ_base=v6), 429, "rate-limited")
+    # reads and joins are not creates
+    assert client.get("/games").status_code == 200
+
+
+def test_open_game_expires_after_game_ttl_open_from_creation(
+    make_app: Callable[..., Flask], redis_client: redis.Redis
+) -> None:
+    client = make_app("manhattan", GAME_TTL_OPEN=3).test_client()
+    open_id = client.post("/games", json={"players": 2}).get_json()["id"]
+    started_id, _, _ = started_game(client, 2)
+    prefix = f"mh:{{{open_id}}}"
+    assert 0 < redis_client.ttl(f"{prefix}:game") <= 3
+    time.sleep(1.1)
+    r = client.post(f"/games/{open_id}/players", json={"name": "ann"})
+    assert r.status_code == 201
+    assert 0 < redis_client.ttl(f"{prefix}:game") <= 2  # a join does not extend it
+    assert 0 < redis_client.ttl(f"{prefix}:events") <= 2
+    assert redis_client.ttl(f"mh:{{{started_id}}}:game") > 3600  # started: GAME_TTL_IDLE
+    time.sleep(2.2)
+    assert_problem(client.get(f"/games/{open_id}"), 404, "game-not-found")
+    listed = [g["id"] for g in client.get("/games").get_json()["games"]]
+    assert listed == [started_id]
+
+
+def test_open_game_ttl_defaults_to_a_day(manhattan_client: Any, redis_client: redis.Redis) -> None:
+    game_id = manhattan_client.post("/games", json={"players": 2}).get_json()["id"]
+    assert 86400 - 5 < redis_client.ttl(f"mh:{{{game_id}}}:game") <= 86400
+
+
+# -- failed authentication ------------------------------------------------------------
+
+BOGUS = {"Authorization": "Bearer not-a-token-of-this-game"}
+
+
+def test_auth_failures_per_address_get_429(make_app: Callable[..., Flask]) -> None:
+    client = make_app("manhattan", RATE_LIMIT_AUTH_FAILURES="3/minute").test_client()
+    game_id, host, tokens = started_game(client, 2)
+    # a valid token used where it is not allowed is no failed authentication
+    for _ in range(5):
+        r = client.get(f"/games/{game_id}/legal-moves", headers=auth(host))
+        assert_problem(r, 403, "seat-token-required")
+    assert_problem(client.get(f"/games/{game_id}", headers=BOGUS), 403, "invalid-token")
+    r = client.post(f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=BOGUS)
+    assert_problem(r, 403, "invalid-token")
+    r = client.get(f"/games/{game_id}", headers={"Authorization": "Basic eDp5"})
+    assert_problem(r, 401, "missing-token")
+    r = client.get(f"/games/{game_id}", headers=BOGUS)  # the 4th failure: over the rate
+    body = assert_problem(r, 429, "rate-limited")
+    assert "failed authentications" in body["detail"]
+    assert 1 <= int(r.headers["Retry-After"]) <= 60
+    # from now on, any token from this address is refused unread, even a valid one...
+    r = client.get(f"/games/{game_id}", headers=auth(tokens[0]))
+    assert_problem(r, 429, "rate-limited")
+    version = view(client, game_id)["version"]  # ...but requests without one still work
+    acting = tokens[view(client, game_id)["to_act"][0]]
+    move = {"type": "discard", "lot": 1}
+    assert_problem(post_move(client, game_id, acting, move), 429, "rate-limited")
+    assert view(client, game_id)["version"] == version
+    # another address has its own count
+    other = {"REMOTE_ADDR": "10.9.9.9"}
+    r = client.get(f"/games/{game_id}", headers=auth(tokens[0]), environ_base=other)
+    assert r.status_code == 200
+    r = client.get(f"/games/{game_id}", headers=BOGUS, environ_base=other)
+    assert_problem(r, 403, "invalid-token")
+
+
+def test_auth_failures_are_counted_across_processes(make_app: Callable[..., Flask]) -> None:
+    first = make_app("manhattan", RATE_LIMIT_AUTH_FAILURES="2/minute").test_client()
+    second = make_app("manhattan", RATE_LIMIT_AUTH_FAILURES="2/minute").test_client()
+    game_id, _, tokens = started_game(first, 2)
+    for _ in range(2):
+        assert_problem(first.get(f"/games/{game_id}", headers=BOGUS), 403, "invalid-token")
+    # the other worker has not blocked the address yet: its next failure is over the rate
+    assert second.get(f"/games/{game_id}", headers=auth(tokens[0])).status_code == 200
+    assert_problem(second.get(f"/games/{game_id}", headers=BOGUS), 429, "rate-limited")
+    assert_problem(second.get(f"/games/{game_id}", headers=auth(tokens[0])), 429, "rate-limited")
+
+
+def test_auth_failures_not_limited_by_default(manhattan_client: Any) -> None:
+    game_id, _, _ = started_game(manhattan_client, 2)
+    for _ in range(30):
+        r = manhattan_client.get(f"/games/{game_id}", headers=BOGUS)
+        assert_problem(r, 403, "invalid-token")
+
+
+# -- the limiter's storage down -------------------------------------------------------
+
+
+def test_limit_storage_down_is_503_not_500(make_app: Callable[..., Flask]) -> None:
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    limits = {"RATE_LIMIT_CREATES": "5/minute", "RATE_LIMIT_JOINS": "5/minute"}
+    limits |= {"RATE_LIMIT_AUTH_FAILURES": "5/minute", "RATE_LIMIT_MOVES": "5/second"}
+    client = make_app("manhattan", REDIS_URL=dead, REDIS_SOCKET_TIMEOUT=0.5, **limits)
+    client = client.test_client()
+    for method, path, headers in [
+        ("POST", "/games", {}),
+        ("POST", "/games/abc/players", {}),
+        ("GET", "/games/abc", BOGUS),
+        ("POST", "/games/abc/moves", BOGUS),
+    ]:
+        body = {"name": "ann"} if path.endswith("players") else {"type": "discard", "lot": 1}
+        r = client.open(
+            path, method=method, json=body if method == "POST" else None, headers=headers
+        )
+        assert_problem(r, 503, "storage-unavailable")
+        assert int(r.headers["Retry-After"]) >= 1
+
+
+def test_a_failed_count_of_an_auth_failure_keeps_the_answer(
+    make_app: Callable[..., Flask], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = make_app("manhattan", RATE_LIMIT_AUTH_FAILURES="1/minute")
+    client = app.test_client()
+    game_id, _, _ = started_game(client, 2)
+    strategy = app.extensions["address_limits"].limiter.limiter
+
+    def down(*_: Any, **__: Any) -> bool:
+        raise redis.exceptions.ConnectionError("gone")
+
+    monkeypatch.setattr(strategy, "hit", down)
+    for _ in range(3):  # Redis went away after the game was read: the 403 stands
+        assert_problem(client.get(f"/games/{game_id}", headers=BOGUS), 403, "invalid-token")
 
 
 # -- CORS -----------------------------------------------------------------------------
