@@ -59,9 +59,10 @@ def test_positional_game_id_in_join_move_and_game_first_forms() -> None:
         parse("manhattan", "show", GID, "-g", "fedcba9876543210")
 
 
-def _cli(*args: str, **env: str) -> subprocess.CompletedProcess:
+def _cli(*args: str, input_text: str | None = None, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "clients.cli", *args],
+        input=input_text,
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -189,3 +190,23 @@ def test_legend_explains_owner_labels_and_cards() -> None:
     assert "S0 = seat 0" in mh_legend and "CARD→LOT" in mh_legend and "3 7 2" in mh_legend
     wc_legend = render.legend("windcity").plain
     assert "Kauf" in wc_legend and "DIRsteps·cost" in wc_legend and "insured" in wc_legend
+
+
+def test_windcity_play_narrates_ones_own_turn(tmp_path: Path, live_windcity: str) -> None:
+    """Every plan of ours is followed by its reveal, also when the turn resolved later
+    (after the other player insured), which play used to leave out as 'our own' event."""
+    proc = _cli(
+        "play", "windcity", "--bots", "1", "--name", "me", "--strategy", "random",
+        "--seed", "11",
+        BOARDGAMES_HOME=str(tmp_path),
+        WINDCITY_URL=live_windcity,
+        COLUMNS="120",
+        input_text="1\n" * 60,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    plans = out.count("me made a secret plan")
+    assert plans >= 3 and "random-bot-1 insured" in out, out[-3000:]
+    # the last plan may still be waiting for the bot when our input ran out
+    assert out.count("me reveals card") >= plans - 1, out[-3000:]
+    assert "Legend:" in out
