@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from clients.cli.client import DEFAULT_URLS
+from shared.config import SETTINGS
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -51,3 +54,32 @@ def test_curl_walkthrough_runs_end_to_end(live_manhattan: str, tmp_path: Path) -
     assert re.fullmatch(r"\d+-\d+", lines[3]), lines  # the long-poll's last event id
     assert any(line.startswith("id: ") for line in lines[4:10]), lines  # SSE
     assert lines[-2] == "game_created" and lines[-1] == "cancelled", lines
+
+
+def documented_settings() -> set[str]:
+    """The names in the first column of the README's settings table."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Settings") :]
+    section = section[: section.index("\n## ", 1)] if "\n## " in section[1:] else section
+    names: set[str] = set()
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            names |= set(re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split("|")[1]))
+    return names
+
+
+def read_settings() -> set[str]:
+    """Every environment variable the kit, run.sh, gunicorn.conf.py and the CLI read."""
+    names = set(SETTINGS)
+    names |= set(re.findall(r"\$\{([A-Z][A-Z0-9_]+):-", (ROOT / "scripts/run.sh").read_text()))
+    sources = [ROOT / "gunicorn.conf.py", *sorted((ROOT / "clients/cli").glob("*.py"))]
+    for path in sources:
+        names |= set(re.findall(r"environ(?:\.get\(|\[)\"([A-Z][A-Z0-9_]+)\"", path.read_text()))
+    names |= {env for env, _ in DEFAULT_URLS.values()}
+    return names
+
+
+def test_every_setting_is_in_the_readme_table() -> None:
+    missing = read_settings() - documented_settings()
+    assert not missing, f"settings missing from README's table: {sorted(missing)}"
+    assert {"REDIS_PORT", "WORKER_CONNECTIONS", "ACCESS_LOG"} <= documented_settings()
