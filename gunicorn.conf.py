@@ -20,3 +20,11 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # bench/load.py). Off by default: with it, a second server started on a taken port
 # shares it silently instead of failing with "address already in use".
 reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "").lower() in {"1", "true", "yes"}
+
+# gunicorn's control socket (for `gunicornc`) defaults to one path in the home folder, so
+# a second server on the machine cannot open it. scripts/run.sh gives each service its own
+# under ./var/ (GUNICORN_CONTROL_SOCKET); without one it is off.
+if os.environ.get("GUNICORN_CONTROL_SOCKET"):
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
+else:
+    control_socket_disable = True

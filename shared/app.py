@@ -15,6 +15,7 @@ from marshmallow import Schema
 from shared.api import make_blueprint
 from shared.config import load_settings
 from shared.cors import init_cors
+from shared.docs_ui import init_docs_assets, swagger_ui_config
 from shared.errors import register_error_handlers
 from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
@@ -66,9 +67,8 @@ def create_game_app(
         OPENAPI_VERSION="3.0.3",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
-        OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
     )
+    app.config.update(swagger_ui_config())  # /docs with assets served here, not from a CDN
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     _configure_logging(app, settings["LOG_LEVEL"])
@@ -89,6 +89,7 @@ def create_game_app(
     api.register_blueprint(make_blueprint(options_schema, move_schema))
     api.register_blueprint(health_blp)
     limits.limit_views(app, creates="games.create_game", joins="games.join_game")
+    init_docs_assets(app)
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
     init_cors(app, settings["CORS_ORIGINS"])

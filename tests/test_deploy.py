@@ -1,12 +1,22 @@
-"""The deployment files: docker-compose.yml is well-formed compose wired the way the README says.
+"""The deployment files: docker-compose.yml is well-formed compose wired the way the README
+says, and `make run` (scripts/run.sh) starts and stops quietly.
 
 There is no Docker engine on the CI machine, so this checks the file's structure
 against the compose file format's rules that matter here, not by running it.
 """
 
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
+import requests
 import yaml
+
+from tests.conftest import free_port, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
@@ -53,3 +63,93 @@ def test_dockerfile_serves_the_chosen_game_under_gunicorn():
     assert dockerfile.count("FROM ") == 1
     assert "gunicorn -c gunicorn.conf.py" in dockerfile
     assert "services.${GAME}.app:create_app()" in dockerfile
+
+
+# ----------------------------------------------------------------------------- make run
+
+
+def _run_sh_checkout(tmp_path: Path) -> Path:
+    """A private checkout for scripts/run.sh: its own var/, the real code and venv."""
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "run.sh", tmp_path / "scripts" / "run.sh")
+    shutil.copy(ROOT / "gunicorn.conf.py", tmp_path / "gunicorn.conf.py")
+    for name in ("shared", "services"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    (tmp_path / ".venv").symlink_to(Path(sys.prefix))
+    return tmp_path
+
+
+def _start_run_sh(checkout: Path, env: dict[str, str]) -> subprocess.Popen:
+    # A session of its own, like a terminal: SIGINT to its process group is Ctrl-C.
+    return subprocess.Popen(
+        ["bash", "scripts/run.sh"],
+        cwd=checkout,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def _answers(url: str) -> bool:
+    try:
+        return requests.get(url, timeout=1).status_code == 200
+    except requests.RequestException:
+        return False
+
+
+def test_make_run_starts_and_stops_quietly(tmp_path: Path, redis_url: str) -> None:
+    """Ctrl-C stops both services with exit 0 and no traceback; a second run is refused
+    in one line; each gunicorn has its own control socket under var/."""
+    checkout = _run_sh_checkout(tmp_path)
+    ports = {"manhattan": free_port(), "windcity": free_port()}
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "MANHATTAN_PORT": str(ports["manhattan"]),
+        "WINDCITY_PORT": str(ports["windcity"]),
+        "WEB_CONCURRENCY": "1",
+    }
+    env.pop("GUNICORN_CONTROL_SOCKET", None)
+    first = _start_run_sh(checkout, env)
+    try:
+        for port in ports.values():
+            wait_until(lambda p=port: _answers(f"http://127.0.0.1:{p}/readyz"), 30, "make run")
+        sockets = {p.name for p in (checkout / "var").glob("*.ctl")}
+        assert sockets == {"manhattan.ctl", "windcity.ctl"}
+
+        second = subprocess.run(
+            ["bash", "scripts/run.sh"], cwd=checkout, env=env, capture_output=True, text=True
+        )
+        assert second.returncode == 1
+        lines = (second.stdout + second.stderr).strip().splitlines()
+        assert len(lines) == 1 and "already running" in lines[0], lines
+        assert all(_answers(f"http://127.0.0.1:{p}/healthz") for p in ports.values())
+
+        os.killpg(first.pid, signal.SIGINT)
+        output, _ = first.communicate(timeout=30)
+    finally:
+        if first.poll() is None:
+            os.killpg(first.pid, signal.SIGKILL)
+    assert first.returncode == 0, output
+    assert "Traceback" not in output and "rror" not in output, output
+    assert output.rstrip().endswith("stopped."), output
+    assert not any(_answers(f"http://127.0.0.1:{p}/healthz") for p in ports.values())
+    assert not list((checkout / "var").glob("*.ctl"))
+
+
+def test_make_run_refuses_a_taken_port_in_one_line(tmp_path: Path, redis_url: str) -> None:
+    checkout = _run_sh_checkout(tmp_path)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = {**os.environ, "REDIS_URL": redis_url, "MANHATTAN_PORT": str(port)}
+        env["WINDCITY_PORT"] = str(free_port())
+        run = subprocess.run(
+            ["bash", "scripts/run.sh"], cwd=checkout, env=env, capture_output=True, text=True
+        )
+    assert run.returncode == 1
+    lines = (run.stdout + run.stderr).strip().splitlines()
+    assert len(lines) == 1 and f"port {port}" in lines[0] and "in use" in lines[0], lines

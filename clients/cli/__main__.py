@@ -9,7 +9,9 @@ boardgames demo
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from typing import NoReturn
 
 from .client import GAMES
 from .commands import run
@@ -17,16 +19,30 @@ from .commands import run
 GAME_FIRST = ("play", "watch", "bot")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (``error: ... (see PROG --help)``), exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        if "--json" in sys.argv[1:]:
+            self.exit(2, json.dumps({"error": "usage", "detail": message}) + "\n")
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+def _game_id_arg(p: argparse.ArgumentParser) -> None:
+    """The game id as a positional argument (``-g``/``--game-id`` works too)."""
+    p.add_argument("game_id_pos", nargs="?", metavar="GAME_ID", help="game id (or -g)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argparse tree: one subparser per game, each with the game's subcommands."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print JSON for scripts")
     common.add_argument("--url", help="service base URL (default: $MANHATTAN_URL / $WINDCITY_URL)")
     common.add_argument("-g", "--game-id", help="game id (default: the last one you used)")
     common.add_argument("--seat", type=int, help="which of your seats to act for")
     common.add_argument("--token", help="a bearer token (seat or host) instead of the stored one")
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="boardgames", description="Play Manhattan and Wind City through their HTTP services."
     )
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME|demo")
@@ -53,38 +69,47 @@ def build_parser() -> argparse.ArgumentParser:
 
         p = sub.add_parser("join", parents=[common], help="take a seat (keeps its token)")
         p.add_argument("--name", required=True)
-        p.add_argument("game_id_pos", nargs="?", metavar="GAME_ID")
+        _game_id_arg(p)
 
-        sub.add_parser("start", parents=[common], help="start the game (host)")
-        sub.add_parser("cancel", parents=[common], help="cancel the game (host)")
+        for name, text in (
+            ("start", "start the game (host)"),
+            ("cancel", "cancel the game (host)"),
+            ("moves", "your legal moves"),
+            ("score", "scores so far"),
+            ("log", "every event (and the moves once over)"),
+        ):
+            _game_id_arg(sub.add_parser(name, parents=[common], help=text))
         p = sub.add_parser("show", parents=[common], help="draw the board")
+        _game_id_arg(p)
         p.add_argument("--spectator", action="store_true", help="the public view only")
-        sub.add_parser("moves", parents=[common], help="your legal moves")
-        p = sub.add_parser("move", parents=[common], help="make a move")
-        p.add_argument("move", nargs="+", help="short notation (e.g. 3 7 2, C7) or a JSON body")
+        p = sub.add_parser("move", parents=[common], help="make a move: [GAME_ID] MOVE...")
+        p.add_argument(
+            "move", nargs="+", help="[GAME_ID] then short notation (e.g. 3 7 2, C7) or JSON"
+        )
         p.add_argument("--if-match", help="fail unless the game is at this version")
-        sub.add_parser("score", parents=[common], help="scores so far")
-        sub.add_parser("log", parents=[common], help="every event (and the moves once over)")
         p = sub.add_parser(
             "verify", parents=[common], help="check a finished game's seed and replay it"
         )
-        p.add_argument("game_id_pos", nargs="?", metavar="GAME_ID")
+        _game_id_arg(p)
         p.add_argument("--commitment", help="the seed_commitment you saw when you joined")
         p = sub.add_parser("events", parents=[common], help="events after an id")
+        _game_id_arg(p)
         p.add_argument("--after")
         p.add_argument("--wait", type=float)
 
         p = sub.add_parser("play", parents=[common], help="play interactively")
+        _game_id_arg(p)
         p.add_argument("--name", help="join under this name if you have no seat yet")
         p.add_argument("--bots", type=int, default=0, help="new game against N bots")
         p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
         p.add_argument("--seed", type=int)
 
         p = sub.add_parser("watch", parents=[common], help="live spectator view")
-        p.add_argument("watch_id", nargs="?", metavar="GAME_ID")
+        _game_id_arg(p)
         p.add_argument("--wait", type=float, default=20.0)
 
         p = sub.add_parser("bot", parents=[common], help="let a bot play a seat to the end")
+        _game_id_arg(p)
         p.add_argument("--seat-token", help="the seat's token (default: your stored seat)")
         p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
         p.add_argument("--seed", type=int)
@@ -110,8 +135,6 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(normalize_argv(list(sys.argv[1:] if argv is None else argv)))
     if args.game == "demo":
         args.command = "demo"
-    if getattr(args, "game_id_pos", None) and not args.game_id:
-        args.game_id = args.game_id_pos
     return run(args)
 
 

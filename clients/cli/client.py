@@ -19,7 +19,13 @@ from typing import Any
 
 import requests
 
-from .errors import ApiError, ServiceUnavailable, TransportError, error_from_response
+from .errors import (
+    ApiError,
+    ServiceUnavailable,
+    TransportError,
+    describe_transport,
+    error_from_response,
+)
 
 Json = dict[str, Any]
 
@@ -140,12 +146,17 @@ class GameClient:
                 )
             except (requests.ConnectionError, requests.Timeout) as exc:
                 if not retry or attempt >= self.max_retries:
-                    raise TransportError(f"{method} {url}: {exc}") from exc
+                    raise TransportError(describe_transport(self.base_url, exc)) from exc
                 time.sleep(self._retry_delay(attempt, None))
                 attempt += 1
                 continue
             if resp.status_code < 400:
-                return resp.json() if resp.content else {}
+                try:
+                    return resp.json() if resp.content else {}
+                except ValueError:
+                    raise TransportError(
+                        f"{self.base_url} did not answer with JSON; is it a boardgames service?"
+                    ) from None
             err = error_from_response(resp)
             if retry and isinstance(err, ServiceUnavailable) and attempt < self.max_retries:
                 time.sleep(self._retry_delay(attempt, err.retry_after))
@@ -324,7 +335,8 @@ class GameClient:
             except (requests.ConnectionError, requests.Timeout) as exc:
                 failures += 1
                 if not reconnect or failures > max_reconnects:
-                    raise TransportError(f"event stream of {game_id}: {exc}") from exc
+                    detail = describe_transport(self.base_url, exc)
+                    raise TransportError(f"event stream of {game_id}: {detail}") from exc
                 self._pause(failures)
                 continue
             if not reconnect:

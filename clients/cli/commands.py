@@ -1,9 +1,9 @@
 """The ``boardgames`` subcommands: one function per command, ``(args) -> exit code``.
 
 Every command prints either rich output for people or, with ``--json``, one JSON
-document on stdout for scripts. Errors go to stderr (as JSON with ``--json``) and set
-the exit code: 1 for an API error, 2 for a usage or notation error, 3 when the service
-cannot be reached.
+document on stdout for scripts. Errors go to stderr as one line (JSON with ``--json``),
+never a traceback, and set the exit code: 1 when the service refused the request or
+could not be reached, 2 for a usage or notation error.
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ import contextlib
 import itertools
 import json
 import random
+import re
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.table import Table
 from rich.text import Text
@@ -27,12 +28,14 @@ from rich.text import Text
 from . import render
 from .bots import play_seat, run_demo_game, start_bots, strategy
 from .client import GAMES, TERMINAL_EVENTS, GameClient, client_for, is_over, my_turn
-from .errors import ApiError, TransportError
+from .errors import ApiError, TransportError, describe_problem
 from .notation import NotationError, format_move, parse_move
 from .tokens_store import TokenStore
 from .verify import verify
 
 Json = dict[str, Any]
+# A game id as the services make them (16 hex digits): lets ``move GAME_ID 3 7 2`` work.
+GAME_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
 class UsageError(Exception):
@@ -208,7 +211,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         with contextlib.suppress(UsageError):  # no seat of yours: the public view
             token, _ = seat_token(args, client, gid)
     view = client.view(gid, token=token, spectator=token is None)
-    emit(args, view, render.render_view(args.game, view))
+    emit(args, view, Group(render.render_view(args.game, view), render.legend(args.game)))
     return 0
 
 
@@ -316,17 +319,20 @@ def cmd_play(args: argparse.Namespace) -> int:
         _join(args.game, client, gid, args.name)
     client.token, seat = seat_token(args, client, gid)
     cursor: str | None = None  # events up to this version have been shown
+    shown_legend = False
 
     while True:
         con.print(Text("waiting for your turn…", style="dim"))
         view = client.wait_for_turn(gid, poll_wait=20)
         names = render.player_names(view)
-        if cursor is not None:  # what the others did since our last move
+        if cursor is not None:  # everything since our last move, our own turn's outcome too
             for ev in client.events(gid, after=cursor, limit=1000).get("events", []):
-                if ev.get("seat") != seat or ev.get("type") in ("round_scored", "game_over"):
-                    con.print("  " + render.describe_event(args.game, ev, names), style="cyan")
+                con.print("  " + render.describe_event(args.game, ev, names), style="cyan")
         cursor = str(view.get("version"))
         con.print(render.render_view(args.game, view))
+        if not shown_legend:
+            con.print(render.legend(args.game), style="dim")
+            shown_legend = True
         if is_over(view):
             con.print(render.render_score(args.game, client.score(gid), view))
             break
@@ -368,18 +374,26 @@ def _ask_move(
         if raw.lower() in ("q", "quit", "exit"):
             return None
         try:
-            move = legal[int(raw) - 1] if raw.isdigit() else parse_move(game, raw, legal)
+            move = pick(legal, raw) if raw.isdigit() else parse_move(game, raw, legal)
             return client.move(gid, move, if_match=view.get("version"))
-        except (NotationError, IndexError) as exc:
-            con.print(f"[red]{exc or 'no such number'}[/red]")
+        except NotationError as exc:
+            con.print(Text(str(exc), style="red"))
         except ApiError as exc:
-            con.print(f"[red]{exc.code}: {exc.detail}[/red]")
+            con.print(Text(f"{exc.code}: {describe_problem(exc)}", style="red"))
+
+
+def pick(legal: list[Json], number: str) -> Json:
+    """The move numbered ``number`` in the menu (1 to the number of moves)."""
+    n = int(number)
+    if not 1 <= n <= len(legal):
+        raise NotationError(f"no move numbered {n}: pick 1 to {len(legal)}, or type a move")
+    return legal[n - 1]
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     """A live spectator view that redraws on every event."""
     client = make_client(args)
-    gid = args.watch_id or game_id_of(args)
+    gid = game_id_of(args)
     view = client.view(gid, spectator=True)
     events = _follow(client, gid, str(view.get("version", 0)), args.wait)
     if args.json:  # for scripts: one JSON line per event, then the final view
@@ -388,12 +402,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(json.dumps(client.view(gid, spectator=True), sort_keys=True))
         return 0
     recent: list[str] = []
+    con = console()
 
-    def screen() -> Group:
-        tail = Text("\n".join(recent[-8:]), style="cyan")
-        return Group(render.render_view(args.game, view), Text("recent events:"), tail)
+    def screen() -> RenderableType:  # fitted to the terminal (80x24 included)
+        width, height = con.size
+        height = height if con.is_terminal else 10_000  # piped: no screen to fit
+        return render.watch_screen(args.game, view, recent, width, height)
 
-    with Live(screen(), console=console(), refresh_per_second=4, transient=False) as live:
+    with Live(screen(), console=con, refresh_per_second=4, transient=False) as live:
         for evs in events:
             names = render.player_names(view)
             recent.extend(render.describe_event(args.game, e, names) for e in evs)
@@ -498,22 +514,45 @@ COMMANDS = {
 def run(args: argparse.Namespace) -> int:
     """Run a parsed command line, mapping errors to messages and exit codes."""
     try:
+        resolve_game_id(args)
         return COMMANDS[args.command](args)
     except ApiError as exc:
-        _fail(args, {"error": "api", "status": exc.status, "code": exc.code, "detail": exc.detail})
+        problem = {"error": "api", "status": exc.status, "code": exc.code}
+        _fail(args, {**problem, "detail": describe_problem(exc), "problem": exc.problem})
         return 1
-    except (UsageError, NotationError, ValueError) as exc:
+    except (UsageError, NotationError) as exc:
         _fail(args, {"error": "usage", "detail": str(exc)})
         return 2
     except TransportError as exc:
         _fail(args, {"error": "transport", "detail": str(exc)})
-        return 3
+        return 1
     except KeyboardInterrupt:
         return 130
+    except TimeoutError as exc:
+        _fail(args, {"error": "timeout", "detail": str(exc)})
+        return 1
+    except Exception as exc:  # never a traceback: one line saying what went wrong
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        _fail(args, {"error": "unexpected", "detail": f"{type(exc).__name__}: {detail}"})
+        return 1
+
+
+def resolve_game_id(args: argparse.Namespace) -> None:
+    """Fold the positional game id (or a leading one in ``move``) into ``args.game_id``."""
+    pos = getattr(args, "game_id_pos", None)
+    moves = getattr(args, "move", None)
+    if not pos and moves and len(moves) > 1 and GAME_ID.match(moves[0]):
+        pos, args.move = moves[0], moves[1:]
+    given = getattr(args, "game_id", None)
+    if pos and given and pos != given:
+        raise UsageError(f"two game ids: {pos} and -g {given}; give one")
+    if pos:
+        args.game_id = pos
 
 
 def _fail(args: argparse.Namespace, problem: Json) -> None:
-    if args.json:
+    """The error as one line on stderr (JSON with ``--json``)."""
+    if getattr(args, "json", False):
         print(json.dumps(problem, sort_keys=True), file=sys.stderr)
     else:
         code = f" {problem['code']}" if "code" in problem else ""

@@ -150,3 +150,43 @@ def error_from_response(resp: requests.Response) -> ApiError:
         problem=problem,
         retry_after=parse_retry_after(resp.headers.get("Retry-After")),
     )
+
+
+def _flatten(errors: Any, path: tuple[str, ...] = ()) -> list[str]:
+    """``{"json": {"pieces": ["Not a list."]}}`` → ``["json.pieces: Not a list."]``."""
+    if isinstance(errors, dict):
+        return [line for k, v in errors.items() for line in _flatten(v, (*path, str(k)))]
+    if isinstance(errors, list) and all(isinstance(e, str) for e in errors):
+        return [f"{'.'.join(path) or 'body'}: {' '.join(errors)}"]
+    if isinstance(errors, list):
+        return [line for i, v in enumerate(errors) for line in _flatten(v, (*path, str(i)))]
+    return [f"{'.'.join(path) or 'body'}: {errors}"]
+
+
+def describe_problem(exc: ApiError) -> str:
+    """One line for people: the detail and every field error of a validation problem."""
+    fields = _flatten(exc.problem.get("errors")) if exc.problem.get("errors") else []
+    return "; ".join([exc.detail, *fields]) if fields else exc.detail
+
+
+def describe_transport(service: str, exc: BaseException) -> str:
+    """Why a service could not be reached, in words (not urllib3's exception text)."""
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, ConnectionRefusedError):
+            return f"cannot reach {service}: connection refused (is the service running?)"
+        if isinstance(cause, TimeoutError | requests.Timeout):
+            return f"cannot reach {service}: it did not answer in time"
+        if "Name or service not known" in str(cause) or "nodename nor servname" in str(cause):
+            return f"cannot reach {service}: unknown host name"
+        cause = cause.__cause__ or cause.__context__ or _reason(cause)
+    return f"cannot reach {service}: the connection failed"
+
+
+def _reason(exc: BaseException) -> BaseException | None:
+    """urllib3 keeps the underlying error in ``.reason`` or the first argument."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, BaseException):
+        return reason
+    first = exc.args[0] if exc.args else None
+    return first if isinstance(first, BaseException) else None

@@ -483,3 +483,180 @@ def describe_event(game: str, event: Json, names: Names | None = None) -> str:
         f"{k}={v}" for k, v in event.items() if k not in ("type", "id", "version", "seat")
     )
     return f"{who + ' ' if who else ''}{t} {rest}".strip()
+
+
+# ----------------------------------------------------------------------------- legends
+
+_LEGENDS = {
+    "manhattan": (
+        "Legend: lots are numbered 1 2 3 / 4 5 6 / 7 8 9 (north row first). A built lot "
+        "reads LOT hHEIGHT S<seat>: its height and the seat that owns it (S0 = seat 0); "
+        "below, SEAT:FLOORS for every seat with floors there, owner first. "
+        "Stock NfxK: K pieces of N floors left. Hand CARD→LOT: a card as printed and the "
+        "board lot it lets you build on from your side of the table (any city). "
+        "Moves: CITY LOT FLOORS (3 7 2 = a 2-floor piece on lot 7 of city 3), "
+        "select 1 1 2 2 3 4, discard LOT, forfeit FLOORS."
+    ),
+    "windcity": (
+        "Legend: @ hurricane; Nh, NB, ND a house, beach house, duplex of seat N; * insured; "
+        "(5)/( ) an observatory with/without its marker; ~ sea, . beach, · land. "
+        "Card N:DIRsteps·cost: action N moves the hurricane steps squares in direction "
+        "DIR for that cost; Kauf·cost builds a duplex. "
+        "Moves: a square (C7) builds a house (or places the hurricane), "
+        "plan 1,3 kauf=C9 renew=C7 plays actions 1 and 3, insure D8 E9 (insure alone: none)."
+    ),
+}
+
+
+def legend(game: str) -> Text:
+    """What the board's labels and the card notation mean, in a few lines."""
+    return Text(_LEGENDS[game])
+
+
+# ----------------------------------------------------------------------------- watch screens
+
+
+def mh_board_compact(state: Json) -> Text:
+    """The six cities in two rows of three, a lot as ``HEIGHT S SEAT`` (``3S1``) or ``.``."""
+    cities = sorted(state.get("cities", []), key=lambda c: c["city"])
+    out = Text()
+    for first in range(0, len(cities), 3):
+        row = cities[first : first + 3]
+        out.append("   ".join(f"{c['city']} {c.get('name', '')}"[:14].ljust(14) for c in row))
+        out.append("\n")
+        for lot_row in (1, 4, 7):
+            for i, city in enumerate(row):
+                lots = {lot["lot"]: lot for lot in city.get("lots", [])}
+                for n in range(lot_row, lot_row + 3):
+                    lot = lots.get(n) or {}
+                    owner = lot.get("owner")
+                    if owner is None or not lot.get("pieces"):
+                        out.append(" .  ", style="dim")
+                    else:
+                        height = lot.get("height") or sum(p["floors"] for p in lot["pieces"])
+                        cell = f"{height}S{owner}".ljust(4)
+                        out.append(cell, style=f"bold {seat_colour(owner)}")
+                    out.append(" " if n < lot_row + 2 else "")
+                out.append("   " if i < len(row) - 1 else "\n")
+    return out
+
+
+def _wc_busy_rows(state: Json) -> set[int]:
+    """Rows with something on them: a house, the hurricane or an observatory."""
+    squares = [h["square"] for h in state.get("houses") or []]
+    squares += [o["square"] for o in state.get("observatories") or []]
+    if state.get("hurricane"):
+        squares.append(state["hurricane"])
+    return {int(sq[1:]) for sq in squares}
+
+
+def _wc_fold(rows: list[int], busy: set[int], run: int) -> list[tuple[int, int]]:
+    """Rows north to south as ``(row, row)``, runs of ``run`` or more empty rows as
+    one ``(first, last)`` entry."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j] not in busy:
+            j += 1
+        if j - i >= run:
+            out.append((rows[i], rows[j - 1]))
+            i = j
+        else:
+            out.append((rows[i], rows[i]))
+            i += 1
+    return out
+
+
+def wc_board_compact(state: Json, max_lines: int | None = None) -> Text:
+    """The play area without a frame in at most ``max_lines`` lines: runs of empty rows
+    fold into one line each; if that is still too tall, the rows around the hurricane."""
+    busy = _wc_busy_rows(state)
+    houses = _wc_houses(state)
+    rows = list(range(int(state.get("north_edge") or 24), 0, -1))
+    budget = (max_lines or 10_000) - 1  # the column header takes a line
+    entries = _wc_fold(rows, busy, 3)
+    if len(entries) > budget:
+        entries = _wc_fold(rows, busy, 2)
+    hidden = "empty"
+    if len(entries) > budget:  # a window of rows around the hurricane, the rest elided
+        hurricane = state.get("hurricane")
+        focus = rows.index(int(hurricane[1:])) if hurricane else len(rows) - 1
+        size = max(1, budget - 2)
+        start = min(max(0, focus - size // 2), max(0, len(rows) - size))
+        window = rows[start : start + size]
+        entries = [(r, r) for r in window]
+        if start > 0:
+            entries.insert(0, (rows[0], rows[start - 1]))
+        if start + size < len(rows):
+            entries.append((rows[start + size], rows[-1]))
+        hidden = "not shown"
+    text = Text("   " + "".join(f" {c} " for c in WC_COLS) + "\n")
+    for first, last in entries:
+        if first != last:
+            text.append(f"   ⋮ rows {last}–{first} {hidden}\n", style="dim")
+            continue
+        text.append(f"{first:>2} ")
+        for col in WC_COLS:
+            sq = f"{col}{first}"
+            if state.get("hurricane") == sq:
+                style = "bold white on red"
+            else:
+                style = f"bold {seat_colour(houses[sq]['owner'])}" if sq in houses else "dim"
+            text.append(wc_cell(state, sq), style=style)
+        text.append("\n")
+    return text
+
+
+def players_line(view: Json) -> Text:
+    """Every seat, one per line: name, and score (Manhattan) or money (Wind City)."""
+    names = player_names(view)
+    state = view.get("state") or {}
+    parts = []
+    for p in state.get("players", []):
+        label = _label(p["seat"], names)
+        value = p.get("score") if "score" in p else p.get("money")
+        label.append(f" {'score' if 'score' in p else 'money'} {value}")
+        parts.append(label)
+    return Text("\n").join(parts)
+
+
+def watch_screen(
+    game: str, view: Json, recent: list[str], width: int = 80, height: int = 24
+) -> RenderableType:
+    """The biggest spectator screen that fits ``width`` x ``height``: the full view with
+    the last events; else a compact board with the status (beside it when there is
+    room), dropping old events first."""
+    events = [Text("recent events:"), Text("\n".join(recent[-8:]), style="cyan")]
+    full = Group(render_view(game, view), *events)
+    state = view.get("state")
+    if not state or _fits(full, width, height):
+        return full
+    status = _PARTS[game][0]
+    lines = height - 1
+    side_by_side = game == "windcity" and width >= 70
+    if game == "manhattan":
+        board: Text = mh_board_compact(state)
+    else:
+        board = wc_board_compact(state, lines if side_by_side else lines - 4)
+    screen: RenderableType = board
+    for keep in range(min(len(recent), 8), -1, -1):
+        tail = Text("\n".join(recent[-keep:]) if keep else "", style="cyan")
+        info = [header(view), Text(status(state)), players_line(view), tail]
+        if side_by_side:
+            grid = Table.grid(padding=(0, 2))
+            grid.add_column(width=39, no_wrap=True)
+            grid.add_column(width=width - 41)
+            grid.add_row(board, Group(*info))
+            screen = grid
+        else:
+            screen = Group(*info[:2], board, *info[2:])
+        if _fits(screen, width, height):
+            return screen
+    return screen
+
+
+def _fits(renderable: RenderableType, width: int, height: int) -> bool:
+    """Whether ``renderable`` drawn at ``width`` columns takes at most ``height`` - 1 lines
+    (rich's live display keeps the last line for the cursor)."""
+    return len(to_text(renderable, width).rstrip("\n").splitlines()) <= height - 1

@@ -124,7 +124,8 @@ def test_exit_codes_and_problem_output(cli) -> None:
     nf = cli("manhattan", "show", "-g", "nope", "--json", check=False)
     assert nf.returncode == 1 and json.loads(nf.stderr)["status"] == 404
     down = cli("manhattan", "show", "-g", gid, "--url", "http://127.0.0.1:9", check=False)
-    assert down.returncode == 3 and "error" in down.stderr
+    assert down.returncode == 1 and down.stderr.count("\n") == 1
+    assert down.stderr.startswith("error: cannot reach http://127.0.0.1:9: connection refused")
     nohost = cli("manhattan", "cancel", "-g", gid, "--token", "wrong", "--json", check=False)
     assert nohost.returncode == 1 and json.loads(nohost.stderr)["status"] == 403
     assert _json(cli("manhattan", "cancel", "--json"))["status"] == "cancelled"
