@@ -18,6 +18,7 @@ from shared.cors import init_cors
 from shared.errors import register_error_handlers
 from shared.games import Games
 from shared.health import blp as health_blp
+from shared.request_log import configure_logging, init_request_log
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 
@@ -68,6 +69,8 @@ def create_game_app(
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     _configure_logging(app, settings["LOG_LEVEL"])
+    configure_logging(settings["LOG_LEVEL"], settings["LOG_FORMAT"])
+    init_request_log(app)
 
     client, blocking = make_clients(settings)
     store = GameStore(client, blocking, key_prefix)

@@ -27,6 +27,10 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "RATE_LIMIT_MOVES": (str, ""),
     "RATE_LIMIT_JOINS": (str, ""),
     "CORS_ORIGINS": (str, ""),
+    # operations (docs/operations.md): log format, /metrics bearer token, API keys file
+    "LOG_FORMAT": (str, "plain"),
+    "METRICS_TOKEN": (str, ""),
+    "API_KEYS_FILE": (str, ""),
 }
 
 _TRUE = {"1", "true", "yes", "on"}
