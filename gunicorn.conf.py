@@ -20,3 +20,40 @@ loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # bench/load.py). Off by default: with it, a second server started on a taken port
 # shares it silently instead of failing with "address already in use".
 reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "").lower() in {"1", "true", "yes"}
+
+
+# -- Prometheus multiprocess metrics (shared/metrics.py, docs/operations.md) ------------
+# Each worker writes its metric values to files in PROMETHEUS_MULTIPROC_DIR and any worker
+# answering /metrics adds them all up. The directory must be this service's alone (two
+# services sharing one would add their counts together) and empty at start (stale files
+# of an earlier run would count again): one directory per service name and port under
+# METRICS_DIR (default: <tmp>/boardgames-metrics), emptied when the master starts.
+
+
+def _metrics_dir(server) -> str:
+    import re
+    import tempfile
+
+    base = os.environ.get("METRICS_DIR") or os.path.join(
+        tempfile.gettempdir(), "boardgames-metrics"
+    )
+    binds = "_".join(str(b) for b in server.cfg.bind)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{server.cfg.proc_name}-{binds}")
+    return os.path.join(base, name)
+
+
+def on_starting(server) -> None:
+    """Give this service a fresh metrics directory before any worker forks."""
+    import shutil
+
+    path = _metrics_dir(server)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+
+
+def child_exit(server, worker) -> None:
+    """Drop a dead worker's live gauges (its counters stay counted)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)

@@ -18,6 +18,7 @@ from shared.cors import init_cors
 from shared.errors import register_error_handlers
 from shared.games import Games
 from shared.health import blp as health_blp
+from shared.metrics_http import init_metrics
 from shared.request_log import configure_logging, init_request_log
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
@@ -83,6 +84,7 @@ def create_game_app(
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
     init_cors(app, settings["CORS_ORIGINS"])
+    init_metrics(app, app.extensions["game_kit"].games)
     return app
 
 
