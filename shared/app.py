@@ -13,6 +13,7 @@ from flask_smorest import Api
 from marshmallow import Schema
 
 from shared.api import make_blueprint
+from shared.apikeys import init_api_keys
 from shared.config import load_settings
 from shared.cors import init_cors
 from shared.errors import register_error_handlers
@@ -85,6 +86,7 @@ def create_game_app(
         _document_union(api, move_schema)
     init_cors(app, settings["CORS_ORIGINS"])
     init_metrics(app, app.extensions["game_kit"].games)
+    init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])
     return app
 
 
