@@ -57,3 +57,28 @@ def child_exit(server, worker) -> None:
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)
+
+
+# -- LOG_FORMAT=json: gunicorn's own lines as JSON too (the app's: shared/request_log.py) --
+if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
+    _json_formatter = {
+        "()": "pythonjsonlogger.json.JsonFormatter",
+        "fmt": "%(levelname)s %(name)s %(message)s",
+        "rename_fields": {"levelname": "level", "name": "logger"},
+        "timestamp": "time",
+    }
+    logconfig_dict = {
+        "formatters": {"json": _json_formatter},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stdout",
+            },
+            "error_console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stderr",
+            },
+        },
+    }
