@@ -28,3 +28,64 @@ if os.environ.get("GUNICORN_CONTROL_SOCKET"):
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 else:
     control_socket_disable = True
+
+# -- Prometheus multiprocess metrics (shared/metrics.py, docs/operations.md) ------------
+# Each worker writes its metric values to files in PROMETHEUS_MULTIPROC_DIR and any worker
+# answering /metrics adds them all up. The directory must be this service's alone (two
+# services sharing one would add their counts together) and empty at start (stale files
+# of an earlier run would count again): one directory per service name and port under
+# METRICS_DIR (default: <tmp>/boardgames-metrics), emptied when the master starts.
+
+
+def _metrics_dir(server) -> str:
+    import re
+    import tempfile
+
+    base = os.environ.get("METRICS_DIR") or os.path.join(
+        tempfile.gettempdir(), "boardgames-metrics"
+    )
+    binds = "_".join(str(b) for b in server.cfg.bind)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{server.cfg.proc_name}-{binds}")
+    return os.path.join(base, name)
+
+
+def on_starting(server) -> None:
+    """Give this service a fresh metrics directory before any worker forks."""
+    import shutil
+
+    path = _metrics_dir(server)
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+
+
+def child_exit(server, worker) -> None:
+    """Drop a dead worker's live gauges (its counters stay counted)."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+# -- LOG_FORMAT=json: gunicorn's own lines as JSON too (the app's: shared/request_log.py) --
+if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
+    _json_formatter = {
+        "()": "pythonjsonlogger.json.JsonFormatter",
+        "fmt": "%(levelname)s %(name)s %(message)s",
+        "rename_fields": {"levelname": "level", "name": "logger"},
+        "timestamp": "time",
+    }
+    logconfig_dict = {
+        "formatters": {"json": _json_formatter},
+        "handlers": {
+            "console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stdout",
+            },
+            "error_console": {
+                "class": "logging.StreamHandler",
+                "formatter": "json",
+                "stream": "ext://sys.stderr",
+            },
+        },
+    }

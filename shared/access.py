@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from shared import tokens
 from shared.errors import ApiError
+from shared.request_log import ACTOR
 from shared.store import Doc
 
 
@@ -40,6 +41,7 @@ def seat_of(doc: Doc, digest: str | None) -> int | None:
             found = player["seat"]
     if found is None and not tokens.matches(digest, doc["host"]):
         raise invalid_token()
+    ACTOR.set("host" if found is None else found)  # for the request's log line
     return found
 
 
@@ -60,6 +62,7 @@ def require_host(doc: Doc, digest: str | None) -> None:
     if digest is None:
         raise missing_token()
     if tokens.matches(digest, doc["host"]):
+        ACTOR.set("host")  # for the request's log line
         return
     if any(tokens.matches(digest, p["token_hash"]) for p in doc["players"]):
         raise ApiError(403, "host-token-required", "Only the host may do this.")

@@ -13,6 +13,7 @@ from webargs.flaskparser import FlaskParser
 
 from shared import schemas as s
 from shared.access import invalid_token, missing_token, require_seat, seat_of
+from shared.apikeys import owner, owner_index
 from shared.errors import PROBLEM_MIME, invalid, title
 from shared.events import long_poll, sse_stream
 from shared.games import OVER, Games, IfMatch
@@ -107,11 +108,12 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games", methods=["POST"])
     @blp.arguments(options_schema(), required=False, description="The game's options.")
     @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
-    @blp.doc(responses=problems(400, 409, 413, 422, 429, 503))
+    @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
+    @blp.doc(responses=problems(400, 401, 403, 409, 413, 422, 429, 503))
     def create_game(options: dict[str, Any]):
         """Create a game; the answer carries the host token, shown once."""
         kit = games()
-        doc, host_token = kit.create(options)
+        doc, host_token = kit.create(options, owner())
         body = {"id": doc["id"], "host_token": host_token, "game": kit.view(doc, None)}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
         return body, 201, headers
@@ -119,13 +121,14 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games", methods=["GET"])
     @blp.arguments(s.ListQuerySchema(), location="query")
     @blp.response(200, s.GameListSchema)
-    @blp.doc(responses=problems(422, 503))
+    @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
+    @blp.doc(responses=problems(401, 403, 422, 503))
     def list_games(query: dict[str, Any]):
         """List games, newest first; filter by ``status``; follow ``next_cursor``."""
         kit = games()
         try:
             docs, cursor = kit.store.list_games(
-                query.get("status"), query["limit"], query.get("cursor")
+                query.get("status"), query["limit"], query.get("cursor"), owner_index(kit)
             )
         except ValueError as error:
             detail = "The cursor is not one this service issued."

@@ -13,6 +13,7 @@ from flask_smorest import Api
 from marshmallow import Schema
 
 from shared.api import make_blueprint
+from shared.apikeys import init_api_keys
 from shared.config import load_settings
 from shared.cors import init_cors
 from shared.docs_ui import init_docs_assets, swagger_ui_config
@@ -21,6 +22,8 @@ from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
 from shared.health import blp as health_blp
 from shared.ratelimit import AddressLimits
+from shared.metrics_http import init_metrics
+from shared.request_log import configure_logging, init_request_log
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 
@@ -72,6 +75,8 @@ def create_game_app(
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     _configure_logging(app, settings["LOG_LEVEL"])
+    configure_logging(settings["LOG_LEVEL"], settings["LOG_FORMAT"])
+    init_request_log(app)
 
     client, blocking = make_clients(settings)
     store = GameStore(client, blocking, key_prefix)
@@ -93,6 +98,8 @@ def create_game_app(
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
     init_cors(app, settings["CORS_ORIGINS"])
+    init_metrics(app, app.extensions["game_kit"].games)
+    init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])
     return app
 
 

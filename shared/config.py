@@ -36,6 +36,10 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "CORS_ORIGINS": (str, ""),
     # off: POST /games with a "seed" is 422 option-not-allowed (fair shuffles only)
     "ALLOW_CHOSEN_SEED": (bool, True),
+    # operations (docs/operations.md): log format, /metrics bearer token, API keys file
+    "LOG_FORMAT": (str, "plain"),
+    "METRICS_TOKEN": (str, ""),
+    "API_KEYS_FILE": (str, ""),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -19,7 +19,7 @@ ALLOW_METHODS = "GET, POST, DELETE, OPTIONS"
 ALLOW_HEADERS = (
     "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
 )
-EXPOSE_HEADERS = "ETag, Location, Retry-After, WWW-Authenticate"
+EXPOSE_HEADERS = "ETag, Location, Retry-After, WWW-Authenticate, X-Request-Id"
 MAX_AGE = "600"
 
 

@@ -7,10 +7,11 @@ import logging
 from typing import Any
 
 import redis.exceptions
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, g, has_request_context
 from werkzeug.exceptions import HTTPException
 
 from shared.engine import RuleError
+from shared.request_log import request_id
 
 PROBLEM_MIME = "application/problem+json"
 TYPE_PREFIX = "urn:boardgames:problem:"
@@ -77,7 +78,7 @@ def problem(
     headers: dict[str, str] | None = None,
     **extra: Any,
 ) -> Response:
-    """A ``application/problem+json`` response."""
+    """A ``application/problem+json`` response, carrying the request's ``request_id``."""
     body = {
         "type": TYPE_PREFIX + code,
         "title": title(status),
@@ -86,6 +87,9 @@ def problem(
         "code": code,
         **extra,
     }
+    if has_request_context():
+        body["request_id"] = request_id()
+        g.problem_code = code  # for the request log line and the metrics
     return Response(json.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
 
 

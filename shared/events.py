@@ -22,6 +22,7 @@ from typing import Any
 import redis.exceptions
 
 from shared.errors import ApiError, problem
+from shared import metrics
 from shared.games import OVER, TERMINAL_EVENTS
 from shared.ratelimit import address_of
 from shared.store import GameStore, normalize_after
@@ -170,11 +171,12 @@ def long_poll(
     block_ms = 0 if doc["status"] in OVER else max(int(wait * 1000), 1 if wait > 0 else 0)
     events = store.events(doc["id"], start, limit)
     if not events and block_ms:
-        if gate is None:
-            events = store.events(doc["id"], start, limit, block_ms)
-        else:
-            with gate.enter(address):
+        with metrics.waiting("long-poll"):
+            if gate is None:
                 events = store.events(doc["id"], start, limit, block_ms)
+            else:
+                with gate.enter(address):
+                    events = store.events(doc["id"], start, limit, block_ms)
     last_id = events[-1]["id"] if events else (after or "0")
     return {"events": events, "last_id": last_id}
 
@@ -200,22 +202,23 @@ def sse_stream(
     cursor = normalize_after(after)
     deadline = time.monotonic() + lifetime
     yield f"retry: 1000\n: stream of game {game_id}\n\n"
-    try:
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return
-            block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
-            events = store.events(game_id, cursor, batch, block_ms)
-            if not events:
-                if over:
+    with metrics.waiting("sse"):  # until the stream ends or the client leaves
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
                     return
-                yield ": heartbeat\n\n"
-                continue
-            for event in events:
-                cursor = event["id"]
-                yield sse_format(event)
-                if event["type"] in TERMINAL_EVENTS:
-                    over = True
-    except redis.exceptions.RedisError as error:  # the stream ends; the client resumes
-        log.warning("event stream of %s ended: %s", game_id, error)
+                block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
+                events = store.events(game_id, cursor, batch, block_ms)
+                if not events:
+                    if over:
+                        return
+                    yield ": heartbeat\n\n"
+                    continue
+                for event in events:
+                    cursor = event["id"]
+                    yield sse_format(event)
+                    if event["type"] in TERMINAL_EVENTS:
+                        over = True
+        except redis.exceptions.RedisError as error:  # the stream ends; the client resumes
+            log.warning("event stream of %s ended: %s", game_id, error)

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
-from shared import fairness, names, ratelimit, tokens
+from shared import fairness, metrics, names, ratelimit, tokens
 from shared.access import missing_token, require_host, require_seat
 from shared.engine import RuleError
 from shared.errors import ApiError, invalid
@@ -245,7 +245,12 @@ class Games:
                 idem_field,
                 f"{version} {new['updated_at']} {digest}" if idem_field else None,
             )
+            metrics.record_write(self.engine.NAME, doc["status"], new["status"], result.outcome)
             if result.outcome == "ok":
+                if new["status"] != doc["status"]:
+                    self.store.tracking.moved(
+                        game_id, doc["status"], new["status"], doc.get("owner")
+                    )
                 return new, events, None
             if result.outcome == "duplicate":
                 return doc, [], _same_move(result.record or "", digest)
@@ -285,10 +290,11 @@ class Games:
 
     # -- operations --------------------------------------------------------------------
 
-    def create(self, options: dict[str, Any]) -> tuple[Doc, str]:
+    def create(self, options: dict[str, Any], owner: str | None = None) -> tuple[Doc, str]:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
-        engine's options, checked now by a trial setup so a bad mix fails at once."""
+        engine's options, checked now by a trial setup so a bad mix fails at once.
+        ``owner``: the id of the API key that creates it (see shared/apikeys.py)."""
         options = dict(options)
         seats = options.pop("players", None) or self.engine.MAX_PLAYERS
         seed = options.pop("seed", None)
@@ -329,6 +335,8 @@ class Games:
             "created_at": now,
             "updated_at": now,
         }
+        if owner is not None:
+            doc["owner"] = owner
         event = {
             "type": "game_created",
             "options": {"players": seats, **options},
@@ -338,7 +346,11 @@ class Games:
         result = self.store.write(doc, 0, [event], [], self.ttl(doc))
         if result.outcome != "ok":  # pragma: no cover - a 64-bit id collision
             raise ApiError(409, "version-conflict", "Could not create the game; try again.")
-        self.store.index_add(game_id, now_us(), self.settings["GAME_TTL_IDLE"])
+        created_us = now_us()
+        self.store.index_add(game_id, created_us, self.settings["GAME_TTL_IDLE"])
+        metrics.record_write(self.engine.NAME, None, OPEN, "ok")
+        ttl = self.settings["GAME_TTL_IDLE"]
+        self.store.tracking.moved(game_id, None, OPEN, owner, created_us, ttl)
         return doc, host_token
 
     def join(self, game_id: str, name: str, if_match: IfMatch = None) -> tuple[Doc, int, str]:
@@ -452,4 +464,6 @@ class Games:
         if record is not None:  # a retry: decide() may not have run
             doc, events = self._replay(doc, record)
             seat = require_seat(doc, digest)
+        else:
+            metrics.MOVES_APPLIED.labels(self.engine.NAME).inc()
         return {"game": self.view(doc, seat), "events": events}

@@ -172,6 +172,9 @@ class ProblemSchema(Schema):
     code = fields.String(metadata={"description": "Stable machine-readable error code."})
     errors = fields.Dict(metadata={"description": "Validation messages by location and field."})
     version = fields.Integer(metadata={"description": "The game's current version (on 412)."})
+    request_id = fields.String(
+        metadata={"description": "The request's id (also in the X-Request-Id header)."}
+    )
 
 
 class PlayerSchema(Schema):

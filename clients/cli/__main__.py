@@ -4,6 +4,7 @@ boardgames manhattan new|list|join|start|cancel|show|moves|move|score|log|events
 boardgames windcity  (the same)
 boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ...)
 boardgames demo
+boardgames admin keys add|list|revoke   (the services' API keys file)
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import sys
 from typing import NoReturn
 
+from . import admin
 from .client import GAMES
 from .commands import run
 
@@ -120,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int)
     demo.add_argument("--manhattan-url")
     demo.add_argument("--windcity-url")
+    admin.add_parser(games)
     return parser
 
 
@@ -133,6 +136,8 @@ def normalize_argv(argv: list[str]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``boardgames`` console script."""
     args = build_parser().parse_args(normalize_argv(list(sys.argv[1:] if argv is None else argv)))
+    if args.game == "admin":
+        return admin.run(args)
     if args.game == "demo":
         args.command = "demo"
     return run(args)

@@ -83,8 +83,12 @@ class GameClient:
         max_retry_wait: float = 5.0,
         backoff: float = 0.2,
         session: requests.Session | None = None,
+        api_key: str | None = None,
     ) -> None:
         self.game = game or self.game
+        # the operator's API key for creating and listing games, when the service has
+        # keys turned on (docs/operations.md); from $BOARDGAMES_API_KEY by default
+        self.api_key = api_key or os.environ.get("BOARDGAMES_API_KEY") or None
         self.base_url = (base_url or default_url(self.game)).rstrip("/")
         self.token = token
         self.host_token = host_token
@@ -190,7 +194,7 @@ class GameClient:
         Returns ``{"id", "host_token", "game": <view>}``.
         """
         body = {"players": players, **{k: v for k, v in options.items() if v is not None}}
-        data = self._request("POST", "/games", json_body=body)
+        data = self._request("POST", "/games", json_body=body, token=self.api_key)
         self.host_token = data.get("host_token", self.host_token)
         return data
 
@@ -199,7 +203,7 @@ class GameClient:
     ) -> Json:
         """``GET /games``: one page ``{"games": [...], "next_cursor"}``."""
         params = {"status": status, "limit": limit, "cursor": cursor}
-        return self._get("/games", params=params)
+        return self._get("/games", token=self.api_key, params=params)
 
     def iter_games(self, status: str | None = None, page_size: int = 50) -> Iterator[Json]:
         """Every game summary, following ``next_cursor`` across pages."""

@@ -1,0 +1,176 @@
+"""``boardgames admin keys add|list|revoke``: manage the services' API keys file.
+
+The file is what ``API_KEYS_FILE`` names on the services (JSON). It holds each key's
+id, name, quotas and SHA-256 hash, never the key: ``add`` prints the new key once and it
+cannot be shown again. The services re-read the file when it changes, so no restart is
+needed. This edits the file only (no import of the service code): writes go to a
+temporary file that replaces the old one, under a lock, so a service never reads half a
+file and two admins never lose each other's changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+KEY_PREFIX = "bgk_"
+
+
+def add_parser(games: Any) -> None:
+    """The ``admin`` subcommand tree, under the top-level subparsers ``games``."""
+    admin = games.add_parser("admin", help="operator commands (API keys)")
+    what = admin.add_subparsers(dest="command", required=True)
+    keys = what.add_parser("keys", help="manage API keys (API_KEYS_FILE)")
+    action = keys.add_subparsers(dest="action", required=True)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--file", help="the keys file (default: $API_KEYS_FILE)")
+    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+    p = action.add_parser("add", parents=[common], help="create a key (printed once)")
+    p.add_argument("--name", required=True, help="who the key is for")
+    p.add_argument("--games-per-hour", type=int, default=0, help="0: no limit")
+    p.add_argument("--max-live-games", type=int, default=0, help="open or running; 0: no limit")
+    action.add_parser("list", parents=[common], help="list keys (never the keys themselves)")
+    p = action.add_parser("revoke", parents=[common], help="revoke a key by id or name")
+    p.add_argument("key", metavar="ID_OR_NAME")
+
+
+def hash_key(key: str) -> str:
+    """The SHA-256 hex digest the services compare a presented key against."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _path(args: argparse.Namespace) -> Path:
+    value = args.file or os.environ.get("API_KEYS_FILE")
+    if not value:
+        raise SystemExit("error: give --file PATH or set API_KEYS_FILE")
+    return Path(value)
+
+
+def _load(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {"keys": []}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("keys"), list):
+        raise SystemExit(f'error: {path} is not a keys file (a JSON object with a "keys" list)')
+    return data
+
+
+def _save(path: Path, data: dict[str, Any]) -> None:
+    """Replace the file atomically (readable by its owner only: it names the customers)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{path}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _public(entry: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in entry.items() if k != "hash"}
+
+
+def add(path: Path, name: str, games_per_hour: int, max_live_games: int) -> tuple[str, dict]:
+    """Create a key; returns the key (to show once) and its entry."""
+    if games_per_hour < 0 or max_live_games < 0:
+        raise SystemExit("error: quotas are whole numbers >= 0 (0: no limit)")
+    with _locked(path):
+        data = _load(path)
+        ids = {entry.get("id") for entry in data["keys"]}
+        key_id = secrets.token_hex(4)
+        while key_id in ids:
+            key_id = secrets.token_hex(4)
+        key = KEY_PREFIX + secrets.token_urlsafe(32)
+        entry = {
+            "id": key_id,
+            "name": name,
+            "hash": hash_key(key),
+            "games_per_hour": games_per_hour,
+            "max_live_games": max_live_games,
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "revoked": False,
+        }
+        data["keys"].append(entry)
+        _save(path, data)
+    return key, entry
+
+
+def revoke(path: Path, which: str) -> list[dict[str, Any]]:
+    """Revoke the active keys whose id or name is ``which``; returns them."""
+    with _locked(path):
+        data = _load(path)
+        hits = [
+            e
+            for e in data["keys"]
+            if not e.get("revoked") and which in (e.get("id"), e.get("name"))
+        ]
+        if not hits:
+            raise SystemExit(f"error: no active key with id or name {which!r}")
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        for entry in hits:
+            entry["revoked"] = True
+            entry["revoked_at"] = now
+        _save(path, data)
+    return hits
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out ``boardgames admin keys ...``."""
+    path = _path(args)
+    if args.action == "add":
+        key, entry = add(path, args.name, args.games_per_hour, args.max_live_games)
+        if args.json:
+            print(json.dumps({**_public(entry), "key": key}))
+        else:
+            print(f"key {entry['id']} ({entry['name']}) added to {path}.")
+            print(f"  {key}")
+            print("This is the only time the key is shown: hand it over now.")
+        return 0
+    if args.action == "revoke":
+        hits = revoke(path, args.key)
+        if args.json:
+            print(json.dumps([_public(e) for e in hits]))
+        else:
+            for entry in hits:
+                print(f"key {entry['id']} ({entry['name']}) revoked.")
+        return 0
+    entries = [_public(e) for e in _load(path)["keys"]]
+    if args.json:
+        print(json.dumps(entries))
+        return 0
+    if not entries:
+        print(f"no keys in {path}")
+    for e in entries:
+        state = "revoked" if e.get("revoked") else "active"
+        per_hour = e.get("games_per_hour") or "unlimited"
+        live = e.get("max_live_games") or "unlimited"
+        print(
+            f"{e['id']}  {e['name']:<20} {state:<8} games/hour: {per_hour:<10} "
+            f"live games: {live:<10} created {e.get('created_at', '?')}"
+        )
+    return 0
