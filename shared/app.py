@@ -18,6 +18,7 @@ from shared.cors import init_cors
 from shared.errors import register_error_handlers
 from shared.games import Games
 from shared.health import blp as health_blp
+from shared.play import blp as play_blp
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 
@@ -79,6 +80,7 @@ def create_game_app(
     api.register_blueprint(health_blp)
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
+    app.register_blueprint(play_blp)  # the browser client at /play
     init_cors(app, settings["CORS_ORIGINS"])
     return app
 
