@@ -16,9 +16,9 @@ import clients
 import shared
 
 TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
     ".svg": "image/svg+xml",
     ".json": "application/json",
     ".png": "image/png",

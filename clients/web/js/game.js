@@ -78,15 +78,22 @@ class GamePage {
         throw error;
       }
     }
+    const legal = await this.fetchLegal(view);
     if (this.view && view.version < this.view.version) return; // an older answer: keep ours
-    this.view = view;
-    await this.loadLegal();
+    this.view = view; // the view and its legal moves change together
+    this.legal = legal;
+  }
+
+  /** The seat's legal moves in `view` ([] when it is not to act there). */
+  async fetchLegal(view) {
+    const seat = typeof view.you === "number" ? view.you : null;
+    if (seat === null || view.status !== "running" || !view.to_act.includes(seat)) return [];
+    const { moves } = await call("GET", `/games/${encodeURIComponent(this.id)}/legal-moves`, { token: this.token });
+    return moves;
   }
 
   async loadLegal() {
-    if (!this.myTurn) { this.legal = []; return; }
-    const { moves } = await call("GET", `/games/${encodeURIComponent(this.id)}/legal-moves`, { token: this.token });
-    this.legal = moves;
+    this.legal = await this.fetchLegal(this.view);
   }
 
   async loadScore() {
@@ -125,9 +132,12 @@ class GamePage {
     this.renderFlags();
     try {
       const answer = await postMove(this.id, this.token, move);
-      if (answer.game.version >= this.view.version) this.view = answer.game;
       this.ui = {};
-      await this.loadLegal();
+      const legal = await this.fetchLegal(answer.game);
+      if (answer.game.version >= this.view.version) {
+        this.view = answer.game;
+        this.legal = legal;
+      }
     } catch (error) {
       this.say(error.message);
       try { await this.load(); } catch { /* shown above */ }
@@ -271,7 +281,7 @@ class GamePage {
         : h("button", { type: "button", id: "replay-open", onclick: () => this.openReplay() }, "Step through the whole game"));
     }
     const ctx = this.context();
-    section.append(h("ol", { class: "log", id: "log", reversed: true },
+    section.append(h("ol", { class: "log", id: "log", reversed: true, tabindex: 0, "aria-label": "Latest events, newest first" },
       this.events.map((e) => h("li", {}, this.describe(e, ctx)))));
     return section;
   }
@@ -326,8 +336,8 @@ class GamePage {
     const ctx = this.context();
     rerender(this.main, () => {
       const title = h("h1", { class: "sr" }, `${this.config.title}, game ${this.id}`);
-      const seatPanel = h("section", { class: "panel", id: "seat", "aria-label": "Your seat" },
-        this.renderSeatPanel(joinLink));
+      const seatParts = this.renderSeatPanel(joinLink);
+      const seatPanel = seatParts.length ? h("section", { class: "panel", id: "seat", "aria-label": "Your seat" }, seatParts) : null;
       if (!this.view.state) return [title, h("div", { class: "layout" }, h("div", { class: "side" }, seatPanel, this.renderPlayers()))];
       const boardState = this.replay ? this.rules.replayState(this.replay.events.slice(0, this.replay.index), ctx) : null;
       const board = h("section", { class: "board-area", "aria-label": "Board" }, this.rules.renderBoard(ctx, boardState));

@@ -240,8 +240,10 @@ function renderBuild(ctx) {
 
 export function renderControls(ctx) {
   if (ctx.state.phase === "select") {
-    if (ctx.myTurn) return renderSelect(ctx);
-    return h("p", {}, "The players choose their pieces for this round, one after another.");
+    const hand = h("div", { class: "hand", role: "group", "aria-label": "Your hand" }, (ctx.state.hand || []).map((card) =>
+      h("span", { class: "card", "aria-label": `Card for lot ${card.lot}`, role: "img" }, cardPicture(ctx, card.lot), h("span", { "aria-hidden": "true" }, `lot ${card.lot}`))));
+    return [ctx.myTurn ? renderSelect(ctx) : h("p", {}, "The players choose their pieces for this round, one after another."),
+      h("h2", {}, "Your cards"), hand];
   }
   if (ctx.state.phase === "build") return renderBuild(ctx);
   return null;
