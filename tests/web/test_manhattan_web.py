@@ -80,8 +80,10 @@ def test_complete_game_two_players_and_a_spectator(
         if building and moves >= 30 and not shot:
             page.click("#board button[data-legal=true] >> nth=0")  # a lot chosen
             assert serious(page) == []
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshots_dir / "manhattan-desktop.png"))
             page.set_viewport_size(PHONE)
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshots_dir / "manhattan-phone.png"))
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             page.set_viewport_size(DESKTOP)

@@ -64,7 +64,10 @@ def test_complete_game_two_players_and_a_spectator(
             # The sea takes no house: the server's reason is shown and nothing changes.
             before = api_version(base, game_id)
             page.click("#board button[data-square=A2]", force=True)
-            page.wait_for_function("() => document.getElementById('alert').textContent !== ''")
+            page.wait_for_function(
+                "() => document.getElementById('alert').textContent !== ''"
+                " && document.body.dataset.busy === 'false'"
+            )
             assert "sea" in page.locator("#alert").text_content()
             assert api_version(base, game_id) == before
             assert flag(page, "myTurn") == "true"
@@ -81,8 +84,10 @@ def test_complete_game_two_players_and_a_spectator(
             page.click("#plan button[data-kind=move] >> nth=0")  # the planned path shows
             assert page.locator("#board .planned").count() > 0
             assert serious(page) == []
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshots_dir / "windcity-desktop.png"))
             page.set_viewport_size(PHONE)
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshots_dir / "windcity-phone.png"))
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             page.set_viewport_size(DESKTOP)

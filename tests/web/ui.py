@@ -8,7 +8,9 @@ from typing import Any
 import requests
 from playwright.sync_api import Page
 
-MOVE_DONE = """v => Number(document.body.dataset.version) > v && document.body.dataset.busy === 'false'"""
+MOVE_DONE = (
+    """v => Number(document.body.dataset.version) > v && document.body.dataset.busy === 'false'"""
+)
 
 
 def version(page: Page) -> int:
