@@ -10,7 +10,16 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
 from tests.web.conftest import DESKTOP, PHONE
-from tests.web.ui import api_version, click_and_wait, create_game, flag, join, start, whose_turn
+from tests.web.ui import (
+    MOVE_DONE,
+    api_version,
+    click_and_wait,
+    create_game,
+    flag,
+    join,
+    start,
+    whose_turn,
+)
 
 
 def serious(page: Page) -> list[str]:
@@ -78,7 +87,13 @@ def test_complete_game_two_players_and_a_spectator(
             assert flag(page, "seat") == seat
             reloaded = True
         if building and moves >= 30 and not shot:
-            page.click("#board button[data-legal=true] >> nth=0")  # a lot chosen
+            # Keyboard alone: Enter on a legal lot moves the focus to a legal piece.
+            page.focus("#board button[data-legal=true] >> nth=0")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "() => document.activeElement.closest('#pieces') !== null"
+                " && document.activeElement.dataset.legal === 'true'"
+            )
             assert serious(page) == []
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshots_dir / "manhattan-desktop.png"))
@@ -87,7 +102,13 @@ def test_complete_game_two_players_and_a_spectator(
             page.screenshot(path=str(screenshots_dir / "manhattan-phone.png"))
             assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
             page.set_viewport_size(DESKTOP)
+            page.focus("#pieces button[data-legal=true] >> nth=0")
+            before = int(flag(page, "version"))
+            page.keyboard.press("Enter")  # ... and Enter there builds
+            page.wait_for_function(MOVE_DONE, arg=before)
             shot = True
+            moves += 1
+            continue
         play_one(page)
         moves += 1
     assert checked_illegal and reloaded and shot
