@@ -15,6 +15,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	@bash scripts/need_redis_server.sh
+	@bash scripts/need_chromium.sh
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)

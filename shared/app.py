@@ -24,6 +24,7 @@ from shared.health import blp as health_blp
 from shared.ratelimit import AddressLimits
 from shared.metrics_http import init_metrics
 from shared.request_log import configure_logging, init_request_log
+from shared.play import blp as play_blp
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 
@@ -97,6 +98,7 @@ def create_game_app(
     init_docs_assets(app)
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
+    app.register_blueprint(play_blp)  # the browser client at /play
     init_cors(app, settings["CORS_ORIGINS"])
     init_metrics(app, app.extensions["game_kit"].games)
     init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])

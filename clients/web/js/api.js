@@ -1,0 +1,97 @@
+// The public HTTP API, nothing else: fetch for requests, problem+json for errors.
+
+export const LETTERS = ["A", "B", "C", "D", "E"];
+
+/** An API error: the server's problem document (or a network failure, status 0). */
+export class Problem extends Error {
+  constructor(status, body) {
+    super((body && (body.detail || body.title)) || `HTTP ${status}`);
+    this.status = status;
+    this.code = (body && body.code) || "error";
+    this.body = body || {};
+  }
+}
+
+let base = "";
+export const setBase = (url) => { base = url.replace(/\/$/, ""); };
+export const apiBase = () => base;
+
+function randomKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** One request; JSON in and out; throws a Problem for any error answer. */
+export async function call(method, path, { token, body, headers = {} } = {}) {
+  const init = { method, headers: { Accept: "application/json", ...headers } };
+  if (token) init.headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(base + path, init);
+  } catch {
+    throw new Problem(0, {
+      code: "network-error",
+      detail: "The service cannot be reached. Check the connection and try again.",
+    });
+  }
+  if (response.status === 304) return null;
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!response.ok) throw new Problem(response.status, data || { detail: response.statusText });
+  return data;
+}
+
+/**
+ * Post a move with an Idempotency-Key, retried with the same key after a network
+ * failure or a 503: a move the server acknowledged is applied once, never lost.
+ */
+export async function postMove(gameId, token, move) {
+  const key = randomKey();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call("POST", `/games/${gameId}/moves`, {
+        token, body: move, headers: { "Idempotency-Key": key },
+      });
+    } catch (error) {
+      const retry = error.status === 0 || error.status === 503 || error.code === "version-conflict";
+      if (!retry || attempt >= 3) throw error;
+      await new Promise((r) => setTimeout(r, 300 * (attempt + 1)));
+    }
+  }
+}
+
+// Seats kept in the browser, per game service and game id.
+const storeKey = (game, id) => `boardgames:${game}:${id}`;
+
+export function loadSeat(game, id) {
+  try { return JSON.parse(localStorage.getItem(storeKey(game, id)) || "null"); } catch { return null; }
+}
+
+export function saveSeat(game, id, record) {
+  const merged = { ...(loadSeat(game, id) || {}), ...record, saved: Date.now() };
+  try { localStorage.setItem(storeKey(game, id), JSON.stringify(merged)); } catch { /* private mode */ }
+  return merged;
+}
+
+export function forgetSeat(game, id) {
+  try { localStorage.removeItem(storeKey(game, id)); } catch { /* private mode */ }
+}
+
+/** Every game of this service this browser holds a token for, newest first. */
+export function mySeats(game) {
+  const out = [];
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key.startsWith(`boardgames:${game}:`)) continue;
+      out.push({ id: key.split(":")[2], ...JSON.parse(localStorage.getItem(key)) });
+    }
+  } catch { /* private mode */ }
+  return out.sort((a, b) => (b.saved || 0) - (a.saved || 0));
+}

@@ -1,0 +1,359 @@
+// A game page: joining, the host's start, whose turn, the board of the game's module,
+// live updates, the final score and a step-through of the finished game.
+import { LETTERS, Problem, call, forgetSeat, loadSeat, postMove, saveSeat } from "./api.js";
+import { h, rerender } from "./dom.js";
+import { follow } from "./live.js";
+
+const LOG_SIZE = 40;
+
+class GamePage {
+  constructor(config, gameId, watch, rules) {
+    this.config = config;
+    this.id = gameId;
+    this.watch = watch;
+    this.rules = rules;
+    this.record = watch ? null : loadSeat(config.game, gameId);
+    this.view = null;
+    this.legal = [];
+    this.ui = {};
+    this.busy = false;
+    this.events = [];
+    this.score = null;
+    this.replay = null;
+    this.live = "connecting";
+    this.loading = false;
+    this.dirty = false;
+    this.main = document.getElementById("main");
+  }
+
+  get token() { return this.record && this.record.token; }
+  get seat() { return this.view && typeof this.view.you === "number" ? this.view.you : null; }
+  get myTurn() {
+    return this.seat !== null && this.view.status === "running" && this.view.to_act.includes(this.seat);
+  }
+
+  name(seat) {
+    const player = this.view.players.find((p) => p.seat === seat);
+    return player ? player.name : `seat ${seat}`;
+  }
+
+  /** A player's name with the letter and colour that mark their pieces. */
+  tag(seat) {
+    return h("span", { class: `tag p${seat}` }, h("span", { class: "letter", "aria-hidden": "true" }, LETTERS[seat]), " ", this.name(seat));
+  }
+
+  /** Tell the player why something did not happen (or clear it with ""). */
+  say(text) {
+    document.getElementById("alert").textContent = text;
+  }
+
+  async start() {
+    try {
+      await this.load();
+    } catch (error) {
+      this.main.replaceChildren(h("h1", {}, "Game not available"),
+        h("p", { class: "problem" }, error.message), h("p", {}, h("a", { href: "/play" }, "Back to the lobby")));
+      return;
+    }
+    this.render();
+    if (this.view.status === "open" || this.view.status === "running") {
+      this.follower = follow(this.id, this.view.version, {
+        onEvent: (event) => this.onEvent(event),
+        onState: (state) => { this.live = state; this.renderLive(); },
+      });
+    }
+    if (this.view.status !== "open") this.loadScore();
+  }
+
+  async load() {
+    let view;
+    try {
+      view = await call("GET", `/games/${encodeURIComponent(this.id)}`, { token: this.token });
+    } catch (error) {
+      if (error instanceof Problem && error.code === "invalid-token" && this.record) {
+        forgetSeat(this.config.game, this.id); // a token of no seat here: watch instead
+        this.record = null;
+        view = await call("GET", `/games/${encodeURIComponent(this.id)}`);
+      } else {
+        throw error;
+      }
+    }
+    const legal = await this.fetchLegal(view);
+    if (this.view && view.version < this.view.version) return; // an older answer: keep ours
+    this.view = view; // the view and its legal moves change together
+    this.legal = legal;
+  }
+
+  /** The seat's legal moves in `view` ([] when it is not to act there). */
+  async fetchLegal(view) {
+    const seat = typeof view.you === "number" ? view.you : null;
+    if (seat === null || view.status !== "running" || !view.to_act.includes(seat)) return [];
+    const { moves } = await call("GET", `/games/${encodeURIComponent(this.id)}/legal-moves`, { token: this.token });
+    return moves;
+  }
+
+  async loadLegal() {
+    this.legal = await this.fetchLegal(this.view);
+  }
+
+  async loadScore() {
+    try {
+      this.score = await call("GET", `/games/${encodeURIComponent(this.id)}/score`);
+      this.render();
+    } catch (error) { this.say(error.message); }
+  }
+
+  onEvent(event) {
+    this.events.unshift(event);
+    this.events.length = Math.min(this.events.length, LOG_SIZE);
+    if (this.rules.onEvent) this.rules.onEvent(event, this.context());
+    if (event.type === "round_scored" || event.type === "game_finished") this.loadScore();
+    clearTimeout(this.refreshTimer);
+    this.refreshTimer = setTimeout(() => this.refresh(), 30);
+  }
+
+  async refresh() {
+    if (this.loading) { this.dirty = true; return; }
+    this.loading = true;
+    try {
+      do { this.dirty = false; await this.load(); } while (this.dirty);
+    } catch (error) {
+      this.say(error.message);
+    } finally {
+      this.loading = false;
+    }
+    this.render();
+  }
+
+  async send(move) {
+    if (this.busy) return;
+    this.busy = true;
+    this.say("");
+    this.renderFlags();
+    try {
+      const answer = await postMove(this.id, this.token, move);
+      this.ui = {};
+      const legal = await this.fetchLegal(answer.game);
+      if (answer.game.version >= this.view.version) {
+        this.view = answer.game;
+        this.legal = legal;
+      }
+    } catch (error) {
+      this.say(error.message);
+      try { await this.load(); } catch { /* shown above */ }
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async join(name) {
+    try {
+      const joined = await call("POST", `/games/${encodeURIComponent(this.id)}/players`, { body: { name } });
+      this.record = saveSeat(this.config.game, this.id, { seat: joined.seat, token: joined.token, name });
+      this.view = joined.game;
+      this.render();
+    } catch (error) { this.say(error.message); }
+  }
+
+  async host(action) {
+    const path = `/games/${encodeURIComponent(this.id)}${action === "start" ? "/start" : ""}`;
+    try {
+      await call(action === "start" ? "POST" : "DELETE", path, { token: this.record.host });
+      await this.refresh();
+    } catch (error) { this.say(error.message); }
+  }
+
+  context() {
+    return {
+      view: this.view, state: this.view.state, seat: this.seat, myTurn: this.myTurn,
+      legal: this.legal, ui: this.ui, busy: this.busy, page: this,
+      name: (s) => this.name(s), tag: (s) => this.tag(s),
+      send: (move) => this.send(move), say: (t, e) => this.say(t, e),
+      update: () => this.render(),
+    };
+  }
+
+  renderFlags() {
+    const body = document.body.dataset;
+    body.status = this.view.status;
+    body.version = this.view.version;
+    body.phase = (this.view.state && this.view.state.phase) || "";
+    body.myTurn = String(this.myTurn && !this.busy);
+    body.busy = String(this.busy);
+    body.seat = this.seat === null ? "" : String(this.seat);
+  }
+
+  renderLive() {
+    const live = document.getElementById("live");
+    if (live) live.textContent = { live: "live", reconnecting: "reconnecting…", offline: "offline, retrying…", ended: "", connecting: "connecting…" }[this.live] || "";
+  }
+
+  turnText() {
+    const v = this.view;
+    if (v.status === "open") {
+      return `Waiting for players: ${v.players.length} of ${v.options.players} seats taken. The host starts the game.`;
+    }
+    if (v.status === "cancelled") return "This game was cancelled.";
+    if (v.status === "finished") {
+      const winners = (v.result.winners || []).map((s) => this.name(s));
+      return `Game over. ${winners.length > 1 ? "Winners" : "Winner"}: ${winners.join(", ")}.`;
+    }
+    if (this.myTurn) return `Your turn: ${this.rules.hint(this.context())}`;
+    const who = v.to_act.map((s) => `${this.name(s)} (${LETTERS[s]})`).join(", ");
+    return `Waiting for ${who}.`;
+  }
+
+  renderStatus() {
+    const status = document.getElementById("status");
+    const text = this.turnText();
+    if (status.dataset.text !== text) {
+      status.dataset.text = text;
+      status.replaceChildren(h("span", { id: "turn", class: this.myTurn ? "mine" : "" }, text),
+        h("span", { id: "live", class: "live" }));
+      this.renderLive();
+    }
+    status.classList.toggle("mine", this.myTurn);
+  }
+
+  renderLinks() {
+    const here = `${location.origin}/play?game=${encodeURIComponent(this.id)}`;
+    document.getElementById("links").replaceChildren(
+      h("a", { href: "/play" }, "Lobby"),
+      h("a", { href: `${here}&watch=1`, id: "watch-link" }, "Spectator link"));
+    return here;
+  }
+
+  renderSeatPanel(joinLink) {
+    const v = this.view;
+    const parts = [];
+    if (v.status === "open") {
+      parts.push(h("div", { class: "share" }, h("label", { for: "join-link" }, "Invite with this link"),
+        h("input", { id: "join-link", readonly: true, value: joinLink, onfocus: (e) => e.target.select() })));
+      if (this.seat === null && !this.watch) {
+        const form = h("form", { id: "join", class: "inline" },
+          h("label", { for: "join-name" }, "Your name"),
+          h("input", { id: "join-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname" }),
+          h("button", { type: "submit", class: "primary" }, "Join"));
+        form.addEventListener("submit", (event) => {
+          event.preventDefault();
+          const name = form.elements.name.value.trim();
+          if (name) this.join(name);
+        });
+        parts.push(form);
+      }
+      if (this.record && this.record.host) {
+        parts.push(h("div", { class: "inline" },
+          h("button", { type: "button", id: "start-game", class: "primary", onclick: () => this.host("start") }, "Start game"),
+          h("button", { type: "button", id: "cancel-game", class: "quiet", onclick: () => this.host("cancel") }, "Cancel game")));
+      }
+    } else if (this.seat === null) {
+      parts.push(h("p", {}, "You are watching this game."));
+    }
+    return parts;
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    return h("section", { class: "panel", "aria-labelledby": "players-title" },
+      h("h2", { id: "players-title" }, "Players"),
+      h("ul", { class: "players" }, v.players.map((p) => h("li", { class: v.to_act.includes(p.seat) ? "to-act" : "" },
+        this.tag(p.seat), p.seat === this.seat ? " (you)" : "",
+        v.to_act.includes(p.seat) ? h("span", { class: "badge" }, "to act") : null,
+        v.state ? h("div", { class: "details" }, this.rules.playerDetails(this.context(), p.seat)) : null))));
+  }
+
+  renderResult() {
+    const v = this.view;
+    if (v.status !== "finished" || !v.result) return null;
+    return h("section", { class: "panel result", "aria-labelledby": "result-title", id: "result" },
+      h("h2", { id: "result-title" }, "Final score"),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Total"))),
+        h("tbody", {}, v.result.standings.map((s) => h("tr", {},
+          h("td", {}, String(s.rank)), h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, String(s.total)))))));
+  }
+
+  renderLog() {
+    const finished = this.view.status === "finished" || this.view.status === "cancelled";
+    const section = h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "What happened"));
+    if (finished) {
+      section.append(this.replay ? this.renderStepper()
+        : h("button", { type: "button", id: "replay-open", onclick: () => this.openReplay() }, "Step through the whole game"));
+    }
+    const ctx = this.context();
+    section.append(h("ol", { class: "log", id: "log", reversed: true, tabindex: 0, "aria-label": "Latest events, newest first" },
+      this.events.map((e) => h("li", {}, this.describe(e, ctx)))));
+    return section;
+  }
+
+  describe(event, ctx) {
+    const own = this.rules.describe(event, ctx);
+    if (own) return own;
+    switch (event.type) {
+      case "game_created": return "The game was created.";
+      case "player_joined": return `${event.name} joined (seat ${LETTERS[event.seat]}).`;
+      case "game_started": return "The game started.";
+      case "game_cancelled": return "The host cancelled the game.";
+      case "game_finished": return "The game is over.";
+      default: return event.type.replace(/_/g, " ");
+    }
+  }
+
+  renderScorePanel(ctx) {
+    if (!this.score || !this.score.score || !this.rules.renderScore) return null;
+    return h("section", { class: "panel", "aria-labelledby": "score-title", id: "scores" },
+      h("h2", { id: "score-title" }, "Scores"), this.rules.renderScore(ctx, this.score.score));
+  }
+
+  async openReplay() {
+    try {
+      const log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`);
+      this.replay = { events: log.events, index: log.events.length };
+      this.render();
+    } catch (error) { this.say(error.message); }
+  }
+
+  renderStepper() {
+    const r = this.replay;
+    const go = (i) => { r.index = Math.max(0, Math.min(r.events.length, i)); this.render(); };
+    const current = r.index > 0 ? this.describe(r.events[r.index - 1], this.context()) : "The start.";
+    return h("div", { class: "stepper" },
+      h("div", { class: "inline" },
+        h("button", { type: "button", "data-key": "first", onclick: () => go(0) }, "First"),
+        h("button", { type: "button", "data-key": "back", onclick: () => go(r.index - 1) }, "Back"),
+        h("button", { type: "button", "data-key": "next", onclick: () => go(r.index + 1) }, "Next"),
+        h("button", { type: "button", "data-key": "last", onclick: () => go(r.events.length) }, "Last"),
+        h("button", { type: "button", "data-key": "close", onclick: () => { this.replay = null; this.render(); } }, "Close")),
+      h("label", { for: "replay-range" }, `Event ${r.index} of ${r.events.length}`),
+      h("input", { type: "range", id: "replay-range", min: 0, max: r.events.length, value: r.index, oninput: (e) => go(Number(e.target.value)) }),
+      h("p", { id: "replay-now", "aria-live": "polite" }, current));
+  }
+
+  render() {
+    this.renderFlags();
+    this.renderStatus();
+    const joinLink = this.renderLinks();
+    const ctx = this.context();
+    rerender(this.main, () => {
+      const title = h("h1", { class: "sr" }, `${this.config.title}, game ${this.id}`);
+      const seatParts = this.renderSeatPanel(joinLink);
+      const seatPanel = seatParts.length ? h("section", { class: "panel", id: "seat", "aria-label": "Your seat" }, seatParts) : null;
+      if (!this.view.state) return [title, h("div", { class: "layout" }, h("div", { class: "side" }, seatPanel, this.renderPlayers()))];
+      const boardState = this.replay ? this.rules.replayState(this.replay.events.slice(0, this.replay.index), ctx) : null;
+      const board = h("section", { class: "board-area", "aria-label": "Board" }, this.rules.renderBoard(ctx, boardState));
+      const controls = this.view.status === "running" && this.seat !== null
+        ? h("section", { class: "panel controls", id: "controls", "aria-label": "Your move" }, this.rules.renderControls(ctx)) : null;
+      return [title, h("div", { class: "layout" },
+        h("div", { class: "play" }, board, controls),
+        h("div", { class: "side" }, seatPanel, this.renderResult(), this.renderPlayers(),
+          this.rules.renderInfo ? this.rules.renderInfo(ctx) : null, this.renderScorePanel(ctx), this.renderLog()))];
+    });
+  }
+}
+
+export async function showGame(config, gameId, watch) {
+  const rules = config.game === "manhattan" ? await import("./manhattan.js") : await import("./windcity.js");
+  const page = new GamePage(config, gameId, watch, rules);
+  window.boardgamesPage = page; // handy in the console
+  await page.start();
+}

@@ -1,0 +1,62 @@
+// Live updates by Server-Sent Events. EventSource resumes by itself with Last-Event-ID
+// after a dropped stream; when the browser gives up (CLOSED) we reopen from the last id.
+import { apiBase } from "./api.js";
+
+const TYPES = [
+  "game_created", "player_joined", "game_started", "game_cancelled", "game_finished",
+  // Manhattan
+  "pieces_selected", "piece_placed", "card_discarded", "deck_reshuffled", "piece_forfeited",
+  "round_scored", "round_started", "game_over",
+  // Wind City
+  "hurricane_placed", "house_placed", "turn_started", "card_drawn", "plan_made",
+  "insurance_market", "insured", "payment", "turn_revealed", "hurricane_moved",
+  "house_destroyed", "observatory_taken", "calm_bonus", "kauf", "kauf_void", "bankrupt",
+];
+const FINAL = new Set(["game_finished", "game_cancelled"]);
+
+/** Follow the events of a game after `after` (an event id or a version). */
+export function follow(gameId, after, { onEvent, onState }) {
+  let lastId = String(after);
+  let source = null;
+  let stopped = false;
+  let timer = null;
+  const seen = new Set();
+
+  const open = () => {
+    const url = `${apiBase()}/games/${encodeURIComponent(gameId)}/events?after=${encodeURIComponent(lastId)}`;
+    source = new EventSource(url);
+    const handle = (message) => {
+      if (message.lastEventId) {
+        if (seen.has(message.lastEventId)) return;
+        seen.add(message.lastEventId);
+        lastId = message.lastEventId;
+      }
+      let event;
+      try { event = JSON.parse(message.data); } catch { return; }
+      onEvent(event);
+      if (FINAL.has(event.type)) stop();
+    };
+    for (const type of TYPES) source.addEventListener(type, handle);
+    source.onmessage = handle;
+    source.onopen = () => onState("live");
+    source.onerror = () => {
+      if (stopped) return;
+      if (source.readyState === EventSource.CLOSED) {
+        onState("offline");
+        timer = setTimeout(open, 3000);
+      } else {
+        onState("reconnecting");
+      }
+    };
+  };
+
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+    if (source) source.close();
+    onState("ended");
+  };
+
+  open();
+  return { stop, lastId: () => lastId };
+}

@@ -1,0 +1,140 @@
+// The lobby: open and running games, a creation form, and this browser's own games.
+import { call, loadSeat, mySeats, saveSeat } from "./api.js";
+import { h } from "./dom.js";
+
+const OPTIONS = {
+  manhattan: {
+    players: [2, 4, 2],
+    fields: [
+      { name: "six_rounds", label: "Six rounds of 4 pieces (good with 3 players)", kind: "bool" },
+      { name: "promo_cards", label: "Promotion cards", kind: "bool" },
+    ],
+  },
+  windcity: {
+    players: [2, 5, 2],
+    fields: [
+      {
+        name: "play_area", label: "Play area", kind: "choice",
+        choices: [["used_sections", "Sections in use"], ["full", "Full board (24 rows)"]],
+      },
+      { name: "score_money", label: "Money counts as points", kind: "bool", checked: true },
+      { name: "max_turns", label: "Safety stop after turns", kind: "int", min: 10, max: 1000, value: 100 },
+    ],
+  },
+};
+
+const gameLink = (id, watch) => `/play?game=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`;
+
+function field(spec) {
+  const id = `opt-${spec.name}`;
+  if (spec.kind === "bool") {
+    return h("div", { class: "field check" },
+      h("input", { type: "checkbox", id, name: spec.name, checked: spec.checked }),
+      h("label", { for: id }, spec.label));
+  }
+  if (spec.kind === "choice") {
+    return h("div", { class: "field" }, h("label", { for: id }, spec.label),
+      h("select", { id, name: spec.name },
+        spec.choices.map(([value, text]) => h("option", { value }, text))));
+  }
+  return h("div", { class: "field" }, h("label", { for: id }, spec.label),
+    h("input", { type: "number", id, name: spec.name, min: spec.min, max: spec.max, value: spec.value, required: true }));
+}
+
+function createForm(config, say) {
+  const spec = OPTIONS[config.game];
+  const [low, high, initial] = spec.players;
+  const players = [];
+  for (let n = low; n <= high; n++) players.push(h("option", { value: n, selected: n === initial }, String(n)));
+  const form = h("form", { id: "create", class: "card-panel", "aria-labelledby": "create-title" },
+    h("h2", { id: "create-title" }, "New game"),
+    h("div", { class: "field" }, h("label", { for: "opt-players" }, "Players"),
+      h("select", { id: "opt-players", name: "players" }, players)),
+    spec.fields.map(field),
+    h("div", { class: "field" }, h("label", { for: "host-name" }, "Your name (joins the first seat)"),
+      h("input", { id: "host-name", name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "leave empty to only host" })),
+    h("details", {}, h("summary", {}, "Advanced"),
+      h("div", { class: "field" }, h("label", { for: "opt-seed" }, "Seed (replays the same deal)"),
+        h("input", { id: "opt-seed", name: "seed", type: "number", min: 0, inputmode: "numeric" }))),
+    h("button", { type: "submit", class: "primary", id: "create-game" }, "Create game"));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const options = { players: Number(data.get("players")) };
+    for (const f of spec.fields) {
+      if (f.kind === "bool") options[f.name] = data.get(f.name) === "on";
+      else if (f.kind === "int") options[f.name] = Number(data.get(f.name));
+      else options[f.name] = data.get(f.name);
+    }
+    if (data.get("seed") !== "") options.seed = Number(data.get("seed"));
+    const name = String(data.get("name") || "").trim();
+    form.querySelector("button[type=submit]").disabled = true;
+    try {
+      const created = await call("POST", "/games", { body: options });
+      saveSeat(config.game, created.id, { host: created.host_token });
+      if (name) {
+        const joined = await call("POST", `/games/${created.id}/players`, { body: { name } });
+        saveSeat(config.game, created.id, { seat: joined.seat, token: joined.token, name });
+      }
+      location.assign(gameLink(created.id));
+    } catch (error) {
+      say(error.message);
+      form.querySelector("button[type=submit]").disabled = false;
+    }
+  });
+  return form;
+}
+
+function gameRow(config, summary) {
+  const mine = loadSeat(config.game, summary.id);
+  const names = summary.players.map((p) => p.name).join(", ") || "nobody yet";
+  const seats = `${summary.players.length} of ${summary.options.players} seats`;
+  const open = summary.status === "open";
+  return h("li", { class: "game-row", dataset: { id: summary.id } },
+    h("span", { class: "game-id" }, summary.id),
+    h("span", {}, open ? `${seats}: ${names}` : `${names}`),
+    h("span", { class: "row-links" },
+      h("a", { href: gameLink(summary.id), class: "button" },
+        mine && mine.token ? "Resume" : open ? "Join" : "Open",
+        h("span", { class: "sr" }, ` game ${summary.id}`)),
+      h("a", { href: gameLink(summary.id, true), class: "button quiet" }, "Watch",
+        h("span", { class: "sr" }, ` game ${summary.id}`))));
+}
+
+async function listSection(config, status, title) {
+  const section = h("section", { class: "card-panel", "aria-labelledby": `list-${status}` },
+    h("h2", { id: `list-${status}` }, title));
+  try {
+    const { games } = await call("GET", `/games?status=${status}&limit=20`);
+    section.append(games.length
+      ? h("ul", { class: "games", id: `games-${status}` }, games.map((g) => gameRow(config, g)))
+      : h("p", {}, status === "open" ? "No open game: create one." : "None right now."));
+  } catch (error) {
+    section.append(h("p", { class: "problem" }, error.message));
+  }
+  return section;
+}
+
+export async function showLobby(config) {
+  const main = document.getElementById("main");
+  const alert = document.getElementById("alert");
+  const say = (text) => { alert.textContent = text; };
+  const mine = mySeats(config.game).slice(0, 10);
+  const [open, running] = await Promise.all([
+    listSection(config, "open", "Open games"),
+    listSection(config, "running", "Games being played"),
+  ]);
+  main.replaceChildren(
+    h("h1", {}, `${config.title}: play in the browser`),
+    h("div", { class: "lobby" },
+      createForm(config, say),
+      h("div", { class: "lists" },
+        mine.length ? h("section", { class: "card-panel", "aria-labelledby": "mine" },
+          h("h2", { id: "mine" }, "Your games in this browser"),
+          h("ul", { class: "games" }, mine.map((m) => h("li", { class: "game-row" },
+            h("span", { class: "game-id" }, m.id),
+            h("span", {}, m.name ? `as ${m.name}` : "as host"),
+            h("a", { href: gameLink(m.id), class: "button" }, "Resume", h("span", { class: "sr" }, ` game ${m.id}`)))))) : null,
+        open, running,
+        h("button", { type: "button", class: "quiet", onclick: () => showLobby(config) }, "Refresh lists"))));
+}

@@ -1,0 +1,362 @@
+// Wind City: the grid (sea, beach row, sections), houses, the hurricane and its path,
+// the observatories, the plan builder, the insurance answer and the turn's playback.
+import { LETTERS } from "./api.js";
+import { h, keyboardGrid } from "./dom.js";
+
+const COLS = "ABCDEFGHIJKL";
+const DIRS = { N: "north", S: "south", E: "east", W: "west" };
+const STEP_MS = 250;
+
+const rowOf = (square) => Number(square.slice(1));
+const colOf = (square) => COLS.indexOf(square[0]);
+const section = (row) => (row <= 4 ? 0 : Math.floor((row - 5) / 5) + 1);
+const terrain = (row) => (row <= 4 ? "sea" : row === 5 ? "beach" : `land section ${section(row)}`);
+const actionText = (a) => (a.kind === "kauf" ? "Kauf (buy a house)" : `${DIRS[a.dir]} ${a.steps}`);
+const actionShort = (a) => (a.kind === "kauf" ? "Kauf" : `${a.dir}${a.steps}`);
+
+// The last resolved turn, collected from the live events, and its playback position.
+let lastTurn = null;
+let timer = null;
+
+export function onEvent(event, ctx) {
+  if (event.type === "turn_revealed") {
+    lastTurn = { events: [event], path: [], step: 0, done: false };
+    return;
+  }
+  if (!lastTurn || lastTurn.done) return;
+  if (event.type === "turn_started" || event.type === "game_finished") {
+    lastTurn.done = true;
+    play(ctx);
+    return;
+  }
+  lastTurn.events.push(event);
+  if (event.type === "hurricane_moved") lastTurn.path.push(...event.squares);
+}
+
+/** Step the hurricane along the turn's path, one square every STEP_MS. */
+function play(ctx) {
+  clearInterval(timer);
+  if (!lastTurn) return;
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  lastTurn.step = reduced ? lastTurn.path.length : 0;
+  ctx.update();
+  if (reduced) return;
+  timer = setInterval(() => {
+    lastTurn.step += 1;
+    if (lastTurn.step >= lastTurn.path.length) clearInterval(timer);
+    ctx.page.render();
+  }, STEP_MS);
+}
+
+const mine = (ctx) => (ctx.state.you ? ctx.state.you : null);
+
+export function hint(ctx) {
+  switch (ctx.state.phase) {
+    case "hurricane": return "place the hurricane on a square of row 1.";
+    case "houses": return "place a house on a highlighted square.";
+    case "plan": return "plan 1 to 3 actions of your card.";
+    case "insure": return "buy insurance from the active player, or none.";
+    default: return "";
+  }
+}
+
+function squareSet(ctx) {
+  return new Set(ctx.legal.filter((m) => m.square).map((m) => m.square));
+}
+
+/** Your single houses off the beach that are not being renewed: the Kauf targets. */
+function kaufTargets(ctx) {
+  const renew = ctx.ui.renew || new Set();
+  return ctx.state.houses.filter((x) => x.owner === ctx.seat && !x.duplex && !x.beach && !renew.has(x.square)).map((x) => x.square);
+}
+
+const hasKauf = (ctx) => {
+  const card = mine(ctx) && mine(ctx).card;
+  return !!card && (ctx.ui.actions || []).some((i) => card.actions[i - 1].kind === "kauf");
+};
+
+/** The squares the planned movements enter (coming-to-rest steps not included). */
+function plannedPath(ctx) {
+  const you = mine(ctx);
+  if (!you || !you.card || !ctx.state.hurricane || ctx.state.phase !== "plan") return [];
+  let col = colOf(ctx.state.hurricane);
+  let row = rowOf(ctx.state.hurricane);
+  const path = [];
+  for (const index of ctx.ui.actions || []) {
+    const action = you.card.actions[index - 1];
+    if (action.kind !== "move") continue;
+    for (let i = 0; i < action.steps; i++) {
+      if (action.dir === "N") row += 1;
+      else if (action.dir === "S") { if (row === 1) continue; row -= 1; }
+      else if (action.dir === "E") col = (col + 1) % 12;
+      else col = (col + 11) % 12;
+      if (row > ctx.state.north_edge) return path;
+      path.push(`${COLS[col]}${row}`);
+    }
+  }
+  return path;
+}
+
+async function squareClick(ctx, square) {
+  const phase = ctx.state.phase;
+  if (ctx.seat === null) { ctx.say(`${square}. You are watching: join a game to play.`); return; }
+  if (!ctx.myTurn) { ctx.say(`It is not your turn: waiting for ${ctx.view.to_act.map(ctx.name).join(", ")}.`); return; }
+  if (phase === "hurricane" || phase === "houses") {
+    // Legal or not, the server decides; a refused move changes nothing and says why.
+    const type = phase === "hurricane" ? "place_hurricane" : "place_house";
+    ctx.send({ type, square });
+    return;
+  }
+  if (phase === "plan" && hasKauf(ctx)) {
+    if (kaufTargets(ctx).includes(square)) { ctx.say(""); ctx.ui.kauf = square; ctx.update(); return; }
+    ctx.say(`${square} cannot be bought on: a Kauf needs one of your own single houses off the beach that you do not renew.`);
+    return;
+  }
+  ctx.say(phase === "plan" ? "Choose actions from your card first." : "Choose the houses to insure below.");
+}
+
+function squareButton(ctx, state, square, marks) {
+  const row = rowOf(square);
+  const house = marks.houses.get(square);
+  const obs = marks.observatories.get(square);
+  const hurricane = marks.hurricane === square;
+  const legal = marks.legal.has(square);
+  const passed = marks.passed.get(square);
+  const planned = marks.planned.get(square);
+  const unused = row > 4 && section(row) > state.land_sections;
+  const parts = [`${square}: ${terrain(row)}${unused ? " (not in use)" : ""}`];
+  if (house) {
+    parts.push(`${ctx.name(house.owner)}'s ${house.duplex ? "duplex" : house.beach ? "beach house" : "house"} (${LETTERS[house.owner]})${house.insured ? ", insured" : ""}`);
+  }
+  if (obs) parts.push(`observatory${obs.marker ? " with its 5-point marker" : ""}`);
+  if (hurricane) parts.push("the hurricane");
+  if (passed) parts.push(`hurricane path step ${passed}`);
+  if (planned) parts.push(`planned path step ${planned}`);
+  if (legal) parts.push(marks.kauf ? "Kauf target" : "legal");
+  if (marks.kauf && ctx.ui.kauf === square) parts.push("chosen");
+  const classes = ["sq", row <= 4 ? "sea" : row === 5 ? "beach" : `land s${section(row) % 2}`];
+  if (unused) classes.push("unused");
+  if (house) classes.push("house", `p${house.owner}`);
+  if (house && house.insured) classes.push("insured");
+  if (obs) classes.push("obs");
+  if (hurricane) classes.push("hurricane");
+  if (passed) classes.push("passed");
+  if (planned) classes.push("planned");
+  if (legal) classes.push("legal");
+  if (marks.kauf && ctx.ui.kauf === square) classes.push("target");
+  let text = "";
+  if (house) text = LETTERS[house.owner] + (house.duplex ? LETTERS[house.owner] : "") + (house.insured ? "✓" : "");
+  else if (obs) text = obs.marker ? "★" : "◎";
+  return h("button", {
+    type: "button", class: classes.join(" "), "aria-label": parts.join(", "),
+    "aria-disabled": marks.active && !legal ? "true" : null,
+    dataset: { key: square, square, legal: String(legal) },
+    onclick: () => squareClick(ctx, square),
+  }, hurricane ? h("span", { class: "storm", "aria-hidden": "true" }, "@") : null,
+  text ? h("span", { "aria-hidden": "true" }, text) : null);
+}
+
+export function renderBoard(ctx, replay) {
+  const state = replay ? { ...ctx.state, ...replay } : ctx.state;
+  const live = !replay;
+  const placing = live && ctx.myTurn && (state.phase === "hurricane" || state.phase === "houses");
+  const kauf = live && ctx.myTurn && state.phase === "plan" && hasKauf(ctx);
+  const marks = {
+    houses: new Map(state.houses.map((x) => [x.square, x])),
+    observatories: new Map(state.observatories.map((o) => [o.square, o])),
+    hurricane: state.hurricane,
+    legal: placing ? squareSet(ctx) : kauf ? new Set(kaufTargets(ctx)) : new Set(),
+    active: placing || kauf,
+    kauf,
+    passed: new Map(),
+    planned: new Map(),
+  };
+  if (live && lastTurn) {
+    const shown = lastTurn.path.slice(0, lastTurn.done ? lastTurn.step : lastTurn.path.length);
+    shown.forEach((sq, i) => marks.passed.set(sq, i + 1));
+    if (lastTurn.done && lastTurn.step < lastTurn.path.length) marks.hurricane = shown[shown.length - 1] || marks.hurricane;
+  }
+  plannedPath(ctx).forEach((sq, i) => marks.planned.set(sq, i + 1));
+  const grid = h("div", { class: "grid", role: "group", "aria-label": "The squares, north at the top" });
+  for (let row = state.north_edge; row >= 1; row--) {
+    for (let col = 0; col < 12; col++) grid.append(squareButton(ctx, state, `${COLS[col]}${row}`, marks));
+  }
+  keyboardGrid(grid, "windcity", 12);
+  const rows = [];
+  for (let row = state.north_edge; row >= 1; row--) rows.push(h("span", {}, String(row)));
+  return [
+    h("h2", { class: "board-title" }, replay ? "The board at this step" : "The city, north at the top"),
+    h("div", { class: "wc-board", id: "board" },
+      h("div", { class: "cols", "aria-hidden": "true" }, [...COLS].map((c) => h("span", {}, c))),
+      h("div", { class: "rows", "aria-hidden": "true" }, rows),
+      grid),
+    h("p", { class: "legend" }, "Letters: owners (doubled: duplex), ✓ insured, ★ observatory with its marker (◎ taken), @ the hurricane. Sea in blue, the beach row in sand."),
+  ];
+}
+
+function renderPlan(ctx) {
+  const you = mine(ctx);
+  const card = you.card;
+  const ui = ctx.ui;
+  ui.actions = ui.actions || [];
+  ui.renew = ui.renew || new Set();
+  const money = ctx.state.players[ctx.seat].money;
+  const toggle = (index) => {
+    const at = ui.actions.indexOf(index);
+    if (at >= 0) ui.actions.splice(at, 1);
+    else if (ui.actions.length >= 3) { ctx.say("A plan has at most 3 actions: remove one first."); return; }
+    else ui.actions.push(index);
+    if (!hasKauf(ctx)) ui.kauf = null;
+    ctx.say("");
+    ctx.update();
+  };
+  const renewCost = you.renewable.filter((r) => ui.renew.has(r.square)).reduce((s, r) => s + r.price, 0);
+  const actionCost = ui.actions.reduce((s, i) => s + card.actions[i - 1].cost, 0);
+  const targets = kaufTargets(ctx);
+  if (ui.kauf && !targets.includes(ui.kauf)) ui.kauf = null;
+  const kaufPart = hasKauf(ctx)
+    ? h("div", { class: "field" },
+      h("label", { for: "kauf-target" }, "Kauf target (or click your house on the board)"),
+      targets.length
+        ? h("select", { id: "kauf-target", onchange: (e) => { ui.kauf = e.target.value || null; ctx.update(); } },
+          h("option", { value: "" }, "choose a house"),
+          targets.map((sq) => h("option", { value: sq, selected: ui.kauf === sq }, sq)))
+        : h("p", { class: "problem" }, "You have no single house off the beach to buy on."))
+    : null;
+  return h("div", { id: "plan" },
+    h("h2", {}, `Your card: ${card.number}`),
+    h("div", { class: "actions", role: "group", "aria-label": "The card's actions, in the order you pick them" }, card.actions.map((a, i) => {
+      const index = i + 1;
+      const order = ui.actions.indexOf(index);
+      return h("button", {
+        type: "button", class: `action${order >= 0 ? " chosen" : ""}`, "aria-pressed": String(order >= 0),
+        "aria-label": `Action ${index}: ${actionText(a)}, cost ${a.cost}${order >= 0 ? `, step ${order + 1} of the plan` : ""}`,
+        dataset: { key: `action${index}`, index: String(index), kind: a.kind },
+        onclick: () => toggle(index),
+      }, h("span", { class: "order", "aria-hidden": "true" }, order >= 0 ? String(order + 1) : ""),
+      h("span", { "aria-hidden": "true" }, `${actionShort(a)} · ${a.cost}`));
+    })),
+    kaufPart,
+    you.renewable.length ? h("fieldset", {}, h("legend", {}, "Renew insurance (others lapse)"),
+      you.renewable.map((r) => h("div", { class: "field check" },
+        h("input", {
+          type: "checkbox", id: `renew-${r.square}`, checked: ui.renew.has(r.square),
+          onchange: (e) => { if (e.target.checked) ui.renew.add(r.square); else ui.renew.delete(r.square); ctx.update(); },
+        }),
+        h("label", { for: `renew-${r.square}` }, `${r.square}, costs ${r.price}`)))) : null,
+    h("p", { id: "plan-cost", class: renewCost > money ? "problem" : "" },
+      `Renewals now: ${renewCost}. Actions, paid at the end of the turn: ${actionCost}. You have ${money}.`),
+    h("button", {
+      type: "button", class: "primary", id: "make-plan", disabled: !ui.actions.length || ctx.busy,
+      onclick: () => ctx.send({ type: "plan", actions: [...ui.actions], kauf: hasKauf(ctx) ? ui.kauf : null, renew: you.renewable.map((r) => r.square).filter((sq) => ui.renew.has(sq)) }),
+    }, "Make plan"));
+}
+
+function renderInsure(ctx) {
+  const you = mine(ctx);
+  const ui = ctx.ui;
+  ui.insure = ui.insure || new Set();
+  const money = ctx.state.players[ctx.seat].money;
+  const cost = you.insurable.filter((r) => ui.insure.has(r.square)).reduce((s, r) => s + r.price, 0);
+  const squares = you.insurable.map((r) => r.square).filter((sq) => ui.insure.has(sq));
+  return h("div", { id: "insure-panel" },
+    h("h2", {}, `Insurance from ${ctx.name(ctx.state.active)}`),
+    h("fieldset", {}, h("legend", {}, "Insure these houses"),
+      you.insurable.map((r) => h("div", { class: "field check" },
+        h("input", {
+          type: "checkbox", id: `insure-${r.square}`, checked: ui.insure.has(r.square),
+          onchange: (e) => { if (e.target.checked) ui.insure.add(r.square); else ui.insure.delete(r.square); ctx.update(); },
+        }),
+        h("label", { for: `insure-${r.square}` }, `${r.square}, costs ${r.price}`)))),
+    h("p", { id: "insure-cost", class: cost > money ? "problem" : "" }, `Cost: ${cost}. You have ${money}.`),
+    h("button", {
+      type: "button", class: "primary", id: "insure", disabled: ctx.busy,
+      onclick: () => ctx.send({ type: "insure", squares }),
+    }, squares.length ? `Insure ${squares.length} house${squares.length > 1 ? "s" : ""} for ${cost}` : "Insure nothing"));
+}
+
+export function renderControls(ctx) {
+  const s = ctx.state;
+  const you = mine(ctx);
+  if (ctx.myTurn && s.phase === "plan" && you && you.card) return renderPlan(ctx);
+  if (ctx.myTurn && s.phase === "insure" && you) return renderInsure(ctx);
+  if (ctx.myTurn) return h("p", {}, `Your turn: ${hint(ctx)}`);
+  if (you && you.plan && you.card) {
+    return h("p", {}, `Your plan: ${you.plan.actions.map((i) => actionShort(you.card.actions[i - 1])).join(", ")}` +
+      `${you.plan.kauf ? `, Kauf on ${you.plan.kauf}` : ""}. Waiting for insurance answers.`);
+  }
+  return h("p", {}, s.phase === "insure" ? `${ctx.name(s.active)} sells insurance: waiting for ${s.pending.map(ctx.name).join(", ")}.` : "Waiting for the other players.");
+}
+
+export function playerDetails(ctx, seat) {
+  const p = ctx.state.players[seat];
+  return h("span", {}, p.in_game ? `money ${p.money} · ${p.houses_on_board} on the board · ${p.stock} in stock` : "out of the game");
+}
+
+export function renderInfo(ctx) {
+  const s = ctx.state;
+  const turnPart = s.phase === "hurricane" || s.phase === "houses" ? "Setting up" : `Turn ${s.turn} of at most ${s.max_turns}`;
+  return h("section", { class: "panel", "aria-labelledby": "turn-title" },
+    h("h2", { id: "turn-title" }, turnPart),
+    h("p", {}, `Hurricane: ${s.hurricane || "off the board"} · ${s.deck_size} cards in the deck · north edge row ${s.north_edge}`),
+    lastTurn ? h("div", { id: "last-turn" },
+      h("h3", {}, "Last turn"),
+      h("ol", {}, lastTurn.events.map((e) => h("li", {}, describe(e, ctx) || e.type))),
+      h("button", { type: "button", id: "play-back", "data-key": "play-back", onclick: () => play(ctx) }, "Play the turn back")) : null);
+}
+
+export function renderScore(ctx, score) {
+  if (!score.seats) return null;
+  return h("table", { class: "scores" },
+    h("thead", {}, h("tr", {}, ["Player", "Houses", "Beach", "Duplex", "House points", "Money", "Total"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, score.seats.map((s) => h("tr", {}, h("th", { scope: "row" }, ctx.tag(s.seat)),
+      [s.houses, s.beach, s.duplex, s.house_points, s.money, s.total].map((v) => h("td", { class: "num" }, String(v)))))));
+}
+
+export function describe(e, ctx) {
+  const who = (s) => (typeof s === "number" ? `${ctx.name(s)} (${LETTERS[s]})` : "the bank");
+  switch (e.type) {
+    case "hurricane_placed": return `${who(e.seat)} put the hurricane on ${e.square}.`;
+    case "house_placed": return `${who(e.seat)} built a house on ${e.square}.`;
+    case "turn_started": return `Turn ${e.turn}: ${who(e.seat)}.`;
+    case "card_drawn": return `${who(e.seat)} drew a card.`;
+    case "deck_reshuffled": return `The deck was reshuffled (${e.size} cards).`;
+    case "plan_made": return `${who(e.seat)} made a plan${e.renew.length ? `, renewing ${e.renew.join(" ")}` : ""}${e.lapsed.length ? `; lapsed ${e.lapsed.join(" ")}` : ""}.`;
+    case "insurance_market": return `${who(e.seller)} sells insurance${e.pending.length ? ` to ${e.pending.map(who).join(", ")}` : ""}.`;
+    case "insured": return `${who(e.seat)} insured ${e.squares.length ? e.squares.join(" ") : "nothing"}${e.paid ? ` for ${e.paid}` : ""}.`;
+    case "payment": return `${who(e.payer)} paid ${who(e.payee)} ${e.amount} (${e.reason}).`;
+    case "turn_revealed": return `Card ${e.card} revealed; plan: ${e.plan.map((i) => actionShort(e.card_actions[i - 1])).join(", ")}${e.kauf ? `, Kauf on ${e.kauf}` : ""}.`;
+    case "hurricane_moved": return `The hurricane went ${DIRS[e.dir]}${e.rest ? " to rest" : ""}: ${e.squares.join(" ") || "nowhere"}${e.left_board ? ", off the north edge" : ""}.`;
+    case "house_destroyed": return `The house on ${e.square} (${who(e.owner)}) was destroyed.`;
+    case "observatory_taken": return `${who(e.seat)} took the observatory marker on ${e.square}.`;
+    case "calm_bonus": return `${who(e.seat)} gets the calm bonus.`;
+    case "kauf": return `${who(e.seat)} bought a duplex on ${e.square}.`;
+    case "kauf_void": return `${who(e.seat)}'s Kauf on ${e.square} is void (${e.reason}).`;
+    case "bankrupt": return `${who(e.seat)} is bankrupt and out of the game.`;
+    case "game_over": return `The game ends (${String(e.reason).replace(/_/g, " ")}).`;
+    default: return null;
+  }
+}
+
+/** Houses, hurricane and markers after `events` (for stepping through a finished game). */
+export function replayState(events, ctx) {
+  const houses = new Map();
+  const markers = new Map(ctx.state.observatories.map((o) => [o.square, true]));
+  let hurricane = null;
+  for (const e of events) {
+    if (e.type === "hurricane_placed") hurricane = e.square;
+    else if (e.type === "house_placed") houses.set(e.square, { square: e.square, owner: e.seat, insured: false, duplex: false, beach: rowOf(e.square) === 5 });
+    else if (e.type === "insured") e.squares.forEach((sq) => { if (houses.has(sq)) houses.get(sq).insured = true; });
+    else if (e.type === "plan_made") e.lapsed.forEach((sq) => { if (houses.has(sq)) houses.get(sq).insured = false; });
+    else if (e.type === "hurricane_moved") hurricane = e.left_board ? null : e.squares[e.squares.length - 1] || hurricane;
+    else if (e.type === "house_destroyed") houses.delete(e.square);
+    else if (e.type === "kauf") { if (houses.has(e.square)) houses.get(e.square).duplex = true; }
+    else if (e.type === "observatory_taken") markers.set(e.square, false);
+    else if (e.type === "bankrupt") e.houses_removed.forEach((sq) => houses.delete(sq));
+  }
+  return {
+    hurricane,
+    houses: [...houses.values()],
+    observatories: [...markers].map(([square, marker]) => ({ square, marker })),
+  };
+}

@@ -1,0 +1,85 @@
+"""The browser client (``clients/web/``) served at ``/play`` by each game service.
+
+Static files only: the page talks to the same public API as any other client. The
+page learns which game it serves from ``/play/config.json``. Every answer carries a
+strict Content-Security-Policy (the client needs nothing but its own origin).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, send_from_directory
+from werkzeug.exceptions import NotFound
+
+import clients
+import shared
+
+TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".json": "application/json",
+    ".png": "image/png",
+}
+CSP = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+TITLES = {"manhattan": "Manhattan", "windcity": "Wind City"}
+
+
+def _web_dir() -> Path:
+    """``clients/web`` next to the code (editable install, checkout) or in the working
+    directory (an image that copied the repository and installed it)."""
+    candidates = [
+        Path(shared.__file__).resolve().parent.parent / "clients" / "web",
+        Path(clients.__file__).resolve().parent / "web",
+        Path.cwd() / "clients" / "web",
+    ]
+    for candidate in candidates:
+        if (candidate / "index.html").is_file():
+            return candidate
+    return candidates[0]
+
+
+WEB_DIR = _web_dir()
+blp = Blueprint("play", __name__)
+
+
+def _file(name: str) -> Response:
+    kind = TYPES.get(Path(name).suffix)
+    if kind is None:
+        raise NotFound()
+    response = send_from_directory(WEB_DIR, name, mimetype=kind, max_age=0)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@blp.route("/play", methods=["GET"])
+@blp.route("/play/", methods=["GET"])
+def index() -> Response:
+    """The single page (lobby, board or spectator view, chosen by its query string)."""
+    return _file("index.html")
+
+
+@blp.route("/play/config.json", methods=["GET"])
+def config() -> Response:
+    """Which game this service serves, so one set of files fits both services."""
+    name = current_app.name
+    return current_app.json.response({"game": name, "title": TITLES.get(name, name)})
+
+
+@blp.route("/play/<path:name>", methods=["GET"])
+def asset(name: str) -> Response:
+    """A module, stylesheet or icon of the client."""
+    return _file(name)
+
+
+@blp.after_request
+def _security_headers(response: Response) -> Response:
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
