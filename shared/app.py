@@ -21,10 +21,10 @@ from shared.errors import register_error_handlers
 from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
 from shared.health import blp as health_blp
-from shared.ratelimit import AddressLimits
 from shared.metrics_http import init_metrics
-from shared.request_log import configure_logging, init_request_log
 from shared.play import blp as play_blp
+from shared.ratelimit import AddressLimits
+from shared.request_log import configure_logging, init_request_log
 from shared.schemas import MoveUnion, ProblemSchema
 from shared.store import GameStore, make_clients
 

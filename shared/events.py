@@ -21,8 +21,8 @@ from typing import Any
 
 import redis.exceptions
 
-from shared.errors import ApiError, problem
 from shared import metrics
+from shared.errors import ApiError, problem
 from shared.games import OVER, TERMINAL_EVENTS
 from shared.ratelimit import address_of
 from shared.store import GameStore, normalize_after
