@@ -333,16 +333,90 @@ def test_player_with_no_possible_lot_forfeits() -> None:
     assert code_of(final, 0, {"type": "forfeit", "floors": 1}) == "game-over"
 
 
-def test_forfeit_when_every_helpful_card_is_out_of_reach() -> None:
-    """[decision] only lot 1 of city 1 is open, but every lot-1 card is in other hands."""
+def one_open_lot(hands: list[list[int]], draws: list[int]) -> dict:
+    """4 players, only lot 1 of city 1 open; seat 0 (South) holds no lot-1 card.
+
+    ``draws`` are the next cards seat 0 draws, first drawn first.
+    """
+    state = make_state(4, full_board(empty=[(1, 1)]), hands=hands, sel=[[1], [1], [], []])
+    deck = state["deck"]
+    for c in draws:
+        deck.remove(c)
+    state["deck"] = deck + draws[::-1]  # the pile is drawn from its end
+    return state
+
+
+def test_stuck_player_may_discard_at_most_four_times_per_turn() -> None:
+    state = one_open_lot([[2, 2, 2, 2], [1, 1, 1, 1], [3, 3, 3, 3], [4, 4, 4, 4]], [5, 6, 7, 8])
+    lots_after = [[2, 2, 2, 5], [2, 2, 5, 6], [2, 5, 6, 7], [5, 6, 7, 8]]
+    for k in range(4):
+        assert m.view(state, 0)["discards_this_turn"] == k
+        assert m.legal_moves(state, 0) == [
+            {"type": "discard", "lot": lot} for lot in sorted(set(state["hands"][0]))
+        ]
+        assert code_of(state, 0, {"type": "forfeit", "floors": 1}) == "forfeit-not-allowed"
+        state, events = m.apply_move(state, 0, {"type": "discard", "lot": state["hands"][0][0]})
+        assert [e["type"] for e in events] == ["card_discarded"]
+        assert state["hands"][0] == lots_after[k] and m.to_act(state) == [0]
+        check_invariants(state)
+    # a full hand discarded and still nothing to build: only forfeit is left
+    assert m.view(state, 0)["discards_this_turn"] == 4
+    assert m.legal_moves(state, 0) == [{"type": "forfeit", "floors": 1}]
+    assert code_of(state, 0, {"type": "discard", "lot": 5}) == "discard-not-allowed"
+    after, events = m.apply_move(state, 0, {"type": "forfeit", "floors": 1})
+    assert events == [{"type": "piece_forfeited", "seat": 0, "floors": 1}]
+    # the count belongs to the turn: the next seat starts at 0
+    assert m.to_act(after) == [1] and m.view(after, 1)["discards_this_turn"] == 0
+
+
+def test_fourth_discard_that_draws_a_useful_card_lets_the_player_build() -> None:
+    state = one_open_lot([[2, 2, 2, 2], [3, 3, 3, 3], [4, 4, 4, 4], [5, 5, 5, 5]], [6, 7, 8, 1])
+    for _ in range(4):
+        state, _ = m.apply_move(state, 0, {"type": "discard", "lot": state["hands"][0][0]})
+    assert m.legal_moves(state, 0) == [place(1, 1, 1)]
+    after, _ = m.apply_move(state, 0, place(1, 1, 1))
+    assert after["discards"] == 0 and m.to_act(after) == [1]
+
+
+def test_stuck_player_discards_even_when_every_useful_card_is_in_other_hands() -> None:
+    """The legal moves depend on public information and the own hand only.
+
+    Every lot-1 card sits in seat 1's hand, so no draw can help seat 0; the old rule
+    (forfeit when no helpful card is left to draw) told seat 0 exactly that.
+    """
     hands = [[2, 2, 2, 2], [1, 1, 1, 1], [1, 3, 3, 3], [4, 4, 4, 4]]
     state = make_state(4, full_board(empty=[(1, 1)]), hands=hands, sel=[[1], [1], [], []])
-    assert 1 not in state["deck"]
-    assert m.legal_moves(state, 0) == [{"type": "forfeit", "floors": 1}]
-    # one lot-1 card back in the draw pile (or the discard pile): discarding may help
+    assert 1 not in state["deck"] and 1 not in state["disc"]
+    assert m.legal_moves(state, 0) == [{"type": "discard", "lot": 2}]
     for pile in ("deck", "disc"):
         hands2 = [[2, 2, 2, 2], [1, 1, 1, 1], [3, 3, 3, 3], [4, 4, 4, 4]]
         state2 = make_state(4, full_board(empty=[(1, 1)]), hands=hands2, sel=[[1], [1], [], []])
         state2["deck"].remove(1)
         state2[pile] = state2[pile] + [1]
-        assert m.legal_moves(state2, 0) == [{"type": "discard", "lot": 2}]
+        assert m.legal_moves(state2, 0) == m.legal_moves(state, 0)
+
+
+def test_no_lot_accepts_any_selected_piece_means_forfeit_at_once() -> None:
+    """Not one discard: the board alone shows that no card could ever help."""
+    state = make_state(
+        4,
+        full_board(),
+        hands=[[1, 2, 3, 4], [5, 5, 5, 5], [6] * 4, [7] * 4],
+        sel=[[1], [1], [], []],
+    )
+    assert m.legal_moves(state, 0) == [{"type": "forfeit", "floors": 1}]
+    assert code_of(state, 0, {"type": "discard", "lot": 1}) == "discard-not-allowed"
+    # a 2-floor piece is accepted on the 1+1 towers, so that seat may discard instead
+    state["sel"][0] = [1, 2]
+    state["stock"][0][1] -= 1
+    moves = m.legal_moves(state, 0)
+    assert moves and {mv["type"] for mv in moves} <= {"place", "discard"}
+
+
+def test_documents_stored_before_the_discard_cap_count_zero_discards() -> None:
+    state = one_open_lot([[2, 2, 2, 2], [1, 1, 1, 1], [3, 3, 3, 3], [4, 4, 4, 4]], [5])
+    del state["discards"]
+    assert m.view(state, 0)["discards_this_turn"] == 0
+    assert m.legal_moves(state, 0) == [{"type": "discard", "lot": 2}]
+    after, _ = m.apply_move(state, 0, {"type": "discard", "lot": 2})
+    assert after["discards"] == 1 and "discards" not in state

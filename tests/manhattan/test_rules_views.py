@@ -85,7 +85,8 @@ def test_view_shape() -> None:
     v = m.view(state, 1)
     assert set(v) == {
         "phase", "round", "rounds", "pieces_per_round", "start_player", "current_player",
-        "options", "cities", "players", "discard_pile", "deck_size", "promo", "you", "hand",
+        "options", "cities", "players", "discard_pile", "deck_size", "discards_this_turn",
+        "promo", "you", "hand",
     }  # fmt: skip
     assert len(v["cities"]) == 6 and all(len(c["lots"]) == 9 for c in v["cities"])
     assert set(v["players"][0]) == {

@@ -39,6 +39,8 @@ MOVE_FIELDS = {
 }
 _KEYS = {t: frozenset(("type", *f)) for t, f in MOVE_FIELDS.items()}
 _STOCK = [PIECES[1], PIECES[2], PIECES[3], PIECES[4]]
+MAX_DISCARDS = HAND_SIZE
+"""A stuck player may discard at most a full hand in one turn, then must forfeit."""
 
 
 def _rounds(state: State) -> tuple[int, int]:
@@ -94,6 +96,7 @@ def setup(num_players: int, options: dict[str, Any] | None, seed: int) -> State:
         "promo": revealed,
         "rounds": [],
         "scores": [0] * n,
+        "discards": 0,
     }
 
 
@@ -148,23 +151,23 @@ def _placements(state: State, seat: int) -> list[Move]:
 def _stuck_move(state: State, seat: int) -> str:
     """For a player with no legal placement: ``discard`` or ``forfeit``.
 
-    Forfeit when no lot on the board accepts any selected piece, or (our decision, so a
-    game can never stall) when no card that would help is left to draw.
+    Rules, *A player who cannot place*: discard while fewer than ``MAX_DISCARDS``
+    discards were made this turn and some lot on the board accepts a selected piece;
+    otherwise forfeit. Only public information decides (never the draw pile or other
+    hands), so the legal moves tell a player nothing they may not know.
     """
+    if discards_this_turn(state) >= MAX_DISCARDS:
+        return "forfeit"
     biggest = max(state["sel"][seat])
     board = state["board"]
-    helpful = {
-        lot
-        for lot in range(1, LOTS + 1)
-        if any(needed(board[c * LOTS + lot - 1], seat) <= biggest for c in range(CITIES))
-    }
-    if not helpful:
-        return "forfeit"
-    unrot = UNROTATION[SIDES_BY_COUNT[state["n"]][seat]]
-    cards = {unrot[lot - 1] for lot in helpful}
-    if any(c in cards for c in state["deck"]) or any(c in cards for c in state["disc"]):
+    if any(needed(b, seat) <= biggest for b in board):
         return "discard"
     return "forfeit"
+
+
+def discards_this_turn(state: State) -> int:
+    """Discards made in the current turn (documents stored before the cap: 0)."""
+    return state.get("discards", 0)
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
@@ -310,6 +313,7 @@ def _discard(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if card not in state["hands"][seat]:
         raise RuleError("card-not-in-hand", f"no card in your hand allows lot {lot}")
     new = dict(state)
+    new["discards"] = discards_this_turn(state) + 1
     _spend(new, seat, card)
     events: list[Event] = [{"type": "card_discarded", "seat": seat, "card": card, "lot": lot}]
     _draw(new, seat, events)
@@ -335,6 +339,7 @@ def _forfeit(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 
 def _advance(new: State, seat: int, events: list[Event]) -> None:
     """Pass the turn clockwise to the next seat with pieces left, or end the round."""
+    new["discards"] = 0
     n = new["n"]
     sel = new["sel"]
     for k in range(1, n + 1):
@@ -439,6 +444,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "players": players,
         "discard_pile": list(state["disc"]),
         "deck_size": len(state["deck"]),
+        "discards_this_turn": discards_this_turn(state),
         "promo": {
             "enabled": promo_on,
             "current": state["promo"][-1] if promo_on and state["promo"] else None,
