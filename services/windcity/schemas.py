@@ -7,7 +7,13 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from services.windcity.rules.options import DEFAULTS, PLAY_AREAS
+from services.windcity.rules.options import (
+    DEFAULTS,
+    MAX_PLAYERS,
+    MAX_TURNS_RANGE,
+    MIN_PLAYERS,
+    PLAY_AREAS,
+)
 from shared.schemas import Bool, Int, MoveUnion, int_list, players_field, seed_field, type_field
 
 SQUARE = validate.Regexp(r"^[A-L]([1-9]|1[0-9]|2[0-4])$", error="Not a square (A1..L24).")
@@ -25,12 +31,12 @@ def squares(description: str, **kwargs: Any) -> fields.List:
 
 
 class WindCityOptionsSchema(Schema):
-    players = players_field(2, 5)
+    players = players_field(MIN_PLAYERS, MAX_PLAYERS)
     play_area = fields.String(
         load_default=DEFAULTS["play_area"], validate=validate.OneOf(PLAY_AREAS)
     )
     score_money = Bool(load_default=DEFAULTS["score_money"])
-    max_turns = Int(load_default=DEFAULTS["max_turns"], validate=validate.Range(10, 1000))
+    max_turns = Int(load_default=DEFAULTS["max_turns"], validate=validate.Range(*MAX_TURNS_RANGE))
     seed = seed_field()
 
 

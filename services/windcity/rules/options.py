@@ -11,6 +11,8 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 DEFAULTS: dict[str, Any] = {"play_area": "used_sections", "score_money": True, "max_turns": 100}
 PLAY_AREAS = ("used_sections", "full")
+MAX_TURNS_RANGE = (10, 1000)
+"""Allowed ``max_turns`` (rules: option summary); the API schema uses the same bounds."""
 
 
 def validate(num_players: Any, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -35,6 +37,7 @@ def validate(num_players: Any, options: dict[str, Any] | None) -> dict[str, Any]
     if not isinstance(out["score_money"], bool):
         raise RuleError("invalid-option", "score_money must be true or false")
     mt = out["max_turns"]
-    if not isinstance(mt, int) or isinstance(mt, bool) or mt < 10:
-        raise RuleError("invalid-option", "max_turns must be an integer >= 10")
+    lo, hi = MAX_TURNS_RANGE
+    if not isinstance(mt, int) or isinstance(mt, bool) or not lo <= mt <= hi:
+        raise RuleError("invalid-option", f"max_turns must be an integer {lo}-{hi}")
     return out
