@@ -145,7 +145,7 @@ def test_bot_and_watch_play_a_game_to_the_end(cli, live_manhattan: str) -> None:
     cmd = [sys.executable, "-m", "clients.cli"]
     bots = [
         subprocess.Popen(
-            [*cmd, "bot", "manhattan", "--game-id", gid, "--seat-token", tok, "--strategy", s,
+            [*cmd, "bot", "manhattan", "--game-id", gid, f"--seat-token={tok}", "--strategy", s,
              "--json"],
             stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT,
         )
