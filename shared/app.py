@@ -80,7 +80,7 @@ def create_game_app(
     init_request_log(app)
 
     client, blocking = make_clients(settings)
-    store = GameStore(client, blocking, key_prefix)
+    store = GameStore(client, blocking, key_prefix, settings["WORKER_DUE_SHARDS"])
     waits = WaitGate(
         settings["EVENTS_MAX_WAITERS_PER_ADDRESS"],
         settings["EVENTS_MAX_WAITERS_PER_PROCESS"],
