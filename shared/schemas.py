@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
+from flask import current_app, has_app_context
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from shared import names
@@ -59,13 +60,26 @@ def seed_field() -> Int:
     )
 
 
+TURN_SECONDS_MAX = 1209600
+
+
+def _turn_seconds(value: int) -> None:
+    """``CLOCK_MIN_TURN_SECONDS`` (default 10; tests lower it) .. 14 days: a setting, so
+    checked here against the app's config, and documented with the default."""
+    low = current_app.config.get("CLOCK_MIN_TURN_SECONDS", 10) if has_app_context() else 10
+    if not low <= value <= TURN_SECONDS_MAX:
+        raise ValidationError(f"Must be {low}..{TURN_SECONDS_MAX}.")
+
+
 class ClockSchema(Schema):
     turn_seconds = Int(
         required=True,
-        validate=validate.Range(1, 1209600),
+        validate=_turn_seconds,
         metadata={
+            "minimum": 10,
+            "maximum": TURN_SECONDS_MAX,
             "description": "Seconds each seat has for each move, 10..1209600 (14 days); "
-            "a seat that misses it has that move played by a bot (a timeout)."
+            "a seat that misses it has that move played by a bot (a timeout).",
         },
     )
     max_timeouts = Int(
