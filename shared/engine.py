@@ -62,4 +62,12 @@ class Engine(Protocol):
         """Whether the game has ended."""
 
     def result(self, state: State) -> dict[str, Any] | None:
-        """Final standings and winners once over, else ``None``."""
+        """Final standings and winners once over, else ``None``.
+
+        ``{"standings": [{"seat", "rank", ...}], "winners": [...]}`` lets the kit rank a
+        resigned seat last (:func:`shared.seats.rank_resigned_last`).
+        """
+
+    # Optional: ``BOTS = {"random": choose, "greedy": choose}``, strategies
+    # ``choose(view, legal_moves, rng) -> move`` over a seat's view (see
+    # services/manhattan/rules/bots.py); without it the kit's bots play random moves.

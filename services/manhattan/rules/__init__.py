@@ -1,5 +1,6 @@
 """Manhattan's pure rules: the engine contract of ``shared.engine`` as module-level names."""
 
+from .bots import BOTS
 from .game import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -15,6 +16,7 @@ from .game import (
 )
 
 __all__ = [
+    "BOTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",

@@ -13,6 +13,7 @@ from shared.engine import RuleError
 
 from . import placement, turn
 from .board import row_squares
+from .bots import BOTS
 from .options import MAX_PLAYERS, MIN_PLAYERS
 from .resolve import resolve
 from .views import result, score, to_act, view
@@ -20,6 +21,7 @@ from .views import result, score, to_act, view
 NAME = "windcity"
 
 __all__ = [
+    "BOTS",
     "NAME",
     "MIN_PLAYERS",
     "MAX_PLAYERS",
