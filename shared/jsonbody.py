@@ -9,7 +9,8 @@ the last one silently wins. Here the first three and duplicates are invalid JSON
 
 Chunked bodies (no ``Content-Length``) are read up to ``MAX_CONTENT_LENGTH`` plus one
 byte, so one too large is a ``413`` (werkzeug silently truncates them), and a malformed
-chunk, which gunicorn reports while the body is read, is a ``400 malformed-request``.
+or truncated chunk, which gunicorn reports while the body is read, is a
+``400 malformed-request``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from json.decoder import scanstring
 from typing import Any
 
 from flask import Request
-from gunicorn.http.errors import ParseException
+from gunicorn.http.errors import NoMoreData, ParseException
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from shared.errors import ApiError
@@ -126,9 +127,9 @@ def read_body(request: Request) -> bytes:
             data = request.get_data(cache=True)  # werkzeug reads nothing: no length
         else:
             data = environ["wsgi.input"].read(limit + 1)
-    except ParseException as error:
+    except (ParseException, NoMoreData) as error:
         raise ApiError(
-            400, "malformed-request", "The request body is malformed (bad chunked encoding)."
+            400, "malformed-request", "The request body's chunked encoding is malformed."
         ) from error
     if limit is not None and len(data) > limit:
         raise RequestEntityTooLarge()
