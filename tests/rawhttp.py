@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,21 +24,32 @@ class RawResponse:
 def send(base: str, data: bytes, timeout: float = 5.0, half_close: bool = False) -> bytes:
     """Send ``data`` on a fresh connection and read until the server closes it (or goes
     quiet for ``timeout``); ``half_close``: then shut the sending side, as a client that
-    stopped in the middle of its request."""
+    stopped in the middle of its request.
+
+    The reading starts at once, alongside the sending: a server that refuses a request
+    before reading all of it answers and closes, and the unread rest makes its kernel
+    reset the connection; an answer already read is kept, one still queued may not be.
+    """
     parts = urlsplit(base)
     with socket.create_connection((parts.hostname, parts.port), timeout=timeout) as sock:
-        try:
-            sock.sendall(data)
-            if half_close:
-                sock.shutdown(socket.SHUT_WR)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the server answered and closed before reading all of it
+
+        def write() -> None:
+            try:
+                sock.sendall(data)
+                if half_close:
+                    sock.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass  # the server answered and closed before reading all of it
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
         out = b""
         try:
             while chunk := sock.recv(65536):
                 out += chunk
         except (TimeoutError, ConnectionResetError):
             pass
+        writer.join(timeout)
     return out
 
 
