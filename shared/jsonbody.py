@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from json.decoder import scanstring
 from typing import Any
 
@@ -31,7 +32,9 @@ MAX_DEPTH = 32
 MAX_INT_DIGITS = 20
 """Longer integers (sign excluded) exceed 64 bits, and every integer field is smaller."""
 
-_STRUCTURE = re.compile(r'["\[\]{}]')
+_BRACKETS = re.compile(r"[\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_OPENER_RUN = re.compile(r"[\[{]{" + str(MAX_DEPTH + 1) + "}")
 _CACHE = "boardgames.body"
 
 
@@ -52,30 +55,48 @@ class HugeInt:
         return f"<integer of {self.digits} digits>"
 
 
+def _outside_strings(text: str) -> str:
+    """``text`` without its string literals (skipped by json's own C scanner, one loop
+    iteration per string, never a regex that could backtrack on an unterminated one)."""
+    if '"' not in text:
+        return text
+    pieces = []
+    pos = 0
+    while (quote := text.find('"', pos)) >= 0:
+        pieces.append(text[pos:quote])
+        try:
+            _, pos = scanstring(text, quote + 1)
+        except json.JSONDecodeError as error:  # an unterminated string: not JSON
+            raise InvalidJSON(error.msg, text, error.pos) from error
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
 def _check_depth(text: str) -> None:
     """Raise :class:`InvalidJSON` when arrays/objects nest deeper than :data:`MAX_DEPTH`.
 
-    Iterative (no recursion to blow up), skipping strings with json's own C scanner;
-    free for the usual body, which has too few brackets to nest that deep.
+    Iterative (no recursion to blow up), and at C speed but for one step per string:
+    on the brackets outside strings, each pass drops the innermost ``[]``/``{}`` pairs,
+    so a pair left after MAX_DEPTH passes nests deeper. Brackets left without a pair
+    (unbalanced: invalid JSON anyway) are measured by a running sum. Free for the
+    usual body, which has too few brackets to nest that deep.
     """
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
-    depth = 0
-    match = _STRUCTURE.search(text)
-    while match is not None:
-        char, pos = match.group(), match.end()
-        if char == '"':
-            try:
-                _, pos = scanstring(text, pos)
-            except json.JSONDecodeError as error:  # an unterminated string: not JSON
-                raise InvalidJSON(error.msg, text, error.pos) from error
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise InvalidJSON(f"nested deeper than {MAX_DEPTH} levels", text, pos - 1)
-        else:
-            depth -= 1
-        match = _STRUCTURE.search(text, pos)
+    brackets = "".join(_BRACKETS.findall(_outside_strings(text)))
+    too_deep = InvalidJSON(f"nested deeper than {MAX_DEPTH} levels", text, 0)
+    if _OPENER_RUN.search(brackets):
+        raise too_deep
+    for _ in range(MAX_DEPTH):
+        reduced = brackets.replace("[]", "").replace("{}", "")
+        if len(reduced) == len(brackets):
+            break
+        brackets = reduced
+    else:
+        if "[]" in brackets or "{}" in brackets:
+            raise too_deep
+    if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
+        raise too_deep
 
 
 def _parse_int(literal: str) -> int | HugeInt:

@@ -4,13 +4,16 @@ bodies, gunicorn's own refusals) are in tests/reliability/test_gunicorn_edges.py
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
+import hypothesis
 import pytest
 from flask import Flask
+from hypothesis import strategies as st
 
-from shared.jsonbody import MAX_DEPTH
+from shared.jsonbody import MAX_DEPTH, loads
 from tests.kit.helpers import assert_problem, auth, create, started_game, view
 
 JSON = {"Content-Type": "application/json"}
@@ -201,3 +204,35 @@ def test_the_document_states_the_exact_event_id_rule(toy_client):
     params = spec["paths"]["/games/{game_id}/events"]["get"]["parameters"]
     after = next(p for p in params if p["name"] == "after")
     assert after["schema"]["pattern"] == "^[0-9]{1,19}(-[0-9]{1,19})?$"
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    return 0
+
+
+_nested = st.recursive(
+    st.integers(-(10**19), 10**19) | st.text(alphabet='[]{}"\\ ,:a', max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=60,
+)
+
+
+@hypothesis.settings(max_examples=300, deadline=None, database=None)
+@hypothesis.given(value=_nested, wrap=st.integers(0, 40))
+def test_the_depth_check_agrees_with_the_parsed_depth(value: Any, wrap: int) -> None:
+    """Any JSON (brackets and quotes inside strings included) parses iff it nests at
+    most MAX_DEPTH deep, whatever the shape."""
+    for _ in range(wrap):
+        value = [value] if wrap % 2 else {"k": value}
+    text = json.dumps(value)
+    if _depth(value) <= MAX_DEPTH:
+        assert loads(text) == value
+    else:
+        with pytest.raises(json.JSONDecodeError, match="nested deeper"):
+            loads(text)
