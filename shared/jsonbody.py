@@ -33,7 +33,8 @@ MAX_INT_DIGITS = 20
 """Longer integers (sign excluded) exceed 64 bits, and every integer field is smaller."""
 
 _BRACKETS = re.compile(r"[\[\]{}]+")
-_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_ONE_KIND = str.maketrans("{}", "[]")
+_DEPTH_STEP = {"[": 1, "]": -1}
 _OPENER_RUN = re.compile(r"[\[{]{" + str(MAX_DEPTH + 1) + "}")
 _CACHE = "boardgames.body"
 
@@ -76,24 +77,26 @@ def _check_depth(text: str) -> None:
     """Raise :class:`InvalidJSON` when arrays/objects nest deeper than :data:`MAX_DEPTH`.
 
     Iterative (no recursion to blow up), and at C speed but for one step per string:
-    on the brackets outside strings, each pass drops the innermost ``[]``/``{}`` pairs,
+    on the brackets outside strings, each pass drops the innermost pairs,
     so a pair left after MAX_DEPTH passes nests deeper. Brackets left without a pair
     (unbalanced: invalid JSON anyway) are measured by a running sum. Free for the
     usual body, which has too few brackets to nest that deep.
     """
     if text.count("[") + text.count("{") <= MAX_DEPTH:
         return
-    brackets = "".join(_BRACKETS.findall(_outside_strings(text)))
+    # One kind of bracket: depth ignores kinds (json.loads judges the pairing), and one
+    # str.replace per pass drops exactly one level (two replaces in a row would cascade).
+    brackets = "".join(_BRACKETS.findall(_outside_strings(text))).translate(_ONE_KIND)
     too_deep = InvalidJSON(f"nested deeper than {MAX_DEPTH} levels", text, 0)
     if _OPENER_RUN.search(brackets):
         raise too_deep
     for _ in range(MAX_DEPTH):
-        reduced = brackets.replace("[]", "").replace("{}", "")
+        reduced = brackets.replace("[]", "")
         if len(reduced) == len(brackets):
             break
         brackets = reduced
     else:
-        if "[]" in brackets or "{}" in brackets:
+        if "[]" in brackets:
             raise too_deep
     if max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH:
         raise too_deep
