@@ -11,9 +11,8 @@ from marshmallow import Schema
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort
 
-from shared import jsonbody
+from shared import jsonbody, seat_ops
 from shared import schemas as s
-from shared import seat_ops
 from shared.access import invalid_token, missing_token, require_seat, seat_of
 from shared.apikeys import owner, owner_index
 from shared.errors import PROBLEM_MIME, invalid, title
