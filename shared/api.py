@@ -20,6 +20,7 @@ from shared.events import long_poll, sse_stream
 from shared.games import OVER, Games, IfMatch
 from shared.ratelimit import client_address
 from shared.tokens import hash_token
+from shared.webhooks import api as webhooks
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 BEARER = [{"bearerAuth": []}]
@@ -123,8 +124,11 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     def create_game(options: dict[str, Any]):
         """Create a game; the answer carries the host token, shown once."""
         kit = games()
-        doc, host_token = kit.create(options, owner())
+        webhook, secret = webhooks.for_game(kit, options)
+        doc, host_token = kit.create(options, owner(), webhook)
         body = {"id": doc["id"], "host_token": host_token, "game": kit.view(doc, None)}
+        if webhook is not None:
+            body |= {"webhook_id": webhook["id"], "webhook_secret": secret}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
         return body, 201, headers
 
@@ -160,8 +164,12 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
             )
             payload = {"seat": seat, "token": None, "game": kit.view(doc, None)}
             return payload, 201, etag_headers(doc["version"])
-        doc, seat, token = kit.join(game_id, body["name"], if_match())
+        webhook, secret = webhooks.for_seat(kit, body)
+        doc, seat, token = kit.join(game_id, body["name"], if_match(), webhook)
         payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
+        if webhook is not None:
+            reg = next(r for r in doc["webhooks"] if r["seat"] == seat)
+            payload |= {"webhook_id": reg["id"], "webhook_secret": secret}
         return payload, 201, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/players/me", methods=["DELETE"])
@@ -324,4 +332,5 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         kit = games()
         return kit.log(kit.load(game_id))
 
+    webhooks.add_routes(blp, bearer, problems)
     return blp

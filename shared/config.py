@@ -48,6 +48,14 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WORKER_LEASE_SECONDS": (float, 5.0),
     "WORKER_BATCH": (int, 50),
     "WORKER_HEARTBEAT_FILE": (str, "/tmp/boardgames-worker.heartbeat"),
+    # webhooks (shared/webhooks): the server key secrets derive from, SSRF opt-out, delivery
+    "WEBHOOK_SIGNING_KEY": (str, ""),
+    "WEBHOOK_ALLOW_PRIVATE": (bool, False),
+    "WEBHOOK_TIMEOUT_SECONDS": (float, 5.0),
+    "WEBHOOK_BACKOFF_BASE_SECONDS": (float, 5.0),
+    "WEBHOOK_BACKOFF_MAX_SECONDS": (float, 3600.0),
+    "WEBHOOK_GIVE_UP_SECONDS": (float, 24 * 3600.0),
+    "WEBHOOK_CLAIM_IDLE_SECONDS": (float, 5.0),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -26,6 +26,7 @@ from shared.access import missing_token, require_host, require_seat
 from shared.engine import RuleError
 from shared.errors import ApiError, invalid
 from shared.store import Doc, GameStore, event_id, now_us
+from shared.webhooks import notify
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
 OVER = (FINISHED, CANCELLED)
@@ -242,6 +243,8 @@ class Games:
                 {**event, "version": version, "id": event_id(version, n)}
                 for n, event in enumerate(outcome.events)
             ]
+            movers = {move["seat"] for move in outcome.moves}
+            outbox = notify.notifications(doc, new, events, movers)
             result = self.store.write(
                 new,
                 doc["version"],
@@ -251,6 +254,7 @@ class Games:
                 idem_field,
                 f"{version} {new['updated_at']} {digest}" if idem_field else None,
                 due,
+                outbox,
             )
             metrics.record_write(self.engine.NAME, doc["status"], new["status"], result.outcome)
             if result.outcome == "ok":
@@ -309,7 +313,12 @@ class Games:
 
     # -- operations --------------------------------------------------------------------
 
-    def create(self, options: dict[str, Any], owner: str | None = None) -> tuple[Doc, str]:
+    def create(
+        self,
+        options: dict[str, Any],
+        owner: str | None = None,
+        webhook: dict[str, Any] | None = None,
+    ) -> tuple[Doc, str]:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
         engine's options, checked now by a trial setup so a bad mix fails at once.
@@ -358,6 +367,8 @@ class Games:
         }
         if owner is not None:
             doc["owner"] = owner
+        if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
+            doc["webhooks"] = [webhook]
         event = {
             "type": "game_created",
             "options": {"players": seats, **_clock_option(doc), **options},
@@ -392,8 +403,15 @@ class Games:
             "max_timeouts": clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS),
         }
 
-    def join(self, game_id: str, name: str, if_match: IfMatch = None) -> tuple[Doc, int, str]:
-        """Take the next free seat; returns the document, the seat and its token."""
+    def join(
+        self,
+        game_id: str,
+        name: str,
+        if_match: IfMatch = None,
+        webhook: Callable[[int], dict[str, Any]] | None = None,
+    ) -> tuple[Doc, int, str]:
+        """Take the next free seat; returns the document, the seat and its token.
+        ``webhook``: makes the seat's webhook registration, given the seat."""
         name = names.normalize(name)
         token = tokens.new_token()
         digest = tokens.hash_token(token)
@@ -413,6 +431,8 @@ class Games:
             seat = len(doc["players"])
             player = {"seat": seat, "name": name, "token_hash": digest}
             new = {**doc, "players": [*doc["players"], player]}
+            if webhook is not None:
+                new["webhooks"] = [*doc.get("webhooks", []), webhook(seat)]
             return Outcome(new, [{"type": "player_joined", "seat": seat, "name": name}])
 
         doc, _, _ = self._mutate(game_id, decide)

@@ -12,6 +12,7 @@ from flask import current_app, has_app_context
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from shared import names
+from shared.webhooks.schemas import seat_webhook_field, secret_field
 
 SEED_MAX = 2**63 - 1
 STATUSES = ("open", "running", "finished", "cancelled")
@@ -199,6 +200,8 @@ class JoinSchema(Schema):
         },
     )
 
+    webhook = seat_webhook_field()
+
     @validates_schema
     def _name_unless_bot(self, data: dict[str, Any], **_: Any) -> None:
         if "name" not in data and "bot" not in data:
@@ -305,6 +308,8 @@ class CreatedSchema(Schema):
     id = fields.String()
     host_token = fields.String(metadata={"description": "Shown once; starts or cancels."})
     game = fields.Nested(ViewSchema)
+    webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
+    webhook_secret = secret_field()
 
 
 class JoinedSchema(Schema):
@@ -314,6 +319,8 @@ class JoinedSchema(Schema):
         metadata={"description": "The seat's secret token, shown once (null for a bot)."},
     )
     game = fields.Nested(ViewSchema)
+    webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
+    webhook_secret = secret_field()
 
 
 class LegalMovesSchema(Schema):

@@ -8,6 +8,11 @@
 -- in another slot), the last two ARGV are the game id and its due time in ms ('': not
 -- due, removed)
 -- and the schedule changes in the same atomic step as the game.
+-- Webhooks (shared/webhooks): when ARGV[6] is 'N:K' (K > 0), ARGV[7] is '1' when a due
+-- key comes first (KEYS[5]), and K outbox entries follow the moves (pairs: field 'n',
+-- notification json, before the two due ARGV), appended to the next key (the game's
+-- outbox stream, same hash tag) in the same atomic step. A key after it (single Redis
+-- only) is the webhook ready-stream shard: it gets one entry naming the game.
 -- Returns {'ok'} | {'duplicate', record} | {'conflict', current version} | {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
 local idem_field = ARGV[4]
@@ -26,10 +31,24 @@ else
   if tonumber(version) ~= expected then return {'conflict', tostring(version)} end
 end
 local ttl = tonumber(ARGV[3])
-local n = tonumber(ARGV[6])
+local n_text, k_text = string.match(ARGV[6], '^(%d+):(%d+)$')
+local n = tonumber(n_text or ARGV[6])
+local k = tonumber(k_text or '0')
+local due_key = nil
+local key_at = 5
 local i = 7
 local last = #ARGV
-if #KEYS >= 5 then last = last - 2 end
+if k > 0 then
+  -- layout with an outbox: the due key (if any) is flagged by a leading ARGV[7]
+  due_key = (ARGV[7] == '1') and KEYS[5] or nil
+  if due_key then key_at = 6 end
+  i = 8
+  if due_key then last = last - 2 end
+  last = last - 2 * k
+elseif #KEYS >= 5 then
+  due_key = KEYS[5]
+  last = last - 2
+end
 for _ = 1, n do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
   i = i + 2
@@ -43,11 +62,23 @@ if idem_field ~= '' then redis.call('HSET', KEYS[4], idem_field, ARGV[5]) end
 redis.call('EXPIRE', KEYS[2], ttl)
 redis.call('EXPIRE', KEYS[3], ttl)
 redis.call('EXPIRE', KEYS[4], ttl)
-if #KEYS >= 5 then
-  if ARGV[#ARGV] == '' then
-    redis.call('ZREM', KEYS[5], ARGV[#ARGV - 1])
+if k > 0 then
+  local j = last + 1
+  for _ = 1, k do
+    redis.call('XADD', KEYS[key_at], '*', ARGV[j], ARGV[j + 1])
+    j = j + 2
+  end
+  redis.call('EXPIRE', KEYS[key_at], ttl)
+  if KEYS[key_at + 1] then
+    redis.call('XADD', KEYS[key_at + 1], '*', 'g', string.match(KEYS[key_at], '{(.-)}'))
+  end
+end
+if due_key then
+  local d = #ARGV
+  if ARGV[d] == '' then
+    redis.call('ZREM', due_key, ARGV[d - 1])
   else
-    redis.call('ZADD', KEYS[5], ARGV[#ARGV], ARGV[#ARGV - 1])
+    redis.call('ZADD', due_key, ARGV[d], ARGV[d - 1])
   end
 end
 return {'ok'}

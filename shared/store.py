@@ -29,6 +29,11 @@ log = logging.getLogger(__name__)
 
 _SCRIPT = resources.files("shared").joinpath("store.lua").read_text(encoding="utf-8")
 _SCHEDULE = resources.files("shared").joinpath("schedule.lua").read_text(encoding="utf-8")
+_UNLOCK = """
+if redis.call('GET', KEYS[1]) ~= ARGV[2] then return 0 end
+if ARGV[1] == 'renew' then return redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return redis.call('DEL', KEYS[1])
+"""
 DUE_SHARDS = 16
 _LIST_BATCH = 50
 _LIST_SCAN_CAP = 1000
@@ -141,6 +146,7 @@ class GameStore:
         self._write = client.register_script(_SCRIPT)
         self.tracking = Tracking(self)
         self._schedule = client.register_script(_SCHEDULE)
+        self._unlock = client.register_script(_UNLOCK)
         self.due_shards = due_shards
         self.cluster = isinstance(client, redis.RedisCluster)
 
@@ -228,10 +234,15 @@ class GameStore:
         idem_field: str | None = None,
         idem_record: str | None = None,
         due: int | None | bool = False,
+        outbox: list[dict[str, Any]] | None = None,
     ) -> WriteResult:
         """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
         appending ``events`` (which must carry their ``id``) and ``moves``, and storing
         the idempotency record: all or nothing, in one EVALSHA.
+
+        ``outbox``: webhook notifications (shared/webhooks) appended to the game's outbox
+        stream by the same script; on a single Redis the script also signals the webhook
+        ready stream, on Cluster one more round trip does after the write.
 
         ``due`` (ms; ``None``: nothing due; ``False``: leave the schedule alone) is the
         game's new due time for the worker. On a single Redis the same script sets it,
@@ -239,28 +250,133 @@ class GameStore:
         slot: after a successful write one more round trip lowers the entry (ZADD LT),
         and the worker corrects a due time that is too early when it finds nothing due.
         """
+        inline = due is not False and not self.cluster
         args: list[Any] = [
             expected_version,
             dumps(doc),  # "version" comes first: the script matches it without decoding
             ttl,
             idem_field or "",
             idem_record or "",
-            len(events),
+            f"{len(events)}:{len(outbox)}" if outbox else len(events),
         ]
+        if outbox:
+            args.append("1" if inline else "0")
         for event in events:
             args.append(event["id"])
             args.append(dumps({k: v for k, v in event.items() if k != "id"}))
         args.extend(dumps(move) for move in moves)
         keys: tuple[str, ...] = self.keys(doc["id"])
-        inline = due is not False and not self.cluster
         if inline:
             keys = (*keys, self.due_key(doc["id"]))
+        if outbox:
+            keys = (*keys, self.outbox_key(doc["id"]))
+            if not self.cluster:
+                keys = (*keys, self.ready_key(doc["id"]))
+            for note in outbox:
+                args.extend(["n", dumps(note)])
+        if inline:
             args.extend([doc["id"], "" if due is None else int(due)])
         reply = self._write(keys=keys, args=args)
         result = WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
         if result.outcome == "ok" and not inline and due is not False and due is not None:
             self.client.zadd(self.due_key(doc["id"]), {doc["id"]: int(due)}, lt=True)
+        if result.outcome == "ok" and outbox and self.cluster:
+            self.signal_ready(doc["id"])
         return result
+
+    # -- webhooks: the outbox and the ready streams (shared/webhooks) -------------------
+
+    def outbox_key(self, game_id: str) -> str:
+        """The game's webhook outbox stream (same hash tag as the game)."""
+        return f"{self.prefix}:{{{game_id}}}:outbox"
+
+    def webhook_state_key(self, game_id: str) -> str:
+        """The game's delivery state hash: cursors, attempts, statuses, the lock."""
+        return f"{self.prefix}:{{{game_id}}}:whstate"
+
+    def ready_key(self, game_id: str) -> str:
+        """The ready-stream shard that tells the worker a game has notifications."""
+        return self.ready_shard(zlib.crc32(game_id.encode()) % self.due_shards)
+
+    def ready_shard(self, shard: int) -> str:
+        return f"{self.prefix}:whq:{{{shard}}}"
+
+    def signal_ready(self, game_id: str) -> None:
+        """Tell the worker the game has notifications (outside the game's write)."""
+        self.client.xadd(self.ready_key(game_id), {"g": game_id})
+
+    def outbox_append(self, game_id: str, notes: list[dict[str, Any]], ttl: int) -> list[str]:
+        """Append notifications outside a game write (``webhook.test``); their ids."""
+        pipe = self.client.pipeline(transaction=not self.cluster)
+        for note in notes:
+            pipe.xadd(self.outbox_key(game_id), {"n": dumps(note)})
+        pipe.expire(self.outbox_key(game_id), ttl)
+        ids = pipe.execute()[: len(notes)]
+        self.signal_ready(game_id)
+        return [str(i) for i in ids]
+
+    def outbox_entries(
+        self, game_id: str, after: str = "-", count: int = 100
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Notifications after stream id ``after`` (exclusive; ``-``: from the start)."""
+        start = after if after == "-" else f"({after}"
+        entries = self.client.xrange(self.outbox_key(game_id), start, "+", count=count)
+        return [(entry_id, json.loads(fields["n"])) for entry_id, fields in entries]
+
+    def outbox_recent(self, game_id: str, count: int) -> list[tuple[str, dict[str, Any]]]:
+        """The last ``count`` notifications, newest first."""
+        entries = self.client.xrevrange(self.outbox_key(game_id), "+", "-", count=count)
+        return [(entry_id, json.loads(fields["n"])) for entry_id, fields in entries]
+
+    def webhook_state(self, game_id: str) -> dict[str, str]:
+        return dict(self.client.hgetall(self.webhook_state_key(game_id)))
+
+    def webhook_state_set(self, game_id: str, fields: dict[str, str], ttl: int) -> None:
+        key = self.webhook_state_key(game_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.hset(key, mapping=fields)
+        pipe.expire(key, ttl)
+        pipe.execute()
+
+    def webhook_lock(self, game_id: str, owner: str, ms: int) -> bool:
+        """Hold the game's deliveries for ``ms`` (renewable by the same ``owner``)."""
+        key = f"{self.webhook_state_key(game_id)}:lock"
+        if self.client.set(key, owner, nx=True, px=ms):
+            return True
+        return bool(self._unlock(keys=[key], args=["renew", owner, ms]))
+
+    def webhook_unlock(self, game_id: str, owner: str) -> None:
+        key = f"{self.webhook_state_key(game_id)}:lock"
+        self._unlock(keys=[key], args=["release", owner, 0])
+
+    def ready_group(self, shard: int, group: str) -> None:
+        """Create the consumer group of a ready shard (and the stream) if missing."""
+        try:
+            self.client.xgroup_create(self.ready_shard(shard), group, id="0", mkstream=True)
+        except redis.exceptions.ResponseError as error:
+            if "BUSYGROUP" not in str(error):
+                raise
+
+    def ready_read(
+        self, shard: int, group: str, consumer: str, count: int, idle_ms: int
+    ) -> list[tuple[str, str]]:
+        """Ready entries ``(entry id, game id)`` for ``consumer``: first those another
+        consumer held longer than ``idle_ms`` (XAUTOCLAIM: a dead or slow worker, or a
+        game waiting for its backoff), then new ones (XREADGROUP)."""
+        key = self.ready_shard(shard)
+        claimed = self.client.xautoclaim(key, group, consumer, idle_ms, "0-0", count=count)
+        found = [(entry_id, fields["g"]) for entry_id, fields in claimed[1] if fields]
+        fresh = self.client.xreadgroup(group, consumer, {key: ">"}, count=count)
+        found += [(entry_id, fields["g"]) for entry_id, fields in _stream_entries(fresh)]
+        return found
+
+    def ready_done(self, shard: int, group: str, entry_ids: list[str]) -> None:
+        """Acknowledge and delete handled ready entries."""
+        if entry_ids:
+            pipe = self.client.pipeline(transaction=False)
+            pipe.xack(self.ready_shard(shard), group, *entry_ids)
+            pipe.xdel(self.ready_shard(shard), *entry_ids)
+            pipe.execute()
 
     # -- the worker's schedule ---------------------------------------------------------
 

@@ -15,6 +15,7 @@ from shared.schemas import (
     seed_field,
     type_field,
 )
+from shared.webhooks.schemas import game_webhook_field
 
 
 class ManhattanOptionsSchema(Schema):
@@ -25,6 +26,7 @@ class ManhattanOptionsSchema(Schema):
     promo_cards = Bool(load_default=False, metadata={"description": "Use the promotion cards."})
     seed = seed_field()
     clock = clock_field()
+    webhook = game_webhook_field()
 
 
 class SelectSchema(Schema):

@@ -24,6 +24,7 @@ from shared.schemas import (
     seed_field,
     type_field,
 )
+from shared.webhooks.schemas import game_webhook_field
 
 SQUARE = validate.Regexp(r"^[A-L]([1-9]|1[0-9]|2[0-4])$", error="Not a square (A1..L24).")
 
@@ -48,6 +49,7 @@ class WindCityOptionsSchema(Schema):
     max_turns = Int(load_default=DEFAULTS["max_turns"], validate=validate.Range(*MAX_TURNS_RANGE))
     seed = seed_field()
     clock = clock_field()
+    webhook = game_webhook_field()
 
 
 class PlaceHurricaneSchema(Schema):

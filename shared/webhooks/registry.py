@@ -1,0 +1,33 @@
+"""Registering webhooks: for the whole game at creation, for one seat at joining.
+
+A registration ``{"id", "url", "events", "seat"}`` is kept in the game document (never
+in a view); its secret is derived from the id (see :mod:`.signing`) and shown once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.webhooks import signing, ssrf
+
+TYPES = (
+    "game.started",
+    "game.turn",
+    "game.over",
+    "game.cancelled",
+    "seat.timed_out",
+    "seat.abandoned",
+)
+SEAT_TYPES = ("game.turn", "game.over", "game.cancelled")
+"""What a seat's registration hears: its own turns and the end of the game."""
+
+
+def register(
+    settings: dict[str, Any], body: dict[str, Any], seat: int | None
+) -> tuple[dict[str, Any], str]:
+    """A checked registration and its secret (422 for a refused URL or no server key)."""
+    ssrf.check(body["url"], settings.get("WEBHOOK_ALLOW_PRIVATE", False))
+    reg_id = signing.new_registration_id()
+    secret = signing.secret_for(settings.get("WEBHOOK_SIGNING_KEY", ""), reg_id)
+    events = list(SEAT_TYPES) if seat is not None else list(body.get("events") or TYPES)
+    return {"id": reg_id, "url": body["url"], "events": events, "seat": seat}, secret
