@@ -357,17 +357,36 @@ class GameStore:
             if "BUSYGROUP" not in str(error):
                 raise
 
-    def ready_read(
-        self, shard: int, group: str, consumer: str, count: int, idle_ms: int
-    ) -> list[tuple[str, str]]:
-        """Ready entries ``(entry id, game id)`` for ``consumer``: first those another
-        consumer held longer than ``idle_ms`` (XAUTOCLAIM: a dead or slow worker, or a
-        game waiting for its backoff), then new ones (XREADGROUP)."""
-        key = self.ready_shard(shard)
-        claimed = self.client.xautoclaim(key, group, consumer, idle_ms, "0-0", count=count)
-        found = [(entry_id, fields["g"]) for entry_id, fields in claimed[1] if fields]
-        fresh = self.client.xreadgroup(group, consumer, {key: ">"}, count=count)
-        found += [(entry_id, fields["g"]) for entry_id, fields in _stream_entries(fresh)]
+    def ready_read_all(
+        self, group: str, consumer: str, count: int, idle_ms: int
+    ) -> list[tuple[int, str, str]]:
+        """Ready entries ``(shard, entry id, game id)`` of every shard for ``consumer``:
+        first those another consumer held longer than ``idle_ms`` (XAUTOCLAIM: a dead or
+        slow worker, or a game waiting for its backoff), then new ones (XREADGROUP).
+        One pipelined round trip on a single Redis; a missing group is created."""
+        try:
+            return self._ready_read_all(group, consumer, count, idle_ms)
+        except redis.exceptions.ResponseError as error:
+            if "NOGROUP" not in str(error):
+                raise
+        for shard in range(self.due_shards):
+            self.ready_group(shard, group)
+        return self._ready_read_all(group, consumer, count, idle_ms)
+
+    def _ready_read_all(
+        self, group: str, consumer: str, count: int, idle_ms: int
+    ) -> list[tuple[int, str, str]]:
+        pipe = self.client.pipeline(transaction=False)
+        for shard in range(self.due_shards):
+            key = self.ready_shard(shard)
+            pipe.xautoclaim(key, group, consumer, idle_ms, "0-0", count=count)
+            pipe.xreadgroup(group, consumer, {key: ">"}, count=count)
+        replies = pipe.execute()
+        found: list[tuple[int, str, str]] = []
+        for shard in range(self.due_shards):
+            claimed, fresh = replies[2 * shard], replies[2 * shard + 1]
+            found += [(shard, i, f["g"]) for i, f in claimed[1] if f]
+            found += [(shard, i, f["g"]) for i, f in _stream_entries(fresh)]
         return found
 
     def ready_done(self, shard: int, group: str, entry_ids: list[str]) -> None:

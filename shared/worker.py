@@ -31,6 +31,7 @@ from shared.autoplay import NothingDue, play_due
 from shared.config import load_settings
 from shared.games import Games
 from shared.store import GameStore, make_clients
+from shared.webhooks.delivery import Deliverer
 
 log = logging.getLogger("shared.worker")
 STEPS_PER_CLAIM = 25
@@ -64,10 +65,27 @@ class Worker:
         self.stop = threading.Event()
         self.lags: list[int] = []
         self.moves = 0
+        self.deliverer = Deliverer([g.store for g in games], settings)
+        self.deliverer.stop = self.stop.is_set
+
+    def deliver_loop(self) -> None:
+        """Webhook deliveries (shared/webhooks/delivery.py), in a thread of their own so
+        that a slow receiver never delays a due move."""
+        while not self.stop.is_set():
+            try:
+                busy = self.deliverer.tick()
+            except Exception:
+                log.exception("webhook tick failed; retrying")
+                self.stop.wait(1.0)
+                continue
+            if not busy:
+                self.stop.wait(self.poll)
 
     def run(self) -> None:
         """Tick until :attr:`stop` is set; a failing tick (Redis down) is logged and
         retried after a pause."""
+        sender = threading.Thread(target=self.deliver_loop, name="webhooks", daemon=True)
+        sender.start()
         while not self.stop.is_set():
             try:
                 busy = self.tick()
@@ -78,6 +96,7 @@ class Worker:
             self._beat()
             if not busy:
                 self.stop.wait(self.poll)
+        sender.join(self.deliverer.timeout + 1)  # let a delivery in flight finish
 
     def tick(self) -> int:
         """Claim and play every game due now; the number of games looked at."""
