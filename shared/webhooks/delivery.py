@@ -64,8 +64,10 @@ def post(
         addresses = ssrf.resolve(target, allow_private)
     except ApiError as error:
         return None, error.detail
-    host_header = target.host if target.port == ssrf.SCHEMES[target.scheme] else (
-        f"{target.host}:{target.port}"
+    host_header = (
+        target.host
+        if target.port == ssrf.SCHEMES[target.scheme]
+        else (f"{target.host}:{target.port}")
     )
     started = time.monotonic()
     error = "no address"
@@ -167,8 +169,10 @@ class Deliverer:
         regs = {r["id"]: r for r in doc.get("webhooks") or []}
         state = store.webhook_state(game_id)
         cursors = {reg: state.get(f"cur:{reg}") for reg in regs}
-        start = "-" if None in cursors.values() or not cursors else min(
-            (c for c in cursors.values() if c), key=_sid
+        start = (
+            "-"
+            if None in cursors.values() or not cursors
+            else min((c for c in cursors.values() if c), key=_sid)
         )
         blocked: set[str] = set()
         idle = True
@@ -215,7 +219,10 @@ class Deliverer:
         secret = signing.secret_for(self.key, reg["id"])
         started = time.monotonic()
         status, error = post(
-            reg["url"], body, signing.headers(secret, msg_id, body), self.timeout,
+            reg["url"],
+            body,
+            signing.headers(secret, msg_id, body),
+            self.timeout,
             self.allow_private,
         )
         metrics.WEBHOOK_LATENCY.observe(time.monotonic() - started)

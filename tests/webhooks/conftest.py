@@ -108,3 +108,7 @@ def receiver() -> Iterator[Receiver]:
     rec = Receiver()
     yield rec
     rec.stop()
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line("markers", "appendfsync(mode): the own_redis fsync policy")

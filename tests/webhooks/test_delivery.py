@@ -79,14 +79,20 @@ def test_every_delivery_verifies_and_shows_nothing_hidden(
     receiver.start()
     game = _game(base, receiver)
     _play(base, game, 2)
-    r = requests.post(f"{base}/games/{game['id']}/resign", headers=_auth(game["tokens"][1]), timeout=10)
+    r = requests.post(
+        f"{base}/games/{game['id']}/resign", headers=_auth(game["tokens"][1]), timeout=10
+    )
     assert r.status_code == 200, r.text
-    r = requests.post(f"{base}/games/{game['id']}/resign", headers=_auth(game["tokens"][0]), timeout=10)
+    r = requests.post(
+        f"{base}/games/{game['id']}/resign", headers=_auth(game["tokens"][0]), timeout=10
+    )
     assert r.status_code in (200, 409), r.text  # the last active seat may not resign
     workers.start(**WORKER_ENV)
     wait_for(
-        lambda: any(b["type"] == "game.over" for b in receiver.bodies("/seat0"))
-        and any(b["type"] == "game.over" for b in receiver.bodies("/game")),
+        lambda: (
+            any(b["type"] == "game.over" for b in receiver.bodies("/seat0"))
+            and any(b["type"] == "game.over" for b in receiver.bodies("/game"))
+        ),
         60,
         "game.over delivered",
     )
@@ -136,16 +142,12 @@ def test_receiver_down_then_in_order(hooked_manhattan: str, receiver: Receiver, 
     _play(base, game, 2)  # more while it is down
     receiver.start()
     expected = list(reversed(_deliveries(base, game)))
-    wait_for(
-        lambda: len(receiver.requests) >= len(expected), 20, "every delivery after the outage"
-    )
+    wait_for(lambda: len(receiver.requests) >= len(expected), 20, "every delivery after the outage")
     for path in ("/game", "/seat0"):
         mine = [d["id"] for d in expected if (d["seat"] is None) == (path == "/game")]
         got = [b["_id"] for b in receiver.bodies(path)]
         assert got == mine, (path, got, mine)
-    wait_for(
-        lambda: all(d["status"] == "delivered" for d in _deliveries(base, game)), 10, "marked"
-    )
+    wait_for(lambda: all(d["status"] == "delivered" for d in _deliveries(base, game)), 10, "marked")
 
 
 def test_worker_killed_during_a_delivery(
