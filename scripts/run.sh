@@ -59,6 +59,12 @@ elif ! redis_answers "$REDIS_URL"; then
   echo "warning: REDIS_URL=$REDIS_URL does not answer yet; the services report not ready until it does" >&2
 fi
 export REDIS_URL
+# webhook secrets derive from WEBHOOK_SIGNING_KEY: keep one generated key under ./var/
+if [ -z "${WEBHOOK_SIGNING_KEY:-}" ]; then
+  [ -s var/webhook_signing_key ] || (umask 077 && head -c 32 /dev/urandom | base64 >var/webhook_signing_key)
+  WEBHOOK_SIGNING_KEY="$(cat var/webhook_signing_key)"
+fi
+export WEBHOOK_SIGNING_KEY
 
 # Each gunicorn in its own process group (job control on): Ctrl-C reaches this script
 # alone, which stops each server once, so no worker sees two signals (a gevent traceback).

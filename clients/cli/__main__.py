@@ -14,7 +14,7 @@ import json
 import sys
 from typing import NoReturn
 
-from . import admin
+from . import admin, webhook
 from .client import GAMES
 from .commands import run
 
@@ -135,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--manhattan-url")
     demo.add_argument("--windcity-url")
     admin.add_parser(games)
+    webhook.add_parser(games)
     return parser
 
 
@@ -150,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(normalize_argv(list(sys.argv[1:] if argv is None else argv)))
     if args.game == "admin":
         return admin.run(args)
+    if args.game == "webhook":
+        return webhook.run(args)
     if args.game == "demo":
         args.command = "demo"
     return run(args)
