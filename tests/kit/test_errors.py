@@ -61,6 +61,8 @@ def test_openapi_document_and_docs(toy_client):
         "/games/{game_id}/score",
         "/games/{game_id}/events",
         "/games/{game_id}/log",
+        "/games/{game_id}/webhooks",
+        "/games/{game_id}/webhooks/test",
         "/healthz",
         "/readyz",
     }
