@@ -22,7 +22,9 @@ from shared.tokens import hash_token
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
 EVENT_ID = re.compile(s.EVENT_ID_PATTERN)
-BEARER = [{"bearerAuth": []}]
+Answer = dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]] | Response
+"""What a view returns: a body, a body with status and headers, or a ready response."""
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 RETRY_AFTER_DOC = {
     "schema": {"type": "string"},
     "description": "Seconds to wait before trying again.",
@@ -52,7 +54,8 @@ class EmptySchema(Schema):
 
 
 def games() -> Games:
-    return current_app.extensions["game_kit"].games
+    found: Games = current_app.extensions["game_kit"].games
+    return found
 
 
 def bearer() -> str | None:
@@ -110,7 +113,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
     @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
     @blp.doc(responses=problems(400, 401, 403, 409, 413, 422, 429, 503))
-    def create_game(options: dict[str, Any]):
+    def create_game(options: dict[str, Any]) -> Answer:
         """Create a game; the answer carries the host token, shown once."""
         kit = games()
         doc, host_token = kit.create(options, owner())
@@ -123,7 +126,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.GameListSchema)
     @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
     @blp.doc(responses=problems(401, 403, 422, 503))
-    def list_games(query: dict[str, Any]):
+    def list_games(query: dict[str, Any]) -> Answer:
         """List games, newest first; filter by ``status``; follow ``next_cursor``."""
         kit = games()
         try:
@@ -139,7 +142,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.arguments(s.JoinSchema())
     @blp.response(201, s.JoinedSchema)
     @blp.doc(responses=problems(400, 404, 409, 412, 413, 422, 429, 503))
-    def join_game(body: dict[str, Any], game_id: str):
+    def join_game(body: dict[str, Any], game_id: str) -> Answer:
         """Take the next seat; the answer carries the seat's token, shown once."""
         kit = games()
         doc, seat, token = kit.join(game_id, body["name"], if_match())
@@ -151,7 +154,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
-    def start_game(_body: dict[str, Any], game_id: str):
+    def start_game(_body: dict[str, Any], game_id: str) -> Answer:
         """The host starts the game with the players who joined."""
         kit = games()
         doc = kit.start(game_id, bearer(), if_match())
@@ -161,7 +164,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
-    def cancel_game(game_id: str):
+    def cancel_game(game_id: str) -> Answer:
         """The host cancels the game."""
         kit = games()
         doc = kit.cancel(game_id, bearer(), if_match())
@@ -172,7 +175,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.alt_response(304, description="Not modified (If-None-Match).")
     @blp.doc(security=[{}, *BEARER])
     @blp.doc(responses=problems(401, 403, 404, 503))
-    def get_game(game_id: str):
+    def get_game(game_id: str) -> Answer:
         """The game as the bearer's seat may see it (a spectator's view without a token)."""
         kit = games()
         doc = kit.load(game_id)
@@ -186,7 +189,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.LegalMovesSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 503))
-    def legal_moves(game_id: str):
+    def legal_moves(game_id: str) -> Answer:
         """The bearer's legal moves now; each can be posted to ``/moves`` unchanged."""
         kit = games()
         doc = kit.load(game_id)
@@ -214,7 +217,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         ],
     )
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
-    def make_move(move: dict[str, Any], game_id: str):
+    def make_move(move: dict[str, Any], game_id: str) -> Answer:
         """Make a move for the bearer's seat: the new view and the events it caused."""
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.match(key):
@@ -226,7 +229,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games/<game_id>/score", methods=["GET"])
     @blp.response(200, s.ScoreSchema)
     @blp.doc(responses=problems(404, 503))
-    def get_score(game_id: str):
+    def get_score(game_id: str) -> Answer:
         """Scores so far (public) and the result once over."""
         kit = games()
         return kit.score(kit.load(game_id))
@@ -242,11 +245,12 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         success=True,
     )
     @blp.doc(responses=problems(404, 422, 429, 503))
-    def get_events(query: dict[str, Any], game_id: str):
+    def get_events(query: dict[str, Any], game_id: str) -> Answer:
         """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
         kit = games()
         gate, address = current_app.extensions["game_kit"].waits, client_address()
-        if query["wait"] > 0 or "text/event-stream" in request.accept_mimetypes:
+        sse = "text/event-stream" in request.accept_mimetypes  # type: ignore[comparison-overlap]
+        if query["wait"] > 0 or sse:
             gate.check(address)  # over a cap: refused before any Redis work
         doc = kit.load(game_id)
         wants = request.accept_mimetypes.best_match(
@@ -280,7 +284,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games/<game_id>/log", methods=["GET"])
     @blp.response(200, s.LogSchema)
     @blp.doc(responses=problems(404, 503))
-    def get_log(game_id: str):
+    def get_log(game_id: str) -> Answer:
         """Every event; once the game is over also the seed and all moves, to replay it."""
         kit = games()
         return kit.log(kit.load(game_id))

@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from marshmallow import Schema
 
@@ -73,6 +74,7 @@ def create_game_app(
         OPENAPI_JSON_PATH="openapi.json",
     )
     app.config.update(swagger_ui_config())  # /docs with assets served here, not from a CDN
+    assert isinstance(app.json, DefaultJSONProvider)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     _configure_logging(app, settings["LOG_LEVEL"])

@@ -200,12 +200,12 @@ class Games:
         (from its last write), and while open until ``GAME_TTL_OPEN`` after its creation
         (joins do not extend it: nobody can keep an unstarted game alive for ever)."""
         if doc["status"] in OVER:
-            return self.settings["GAME_TTL_FINISHED"]
+            return int(self.settings["GAME_TTL_FINISHED"])
         if doc["status"] == OPEN:
             created = datetime.fromisoformat(doc["created_at"].replace("Z", "+00:00"))
             age = (datetime.now(UTC) - created).total_seconds()
-            return max(1, math.ceil(self.settings["GAME_TTL_OPEN"] - age))
-        return self.settings["GAME_TTL_IDLE"]
+            return max(1, math.ceil(float(self.settings["GAME_TTL_OPEN"]) - age))
+        return int(self.settings["GAME_TTL_IDLE"])
 
     def _mutate(
         self,

@@ -13,7 +13,7 @@ blp = Blueprint("health", __name__, description="Liveness and readiness.")
 
 @blp.route("/healthz", methods=["GET"])
 @blp.response(200, HealthSchema)
-def healthz():
+def healthz() -> dict[str, str]:
     """The process is up (touches nothing else)."""
     return {"status": "ok"}
 
@@ -21,7 +21,7 @@ def healthz():
 @blp.route("/readyz", methods=["GET"])
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_MIME)
-def readyz():
+def readyz() -> dict[str, str]:
     """Redis answers a PING; otherwise 503 ``storage-unavailable`` with Retry-After."""
     try:
         current_app.extensions["game_kit"].games.store.ping()

@@ -68,7 +68,7 @@ class MoveUnion(Schema):
 
     type = fields.String(required=True)
 
-    def load(self, data: Any, *, many: Any = None, partial: Any = None, unknown: Any = None):
+    def load(self, data: Any, *, many: Any = None, partial: Any = None, unknown: Any = None) -> Any:
         if not isinstance(data, Mapping):
             raise ValidationError({"_schema": ["A move must be a JSON object."]})
         kind = data.get("type")
@@ -84,7 +84,7 @@ def _instance(schema: type[Schema]) -> Schema:
     return schema()
 
 
-def int_list(low: int, high: int, length: tuple[int, int], description: str) -> fields.List:
+def int_list(low: int, high: int, length: tuple[int, int], description: str) -> fields.List[Any]:
     """A move's required list of JSON integers in ``low..high`` (pieces, actions...)."""
     return fields.List(
         Int(validate=validate.Range(low, high)),
@@ -243,7 +243,7 @@ class LegalMovesSchema(Schema):
 EVENT_DESCRIPTION = "An event: `id`, `type`, `version` and the event's own fields."
 
 
-def _events() -> fields.List:
+def _events() -> fields.List[Any]:
     return fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
 
 

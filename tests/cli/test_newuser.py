@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -116,7 +117,7 @@ def test_menu_numbers_outside_the_menu_are_refused() -> None:
 
 
 def test_validation_problems_show_their_field_errors() -> None:
-    problem = {
+    problem: dict[str, Any] = {
         "code": "validation-error",
         "detail": "The request is invalid.",
         "errors": {"json": {"pieces": ["Not a valid list."], "type": ["Unknown move type."]}},

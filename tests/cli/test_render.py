@@ -6,6 +6,7 @@ import random
 import re
 
 import pytest
+from rich.table import Table
 from rich.text import Text
 
 from clients.cli import render
@@ -95,7 +96,8 @@ def test_manhattan_cells_match_the_board(seed: int, moves: int) -> None:
             held: dict[int, int] = {}
             for p in pieces:
                 held[p // 10] = held.get(p // 10, 0) + p % 10
-            drawn = dict(tuple(map(int, part.split(":"))) for part in second.split())
+            pairs = (part.split(":") for part in second.split())
+            drawn = {int(seat): int(floors) for seat, floors in pairs}
             assert drawn == held
             assert second.split()[0] == f"{owner}:{held[owner]}"  # owner first
     assert built > 0
@@ -107,6 +109,7 @@ def test_manhattan_cell_colour_is_the_owners() -> None:
     for city in view["cities"]:
         panel = render.mh_city(city)
         grid = panel.renderable
+        assert isinstance(grid, Table)
         for lot in city["lots"]:
             r, c = divmod(lot["lot"] - 1, 3)
             cell = grid.columns[c]._cells[r]

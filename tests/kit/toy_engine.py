@@ -138,7 +138,7 @@ def score(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def is_over(state: dict[str, Any]) -> bool:
-    return state["round"] > state["rounds"]
+    return bool(state["round"] > state["rounds"])
 
 
 def result(state: dict[str, Any]) -> dict[str, Any] | None:

@@ -38,8 +38,8 @@ def make_state(
     so the 45 cards stay conserved.
     """
     state = m.setup(n, options or {}, seed)
-    board = [[] for _ in range(54)]
-    used = [Counter() for _ in range(n)]
+    board: list[list[int]] = [[] for _ in range(54)]
+    used: list[Counter[int]] = [Counter() for _ in range(n)]
     for (city, lot), pieces in (buildings or {}).items():
         board[(city - 1) * 9 + lot - 1] = [s * 10 + f for s, f in pieces]
         for s, f in pieces:
@@ -123,7 +123,7 @@ def base_score_from_view(v: dict[str, Any], n: int) -> dict[str, list[int]]:
     buildings = [0] * n
     heights = []
     for city in v["cities"]:
-        owned = Counter()
+        owned: Counter[int] = Counter()
         for lot in city["lots"]:
             if lot["pieces"]:
                 heights.append((lot["height"], lot["owner"]))
@@ -156,7 +156,10 @@ def random_bad_move(rng: random.Random) -> Any:
     val = lambda: rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, "1", None, True, 2.0])  # noqa: E731
     if kind == "select":
         k = rng.choice([3, 4, 5, 6, 7])
-        move = {"type": kind, "pieces": [rng.choice([1, 2, 3, 4, 4, 4, 0, 5]) for _ in range(k)]}
+        move: dict[str, Any] = {
+            "type": kind,
+            "pieces": [rng.choice([1, 2, 3, 4, 4, 4, 0, 5]) for _ in range(k)],
+        }
     elif kind == "place":
         move = {"type": kind, "city": val(), "lot": val(), "floors": val()}
         if rng.random() < 0.7:

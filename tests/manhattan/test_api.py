@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from typing import Any
 
 import pytest
 
@@ -169,7 +170,7 @@ def test_twenty_racing_moves_for_one_turn_apply_exactly_once(manhattan_app, manh
     ]
     assert len(moves) >= 20
     barrier = threading.Barrier(20)
-    results = [None] * 20
+    results: list[Any] = [None] * 20
 
     def race(i):
         client = manhattan_app.test_client()

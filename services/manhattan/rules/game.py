@@ -101,7 +101,7 @@ def setup(num_players: int, options: dict[str, Any] | None, seed: int) -> State:
 
 
 def is_over(state: State) -> bool:
-    return state["phase"] == "over"
+    return bool(state["phase"] == "over")
 
 
 def to_act(state: State) -> list[int]:
@@ -456,7 +456,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "you": seat if type(seat) is int and 0 <= seat < n else None,
         "hand": None,
     }
-    if out["you"] is not None:
+    if seat is not None and out["you"] is not None:
         rot = ROTATION[SIDES_BY_COUNT[n][seat]]
         out["hand"] = [{"card": c, "lot": rot[c - 1]} for c in state["hands"][seat]]
     return out

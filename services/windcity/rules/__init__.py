@@ -49,7 +49,7 @@ def setup(num_players: int, options: dict[str, Any], seed: int) -> dict[str, Any
 
 
 def is_over(state: dict[str, Any]) -> bool:
-    return state["phase"] == "over"
+    return bool(state["phase"] == "over")
 
 
 def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
@@ -76,7 +76,9 @@ def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
     return mtype
 
 
-def apply_move(state: dict[str, Any], seat: int, move: dict[str, Any]) -> tuple[dict, list[dict]]:
+def apply_move(
+    state: dict[str, Any], seat: int, move: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The new state and the public events; ``state`` is never mutated (shallow copy,
     and every changed container is replaced, not edited)."""
     mtype = _check_turn(state, seat, move)

@@ -6,6 +6,8 @@ dictionary look-ups.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 COLS = "ABCDEFGHIJKL"
 NCOLS = 12
 NROWS = 24
@@ -68,7 +70,7 @@ def row_squares(row: int) -> tuple[str, ...]:
     return ROW_SQUARES[row]
 
 
-def sort_squares(squares) -> list[str]:
+def sort_squares(squares: Iterable[str]) -> list[str]:
     """Squares in board order (south to north, then west to east)."""
     out = list(squares)
     if len(out) > 1:

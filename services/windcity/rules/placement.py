@@ -6,7 +6,7 @@ quotas or the beach minimum could then no longer be met by someone.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import shared.rng as rng
 from shared.engine import RuleError
@@ -63,7 +63,7 @@ def quota(n: int) -> int:
 def tally(state: dict[str, Any]) -> list[list[int]]:
     """Per seat: [beach houses, houses in land section 1, 2, 3, 4]."""
     if "tally" in state:
-        return state["tally"]
+        return cast(list[list[int]], state["tally"])
     t = [[0, 0, 0, 0, 0] for _ in range(state["n"])]
     sec = board.SECTION
     for sq, h in state["houses"].items():
@@ -74,7 +74,7 @@ def tally(state: dict[str, Any]) -> list[list[int]]:
     return t
 
 
-def place_hurricane(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+def place_hurricane(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """The first player puts the hurricane on row 1 (mutates the fresh copy ``state``)."""
     sq = move.get("square")
     if not isinstance(sq, str) or sq not in board.POS:
@@ -118,7 +118,9 @@ def check_house(
         raise RuleError("quota-impossible", f"placing on {sq} makes the quotas impossible")
 
 
-def _feasible_after(state, seat, sq, section, beach, t) -> bool:
+def _feasible_after(
+    state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
+) -> bool:
     """Can every player still complete the quotas after this placement?"""
     n = state["n"]
     q = board.QUOTA[n]
@@ -142,13 +144,14 @@ def _feasible_after(state, seat, sq, section, beach, t) -> bool:
     return board.NCOLS - beach_taken >= need_beach
 
 
-def place_house(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """Place one house, then pass to the next placer or start the first turn."""
     for key in move:
         if key not in ("type", "square"):
             raise RuleError("bad-move", f"unexpected field {key!r}")
     sq = move.get("square")
     check_house(state, seat, sq)
+    assert isinstance(sq, str)  # check_house refused anything else
     houses = dict(state["houses"])
     houses[sq] = [seat, 1, False]
     state["houses"] = houses

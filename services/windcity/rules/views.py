@@ -132,7 +132,7 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         return None
     rows = score(state)["seats"]
 
-    def key(r: dict) -> tuple:
+    def key(r: dict[str, Any]) -> tuple[bool, int, int]:
         return (r["in_game"], r["total"], r["house_points"])
 
     ordered = sorted(rows, key=lambda r: (tuple(-int(x) for x in key(r)), r["seat"]))
