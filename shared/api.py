@@ -190,11 +190,13 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 503))
     def legal_moves(game_id: str) -> Answer:
-        """The bearer's legal moves now; each can be posted to ``/moves`` unchanged."""
+        """The bearer's legal moves now, each postable to ``/moves`` unchanged, and the
+        subset fields they may fill instead (``choices``; see docs/api.md)."""
         kit = games()
         doc = kit.load(game_id)
         seat = require_seat(doc, bearer())
-        return {"moves": kit.legal_moves(doc, seat)}, 200, etag_headers(doc["version"])
+        body = {"moves": kit.legal_moves(doc, seat), "choices": kit.choices(doc, seat)}
+        return body, 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/moves", methods=["POST"])
     @blp.arguments(move_schema())

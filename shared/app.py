@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from flask import Flask
@@ -18,6 +17,7 @@ from shared.apikeys import init_api_keys
 from shared.config import load_settings
 from shared.cors import init_cors
 from shared.docs_ui import init_docs_assets, swagger_ui_config
+from shared.engine import Engine
 from shared.errors import register_error_handlers
 from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
@@ -50,7 +50,7 @@ class KitApi(Api):
 
 
 def create_game_app(
-    engine: ModuleType,
+    engine: Engine,
     options_schema: type[Schema],
     move_schema: type[Schema],
     key_prefix: str,

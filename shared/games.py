@@ -17,12 +17,11 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from types import ModuleType
 from typing import Any
 
 from shared import fairness, metrics, names, ratelimit, tokens
 from shared.access import missing_token, require_host, require_seat
-from shared.engine import RuleError
+from shared.engine import Choice, Engine, RuleError
 from shared.errors import ApiError, invalid
 from shared.store import Doc, GameStore, event_id, now_us
 
@@ -115,7 +114,7 @@ class Games:
     computed once per request by the caller; the raw token never gets this far.
     """
 
-    def __init__(self, engine: ModuleType, store: GameStore, settings: dict[str, Any]) -> None:
+    def __init__(self, engine: Engine, store: GameStore, settings: dict[str, Any]) -> None:
         self.engine = engine
         self.store = store
         self.settings = settings
@@ -173,6 +172,12 @@ class Games:
         if doc["status"] != RUNNING or seat not in doc["to_act"]:
             return []
         return list(self.engine.legal_moves(doc["state"], seat))
+
+    def choices(self, doc: Doc, seat: int) -> list[Choice]:
+        """How the seat may fill the subset fields of its legal moves (see shared.engine)."""
+        if doc["status"] != RUNNING or seat not in doc["to_act"]:
+            return []
+        return self.engine.choices(doc["state"], seat)
 
     def score(self, doc: Doc) -> dict[str, Any]:
         """Public scores so far and the result once over."""

@@ -236,8 +236,42 @@ class JoinedSchema(Schema):
     game = fields.Nested(ViewSchema)
 
 
+class PricedSchema(Schema):
+    value = fields.String(required=True, metadata={"description": "E.g. a square, `C4`."})
+    price = fields.Integer(required=True)
+
+
+class ChoiceSchema(Schema):
+    """A subset field of the listed moves, described instead of enumerated."""
+
+    type = fields.String(required=True, metadata={"description": "The move type it fills."})
+    field = fields.String(required=True, metadata={"description": "The move's list field."})
+    options = fields.List(fields.Nested(PricedSchema), required=True)
+    budget = fields.Integer(
+        required=True, metadata={"description": "The prices taken add up to at most this."}
+    )
+    exclude_field = fields.String(
+        metadata={"description": "Never the value the move names in this field."}
+    )
+
+
 class LegalMovesSchema(Schema):
-    moves = fields.List(fields.Dict(), metadata={"description": "Each postable unchanged."})
+    moves = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "Every legal move with its subset fields empty, plus a few "
+            "ready-made subsets; each postable unchanged."
+        },
+    )
+    choices = fields.List(
+        fields.Nested(ChoiceSchema),
+        metadata={
+            "description": "A listed move of this `type` may carry in `field`, instead of "
+            "its list, any distinct `options` whose prices add up to at most `budget` (and "
+            "not the value of its `exclude_field`); the server checks exactly this. "
+            "Empty when every legal move is listed."
+        },
+    )
 
 
 EVENT_DESCRIPTION = "An event: `id`, `type`, `version` and the event's own fields."

@@ -13,4 +13,4 @@ from shared.app import create_game_app
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Manhattan app (``gunicorn -k gevent 'services.manhattan.app:create_app()'``)."""
-    return create_game_app(rules, ManhattanOptionsSchema, ManhattanMoveSchema, "mh", config)
+    return create_game_app(rules.ENGINE, ManhattanOptionsSchema, ManhattanMoveSchema, "mh", config)

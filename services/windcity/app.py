@@ -13,4 +13,4 @@ from shared.app import create_game_app
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Wind City app (``gunicorn -k gevent 'services.windcity.app:create_app()'``)."""
-    return create_game_app(rules, WindCityOptionsSchema, WindCityMoveSchema, "wc", config)
+    return create_game_app(rules.ENGINE, WindCityOptionsSchema, WindCityMoveSchema, "wc", config)

@@ -74,7 +74,7 @@ def test_worker_sigkill_during_moves(redis_url: str) -> None:
         store = connect(redis_url)
         total = 0
         for game in games:
-            doc = assert_consistent(store, "mh", manhattan_rules, game.id)
+            doc = assert_consistent(store, "mh", manhattan_rules.ENGINE, game.id)
             _, moves, _ = stored(store, "mh", game.id)
             # every acknowledged move is there, once: acks (one per key) = the moves list
             assert [(a["version"], a["move"]) for a in game.acked] == [

@@ -1,5 +1,7 @@
-"""Manhattan's pure rules: the engine contract of ``shared.engine`` as module-level names."""
+"""Manhattan's pure rules: ``ENGINE`` satisfies ``shared.engine.Engine``; the module-level
+functions are the same rules for tests and tools that call them directly."""
 
+from .engine import ENGINE
 from .game import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -15,6 +17,7 @@ from .game import (
 )
 
 __all__ = [
+    "ENGINE",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",

@@ -15,6 +15,10 @@ from .turn import insurable, renewable
 HOUSE_POINTS = (10, 20)  # single house; beach house or duplex
 
 
+def is_over(state: dict[str, Any]) -> bool:
+    return bool(state["phase"] == "over")
+
+
 def to_act(state: dict[str, Any]) -> list[int]:
     """Seats expected to move now; several during the insurance market."""
     phase = state["phase"]
