@@ -80,10 +80,14 @@ def apply_move(
     if seat not in to_act(state):
         raise RuleError("not-your-turn", f"seat {seat} is not to act")
     expected = "call" if state["phase"] == "call" else "pick"
+    if not isinstance(move, dict):
+        raise RuleError("bad-move", "a move is a JSON object")
     if move.get("type") != expected:
         raise RuleError("wrong-phase", f"expected a {expected} move")
+    if set(move) != {"type", "value"}:
+        raise RuleError("bad-move", "a move has exactly a type and a value")
     value = move.get("value")
-    if value not in (1, 2, 3):
+    if type(value) is not int or value not in (1, 2, 3):
         raise RuleError("bad-value", "value must be 1-3")
     new = copy.deepcopy(state)
     if expected == "call":
