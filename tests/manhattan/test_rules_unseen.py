@@ -52,13 +52,13 @@ def crowded(n: int, cur: int, column_order: list[int], open_lots: int, rng: rand
     pool = list(DECK)
     rng.shuffle(pool)
     pool.sort(key=lambda card: rot[card - 1] not in filled)  # stuck cards first
-    hands = [[] for _ in range(n)]
+    hands: list[list[int]] = [[] for _ in range(n)]
     hands[cur] = pool[:4]
     rest = pool[4:]
     rng.shuffle(rest)
     for s in others:
         hands[s], rest = rest[:4], rest[4:]
-    sel = [[] for _ in range(n)]
+    sel: list[list[int]] = [[] for _ in range(n)]
     sel[cur] = [1] * rng.randint(1, 3)
     for s in others:
         sel[s] = [1] * rng.randint(0, 1)  # the one 1-floor piece the towers leave
@@ -125,7 +125,8 @@ def states(draw: st.DrawFn) -> tuple[State, int | None]:
     check_invariants(state, with_view=False)
     acting = m.to_act(state)
     anyone = st.one_of(st.none(), st.integers(0, n - 1))
-    seat = draw(st.sampled_from(acting) if acting and draw(st.booleans()) else anyone)
+    pick_acting = bool(acting) and draw(st.booleans())
+    seat = draw(st.sampled_from(acting) if pick_acting else anyone)
     return state, seat
 
 

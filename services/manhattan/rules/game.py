@@ -167,7 +167,7 @@ def _stuck_move(state: State, seat: int) -> str:
 
 def discards_this_turn(state: State) -> int:
     """Discards made in the current turn (documents stored before the cap: 0)."""
-    return state.get("discards", 0)
+    return int(state.get("discards", 0))
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
