@@ -81,5 +81,9 @@ trap 'stop; echo "stopped."; exit 0' INT TERM
 trap stop EXIT
 serve manhattan manhattan "$MANHATTAN_PORT"
 [ -f services/windcity/app.py ] && serve windcity windcity "$WINDCITY_PORT"
+# one worker plays bot seats and timeouts of both games (any number may run)
+"$BIN/python" -m shared.worker 9>&- &
+pids+=($!)
+echo "worker: plays bots and turn timeouts (WORKER_GAMES=${WORKER_GAMES:-manhattan,windcity})"
 echo "Redis: $REDIS_URL.  Ctrl-C stops the services."
 wait -n

@@ -12,6 +12,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from shared import schemas as s
+from shared import seat_ops
 from shared.access import invalid_token, missing_token, require_seat, seat_of
 from shared.apikeys import owner, owner_index
 from shared.errors import PROBLEM_MIME, invalid, title
@@ -141,13 +142,42 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games/<game_id>/players", methods=["POST"])
     @blp.arguments(s.JoinSchema())
     @blp.response(201, s.JoinedSchema)
-    @blp.doc(responses=problems(400, 404, 409, 412, 413, 422, 429, 503))
+    @blp.doc(security=[{}, *BEARER])
+    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
     def join_game(body: dict[str, Any], game_id: str) -> Answer:
-        """Take the next seat; the answer carries the seat's token, shown once."""
+        """Take the next seat; the answer carries the seat's token, shown once. With
+        ``bot`` and the host token, seat a bot instead (its token is ``null``)."""
         kit = games()
+        if "bot" in body:
+            doc, seat = seat_ops.add_bot(
+                kit, game_id, bearer(), body["bot"], body.get("name"), if_match()
+            )
+            payload: dict[str, Any] = {"seat": seat, "token": None, "game": kit.view(doc, None)}
+            return payload, 201, etag_headers(doc["version"])
         doc, seat, token = kit.join(game_id, body["name"], if_match())
         payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
         return payload, 201, etag_headers(doc["version"])
+
+    @blp.route("/games/<game_id>/players/me", methods=["DELETE"])
+    @blp.response(200, s.ViewSchema)
+    @blp.doc(security=BEARER)
+    @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
+    def leave_game(game_id: str) -> Answer:
+        """Leave an open game (seat token): later joiners move down one seat."""
+        kit = games()
+        doc = seat_ops.leave(kit, game_id, bearer(), if_match())
+        return kit.view(doc, None), 200, etag_headers(doc["version"])
+
+    @blp.route("/games/<game_id>/resign", methods=["POST"])
+    @blp.arguments(EmptySchema(), required=False)
+    @blp.response(200, s.ViewSchema)
+    @blp.doc(security=BEARER)
+    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
+    def resign_game(_body: dict[str, Any], game_id: str) -> Answer:
+        """Resign (seat token): a bot plays the seat to the end; it ranks last."""
+        kit = games()
+        doc, seat = seat_ops.resign(kit, game_id, bearer(), if_match())
+        return kit.view(doc, seat), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/start", methods=["POST"])
     @blp.arguments(EmptySchema(), required=False)

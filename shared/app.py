@@ -82,7 +82,7 @@ def create_game_app(
     init_request_log(app)
 
     client, blocking = make_clients(settings)
-    store = GameStore(client, blocking, key_prefix)
+    store = GameStore(client, blocking, key_prefix, settings["WORKER_DUE_SHARDS"])
     waits = WaitGate(
         settings["EVENTS_MAX_WAITERS_PER_ADDRESS"],
         settings["EVENTS_MAX_WAITERS_PER_PROCESS"],
@@ -100,11 +100,20 @@ def create_game_app(
     init_docs_assets(app)
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
+    _document_join(api)
     app.register_blueprint(play_blp)  # the browser client at /play
     init_cors(app, settings["CORS_ORIGINS"])
     init_metrics(app, app.extensions["game_kit"].games)
     init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])
     return app
+
+
+def _document_join(api: Api) -> None:
+    """A join body needs ``name``, or ``bot`` for a bot seat: a rule across two fields
+    that marshmallow cannot state, so say it in the document (``anyOf``)."""
+    for table in (api.spec.components.schemas, api.spec.components.schemas_lazy):
+        if "Join" in table:
+            table["Join"]["anyOf"] = [{"required": ["name"]}, {"required": ["bot"]}]
 
 
 def _document_union(api: Api, union: type[MoveUnion]) -> None:

@@ -40,6 +40,14 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "LOG_FORMAT": (str, "plain"),
     "METRICS_TOKEN": (str, ""),
     "API_KEYS_FILE": (str, ""),
+    # turn clocks and the worker (shared/worker.py) that plays bots and timeouts
+    "CLOCK_MIN_TURN_SECONDS": (int, 10),
+    "WORKER_DUE_SHARDS": (int, 16),
+    "WORKER_GAMES": (str, "manhattan,windcity"),
+    "WORKER_POLL_SECONDS": (float, 0.1),
+    "WORKER_LEASE_SECONDS": (float, 5.0),
+    "WORKER_BATCH": (int, 50),
+    "WORKER_HEARTBEAT_FILE": (str, "/tmp/boardgames-worker.heartbeat"),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

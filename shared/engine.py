@@ -8,6 +8,8 @@ rules may import it.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable, Mapping
 from typing import Any, NotRequired, Protocol, TypedDict
 
 State = dict[str, Any]
@@ -16,6 +18,10 @@ Move = dict[str, Any]
 """A move: a JSON object with a ``type`` and its fields."""
 Event = dict[str, Any]
 """A public event: a JSON object with a ``type``; never carries hidden information."""
+
+
+Strategy = Callable[[dict[str, Any], list[Move], random.Random], Move]
+"""A bot: ``choose(view, legal_moves, rng) -> move`` over the service's view of a seat."""
 
 
 class Priced(TypedDict):
@@ -66,6 +72,12 @@ class Engine(Protocol):
     MIN_PLAYERS: int
     MAX_PLAYERS: int
 
+    @property
+    def BOTS(self) -> Mapping[str, Strategy]:  # noqa: N802 (a constant of the engine)
+        """Bot strategies by name (e.g. ``random``, ``greedy``; see
+        services/manhattan/rules/bots.py); ``{}``: the kit's bots play random moves."""
+        ...
+
     def setup(self, num_players: int, options: dict[str, Any], seed: int) -> State:
         """A new game for seats ``0..num_players-1`` (join order). Raises RuleError."""
         ...
@@ -108,7 +120,11 @@ class Engine(Protocol):
         ...
 
     def result(self, state: State) -> dict[str, Any] | None:
-        """Final standings and winners once over, else ``None``."""
+        """Final standings and winners once over, else ``None``.
+
+        ``{"standings": [{"seat", "rank", ...}], "winners": [...]}`` lets the kit rank a
+        resigned seat last (:func:`shared.seats.rank_resigned_last`).
+        """
         ...
 
     def redeal(self, state: State, seat: int | None, salt: int) -> State:

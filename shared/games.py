@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from shared import fairness, metrics, names, ratelimit, tokens
+from shared import fairness, metrics, names, ratelimit, seats, tokens
 from shared.access import missing_token, require_host, require_seat
 from shared.engine import Choice, Engine, RuleError
 from shared.errors import ApiError, invalid
@@ -69,7 +69,7 @@ def _public(doc: Doc) -> dict[str, Any]:
         "game": doc["game"],
         "status": doc["status"],
         "version": doc["version"],
-        "options": {"players": doc["seats"], **doc["options"]},
+        "options": {"players": doc["seats"], **_clock_option(doc), **doc["options"]},
         "players": _players(doc),
         # documents stored before seed commitments have neither (null, false)
         "seed_commitment": doc.get("seed_commitment"),
@@ -91,8 +91,12 @@ def _parse_record(record: str) -> tuple[int, str, str | None]:
     return int(version_text), updated_at, rest[0] if rest else None
 
 
+def _clock_option(doc: Doc) -> dict[str, Any]:
+    return {"clock": doc["clock"]} if doc.get("clock") else {}
+
+
 def _players(doc: Doc) -> list[dict[str, Any]]:
-    return [{"seat": p["seat"], "name": p["name"]} for p in doc["players"]]
+    return [{"seat": p["seat"], "name": p["name"], **seats.public(p)} for p in doc["players"]]
 
 
 def _same_move(record: str, digest: str) -> str:
@@ -235,6 +239,7 @@ class Games:
                 return doc, [], _same_move(record, digest)
             outcome = decide(doc)
             new = outcome.doc
+            due = self._clock(doc, outcome)
             new["version"] = version = doc["version"] + 1
             new["updated_at"] = _now()
             events = [
@@ -249,6 +254,7 @@ class Games:
                 self.ttl(new),
                 idem_field,
                 f"{version} {new['updated_at']} {digest}" if idem_field else None,
+                due,
             )
             metrics.record_write(self.engine.NAME, doc["status"], new["status"], result.outcome)
             if result.outcome == "ok":
@@ -266,6 +272,18 @@ class Games:
             "version-conflict",
             "The game kept changing while this request was applied; try again.",
         )
+
+    @staticmethod
+    def _clock(old: Doc, outcome: Outcome) -> int | None | bool:
+        """Deadlines of the seats to act after this change, and the game's due time for
+        the worker (``False``: a game without clock or bots, never scheduled)."""
+        new = outcome.doc
+        movers = {move["seat"] for move in outcome.moves}
+        now = seats.now_ms()
+        seats.refresh(old, new, movers, now)
+        if not (seats.is_scheduled(new) or seats.is_scheduled(old)):
+            return False
+        return seats.due_ms(new, now)
 
     def _replay(self, doc: Doc, record: str) -> tuple[Doc, list[dict[str, Any]]]:
         """The document and events of an idempotent move's first answer, rebuilt byte for
@@ -287,7 +305,7 @@ class Games:
         if self.engine.is_over(state):
             doc["status"] = FINISHED
             doc["to_act"] = []
-            doc["result"] = self.engine.result(state)
+            doc["result"] = seats.rank_resigned_last(self.engine.result(state), doc["players"])
             events.append({"type": "game_finished", "result": doc["result"]})
         else:
             doc["status"] = RUNNING
@@ -304,6 +322,7 @@ class Games:
         seats = options.pop("players", None) or self.engine.MAX_PLAYERS
         seed = options.pop("seed", None)
         salt = commitment = None
+        clock = self._check_clock(options.pop("clock", None))
         if seed is None:
             seed, salt, commitment = fairness.new_seed()
         elif not self.settings.get("ALLOW_CHOSEN_SEED", True):
@@ -332,6 +351,7 @@ class Games:
             "salt": salt,
             "seed_commitment": commitment,
             "seed_chosen": commitment is None,
+            "clock": clock,
             "host": tokens.hash_token(host_token),
             "players": [],
             "state": None,
@@ -344,7 +364,7 @@ class Games:
             doc["owner"] = owner
         event = {
             "type": "game_created",
-            "options": {"players": seats, **options},
+            "options": {"players": seats, **_clock_option(doc), **options},
             "version": 1,
             "id": event_id(1, 0),
         }
@@ -357,6 +377,19 @@ class Games:
         ttl = self.settings["GAME_TTL_IDLE"]
         self.store.tracking.moved(game_id, None, OPEN, owner, created_us, ttl)
         return doc, host_token
+
+    def _check_clock(self, clock: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The ``clock`` option with its defaults; 422 below ``CLOCK_MIN_TURN_SECONDS``."""
+        if clock is None:
+            return None
+        low = self.settings.get("CLOCK_MIN_TURN_SECONDS", 10)
+        if not low <= clock["turn_seconds"] <= seats.MAX_TURN_SECONDS:
+            detail = f"turn_seconds must be {low}..{seats.MAX_TURN_SECONDS}."
+            raise invalid("json", "clock", detail, "Out of range.")
+        return {
+            "turn_seconds": clock["turn_seconds"],
+            "max_timeouts": clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS),
+        }
 
     def join(self, game_id: str, name: str, if_match: IfMatch = None) -> tuple[Doc, int, str]:
         """Take the next free seat; returns the document, the seat and its token."""
@@ -455,8 +488,9 @@ class Games:
                 raise ApiError(409, "game-not-running", f"The game is {doc['status']}.")
             if seat not in doc["to_act"]:
                 raise ApiError(409, "not-your-turn", f"Seat {seat} is not expected to act now.")
+            seats.require_active(doc, seat)
             state, events = self.engine.apply_move(doc["state"], seat, move)
-            new = {**doc, "state": state}
+            new = {**doc, "state": state, "players": seats.human_moved(doc["players"], seat)}
             events = list(events)
             self._settle(new, events)
             return Outcome(

@@ -7,12 +7,15 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
 
-from marshmallow import Schema, ValidationError, fields, validate
+from flask import current_app, has_app_context
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from shared import names
 
 SEED_MAX = 2**63 - 1
 STATUSES = ("open", "running", "finished", "cancelled")
+SEAT_STATUSES = ("active", "abandoned", "resigned", "bot")
+BOT_STRATEGIES = ("random", "greedy")
 EVENT_ID_PATTERN = r"^\d{1,20}(-\d{1,20})?$"
 
 
@@ -54,6 +57,43 @@ def seed_field() -> Int:
     return Int(
         validate=validate.Range(0, SEED_MAX),
         metadata={"description": "Random seed (0..2^63-1); secret until the game is over."},
+    )
+
+
+TURN_SECONDS_MAX = 1209600
+
+
+def _turn_seconds(value: int) -> None:
+    """``CLOCK_MIN_TURN_SECONDS`` (default 10; tests lower it) .. 14 days: a setting, so
+    checked here against the app's config, and documented with the default."""
+    low = current_app.config.get("CLOCK_MIN_TURN_SECONDS", 10) if has_app_context() else 10
+    if not low <= value <= TURN_SECONDS_MAX:
+        raise ValidationError(f"Must be {low}..{TURN_SECONDS_MAX}.")
+
+
+class ClockSchema(Schema):
+    turn_seconds = Int(
+        required=True,
+        validate=_turn_seconds,
+        metadata={
+            "minimum": 10,
+            "maximum": TURN_SECONDS_MAX,
+            "description": "Seconds each seat has for each move, 10..1209600 (14 days); "
+            "a seat that misses it has that move played by a bot (a timeout).",
+        },
+    )
+    max_timeouts = Int(
+        load_default=3,
+        validate=validate.Range(1, 10),
+        metadata={"description": "Timeouts in a row after which the seat is abandoned."},
+    )
+
+
+def clock_field() -> fields.Nested:
+    """The ``clock`` option, the same for every game: turn deadlines (none when omitted)."""
+    return fields.Nested(
+        ClockSchema,
+        metadata={"description": "Turn clock; without it a game has no deadlines."},
     )
 
 
@@ -125,7 +165,6 @@ class NameField(fields.String):
 
 class JoinSchema(Schema):
     name = NameField(
-        required=True,
         validate=[
             validate.Length(1, 32),
             validate.Regexp(NAME_PATTERN, error="Must be 1-32 printable characters."),
@@ -134,9 +173,21 @@ class JoinSchema(Schema):
         metadata={
             "description": "Display name, 1-32 printable characters (after NFC). A name "
             "that differs from one in the game only by case or by confusable characters "
-            "(Unicode TR39 skeleton) is refused with 409 name-taken."
+            "(Unicode TR39 skeleton) is refused with 409 name-taken. Optional for a bot."
         },
     )
+    bot = fields.String(
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={
+            "description": "Host only (host token): add a seat played by this bot "
+            "instead of joining."
+        },
+    )
+
+    @validates_schema
+    def _name_unless_bot(self, data: dict[str, Any], **_: Any) -> None:
+        if "name" not in data and "bot" not in data:
+            raise ValidationError("Missing data for required field.", "name")
 
 
 class ListQuerySchema(Schema):
@@ -180,6 +231,16 @@ class ProblemSchema(Schema):
 class PlayerSchema(Schema):
     seat = fields.Integer()
     name = fields.String()
+    status = fields.String(metadata={"enum": list(SEAT_STATUSES)})
+    bot = fields.String(
+        allow_none=True,
+        metadata={"enum": list(BOT_STRATEGIES), "description": "The bot playing the seat."},
+    )
+    deadline = fields.String(
+        allow_none=True,
+        metadata={"description": "RFC 3339 UTC: when the seat's move is due (clock only)."},
+    )
+    timeouts = fields.Integer(metadata={"description": "Deadlines missed in a row."})
 
 
 class GameSchema(Schema):
@@ -232,7 +293,10 @@ class CreatedSchema(Schema):
 
 class JoinedSchema(Schema):
     seat = fields.Integer()
-    token = fields.String(metadata={"description": "The seat's secret token, shown once."})
+    token = fields.String(
+        allow_none=True,
+        metadata={"description": "The seat's secret token, shown once (null for a bot)."},
+    )
     game = fields.Nested(ViewSchema)
 
 

@@ -15,6 +15,7 @@ import base64
 import json
 import logging
 import time
+import zlib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -27,6 +28,8 @@ Doc = dict[str, Any]
 log = logging.getLogger(__name__)
 
 _SCRIPT = resources.files("shared").joinpath("store.lua").read_text(encoding="utf-8")
+_SCHEDULE = resources.files("shared").joinpath("schedule.lua").read_text(encoding="utf-8")
+DUE_SHARDS = 16
 _LIST_BATCH = 50
 _LIST_SCAN_CAP = 1000
 _MAX_SEQ = 18446744073709551615  # the largest stream id sequence number
@@ -128,13 +131,18 @@ def _event(entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
 class GameStore:
     """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
 
-    def __init__(self, client: Any, blocking: Any, prefix: str) -> None:
+    def __init__(
+        self, client: Any, blocking: Any, prefix: str, due_shards: int = DUE_SHARDS
+    ) -> None:
         self.client = client
         self.blocking = blocking
         self.prefix = prefix
         self.index_key = f"{prefix}:games"
         self._write = client.register_script(_SCRIPT)
         self.tracking = Tracking(self)
+        self._schedule = client.register_script(_SCHEDULE)
+        self.due_shards = due_shards
+        self.cluster = isinstance(client, redis.RedisCluster)
 
     def keys(self, game_id: str) -> tuple[str, str, str, str]:
         """The game's document, events, moves and idempotency keys (one hash slot)."""
@@ -213,10 +221,18 @@ class GameStore:
         ttl: int,
         idem_field: str | None = None,
         idem_record: str | None = None,
+        due: int | None | bool = False,
     ) -> WriteResult:
         """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
         appending ``events`` (which must carry their ``id``) and ``moves``, and storing
-        the idempotency record: all or nothing, in one EVALSHA."""
+        the idempotency record: all or nothing, in one EVALSHA.
+
+        ``due`` (ms; ``None``: nothing due; ``False``: leave the schedule alone) is the
+        game's new due time for the worker. On a single Redis the same script sets it,
+        atomically with the game. On Redis Cluster the due-time shard lives in another
+        slot: after a successful write one more round trip lowers the entry (ZADD LT),
+        and the worker corrects a due time that is too early when it finds nothing due.
+        """
         args: list[Any] = [
             expected_version,
             dumps(doc),  # "version" comes first: the script matches it without decoding
@@ -229,8 +245,64 @@ class GameStore:
             args.append(event["id"])
             args.append(dumps({k: v for k, v in event.items() if k != "id"}))
         args.extend(dumps(move) for move in moves)
-        reply = self._write(keys=self.keys(doc["id"]), args=args)
-        return WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
+        keys: tuple[str, ...] = self.keys(doc["id"])
+        inline = due is not False and not self.cluster
+        if inline:
+            keys = (*keys, self.due_key(doc["id"]))
+            args.extend([doc["id"], "" if due is None else int(due)])
+        reply = self._write(keys=keys, args=args)
+        result = WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
+        if result.outcome == "ok" and not inline and due is not False and due is not None:
+            self.client.zadd(self.due_key(doc["id"]), {doc["id"]: int(due)}, lt=True)
+        return result
+
+    # -- the worker's schedule ---------------------------------------------------------
+
+    def due_key(self, game_id: str) -> str:
+        """The due-time shard of a game: ``<p>:due:{<k>}``, k = crc32(id) % shards (each
+        shard its own hash tag, so the shards spread over a cluster's nodes)."""
+        return self.shard_key(zlib.crc32(game_id.encode()) % self.due_shards)
+
+    def shard_key(self, shard: int) -> str:
+        return f"{self.prefix}:due:{{{shard}}}"
+
+    def claim_due(
+        self, shard: int, now_ms: int, lease_ms: int, limit: int
+    ) -> list[tuple[str, int]]:
+        """Games of ``shard`` due by ``now_ms``, claimed for ``lease_ms``: ``(id, score)``
+        with the claimed score to pass to :meth:`reschedule`."""
+        reply = self._schedule(
+            keys=[self.shard_key(shard)], args=["claim", now_ms, lease_ms, limit]
+        )
+        return [(reply[i], int(reply[i + 1])) for i in range(0, len(reply), 2)]
+
+    def claim_all_due(self, now_ms: int, lease_ms: int, limit: int) -> list[tuple[str, int]]:
+        """:meth:`claim_due` over every shard: one pipelined round trip on a single Redis,
+        one call per shard on Cluster (the shards live on different nodes)."""
+        if self.cluster:
+            found = []
+            for shard in range(self.due_shards):
+                found += self.claim_due(shard, now_ms, lease_ms, limit)
+            return found
+        pipe = self.client.pipeline(transaction=False)
+        for shard in range(self.due_shards):
+            self._schedule(
+                keys=[self.shard_key(shard)], args=["claim", now_ms, lease_ms, limit], client=pipe
+            )
+        found = []
+        for reply in pipe.execute():
+            found += [(reply[i], int(reply[i + 1])) for i in range(0, len(reply), 2)]
+        return found
+
+    def reschedule(self, game_id: str, expected: int, due: int | None) -> bool:
+        """Move a claimed game to ``due`` (``None``: drop it) unless a write moved it."""
+        args = ["set", game_id, expected, "" if due is None else int(due)]
+        return bool(self._schedule(keys=[self.due_key(game_id)], args=args))
+
+    def due_score(self, game_id: str) -> int | None:
+        """The game's due time in the schedule (tests and diagnostics)."""
+        score = self.client.zscore(self.due_key(game_id), game_id)
+        return None if score is None else int(score)
 
     # -- listing -----------------------------------------------------------------------
 

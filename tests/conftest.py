@@ -211,10 +211,13 @@ def windcity_client(windcity_app: Flask) -> FlaskClient:
     return windcity_app.test_client()
 
 
-def serve(game: str, redis_url: str, workers: int = 2) -> Iterator[str]:
-    """Run ``game`` under gunicorn (gevent worker) on a free port; yield its base URL."""
+def serve(
+    game: str, redis_url: str, workers: int = 2, env_extra: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Run ``game`` under gunicorn (gevent worker) on a free port; yield its base URL.
+    ``env_extra``: more settings for the service (e.g. ``CLOCK_MIN_TURN_SECONDS``)."""
     port = free_port()
-    env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING"}
+    env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": "WARNING", **(env_extra or {})}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     proc = subprocess.Popen(
         [

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from functools import partial
 from pathlib import Path
 
@@ -30,7 +31,7 @@ ALLOWED_SERVICE_KEYS = {
 
 def test_top_level_is_compose():
     assert set(COMPOSE) <= {"services", "volumes", "networks", "name"}
-    assert {"redis", *GAMES, "prometheus"} <= set(COMPOSE["services"])
+    assert {"redis", "worker", *GAMES, "prometheus"} <= set(COMPOSE["services"])
     for name, service in COMPOSE["services"].items():
         assert set(service) <= ALLOWED_SERVICE_KEYS, name
         assert "image" in service or "build" in service, name
@@ -154,3 +155,18 @@ def test_make_run_refuses_a_taken_port_in_one_line(tmp_path: Path, redis_url: st
     assert run.returncode == 1
     lines = (run.stdout + run.stderr).strip().splitlines()
     assert len(lines) == 1 and f"port {port}" in lines[0] and "in use" in lines[0], lines
+
+
+def test_the_worker_runs_from_the_same_image_with_a_heartbeat_check(tmp_path):
+    worker = COMPOSE["services"]["worker"]
+    assert worker["build"] == "." and worker["command"] == ["python", "-m", "shared.worker"]
+    assert worker["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+    assert worker["healthcheck"]["test"] == ["CMD", "python", "-m", "shared.worker", "--check"]
+    beat = tmp_path / "beat"
+    env = {**os.environ, "WORKER_HEARTBEAT_FILE": str(beat), "PYTHONPATH": str(ROOT)}
+    check = [sys.executable, "-m", "shared.worker", "--check"]
+    assert subprocess.run(check, env=env, cwd=ROOT).returncode == 1  # no heartbeat yet
+    beat.touch()
+    assert subprocess.run(check, env=env, cwd=ROOT).returncode == 0
+    os.utime(beat, (time.time() - 60, time.time() - 60))
+    assert subprocess.run(check, env=env, cwd=ROOT).returncode == 1  # a stuck worker

@@ -57,6 +57,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--seed", type=int)
         p.add_argument("--join", metavar="NAME", help="also take a seat under NAME")
         p.add_argument("--option", action="append", metavar="KEY=VALUE", help="any option")
+        p.add_argument(
+            "--bots",
+            type=int,
+            default=0,
+            help="seat N server bots, join yourself and start: play alone against the server",
+        )
+        p.add_argument(
+            "--bot", choices=["greedy", "random"], default="greedy", help="the bots' strategy"
+        )
+        p.add_argument("--clock", type=int, metavar="SECONDS", help="turn clock per move")
         if game == "manhattan":
             p.add_argument("--six-rounds", action="store_true")
             p.add_argument("--promo-cards", action="store_true")
@@ -76,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
         for name, text in (
             ("start", "start the game (host)"),
             ("cancel", "cancel the game (host)"),
+            ("resign", "resign: a bot plays your seat"),
+            ("leave", "leave a game that has not started"),
             ("moves", "your legal moves"),
             ("score", "scores so far"),
             ("log", "every event (and the moves once over)"),

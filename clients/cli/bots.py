@@ -4,6 +4,10 @@ A strategy is ``choose(view, legal, rng) -> move``: ``view`` is the service's ga
 (``{"you", "to_act", "state", ...}``), ``legal`` the seat's legal moves. Strategies are
 pure functions of what the seat may see, so they run the same against the service and
 against an in-process engine (``clients/cli/evaluate.py``).
+
+The server's worker plays bot seats with the same strategies from the rules packages
+(``services/<game>/rules/bots.py``); this HTTP-only client may not import server code
+(``tests/cli/test_boundary.py``), so it keeps its own copy: change both together.
 """
 
 from __future__ import annotations

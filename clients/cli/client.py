@@ -225,6 +225,27 @@ class GameClient:
         self.seat = data.get("seat", self.seat)
         return data
 
+    def add_bot(
+        self,
+        game_id: str,
+        bot: str = "greedy",
+        name: str | None = None,
+        host_token: str | None = None,
+    ) -> Json:
+        """``POST /games/{id}/players`` with ``{"bot"}`` and the host token: seat a server
+        bot (``random`` or ``greedy``). Returns ``{"seat", "token": None, "game"}``."""
+        body = {"bot": bot, **({"name": name} if name is not None else {})}
+        tok = host_token or self.host_token
+        return self._request("POST", f"/games/{game_id}/players", token=tok, json_body=body)
+
+    def resign(self, game_id: str, token: str | None = None) -> Json:
+        """``POST /games/{id}/resign``: a bot plays the seat to the end → the view."""
+        return self._request("POST", f"/games/{game_id}/resign", token=token or self.token)
+
+    def leave(self, game_id: str, token: str | None = None) -> Json:
+        """``DELETE /games/{id}/players/me``: free the seat of an open game → the view."""
+        return self._request("DELETE", f"/games/{game_id}/players/me", token=token or self.token)
+
     def start(self, game_id: str, host_token: str | None = None) -> Json:
         """``POST /games/{id}/start`` with the host token → the view."""
         tok = host_token or self.host_token or self.token

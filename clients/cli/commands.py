@@ -149,15 +149,30 @@ def _join(game: str, client: GameClient, game_id: str, name: str) -> Json:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    """Create a game; remember its host token (and your seat with ``--join NAME``)."""
+    """Create a game; remember its host token (and your seat with ``--join NAME``).
+
+    With ``--bots N``: N server bots take seats after you and the game starts, so one
+    person plays alone against the server (the worker plays the bots).
+    """
     client = make_client(args)
-    data = _create(args.game, client, args.players or 4, **parse_options(args))
+    options = parse_options(args)
+    if args.clock:
+        options["clock"] = {"turn_seconds": args.clock}
+    bots = args.bots or 0
+    players = args.players or (bots + 1 if bots else 4)
+    data = _create(args.game, client, players, **options)
     out: Json = {"id": data["id"], "host_token": data["host_token"], "game": data.get("game")}
     text = Text(f"created {args.game} game {data['id']}", style="bold")
-    if args.join:
-        joined = _join(args.game, client, data["id"], args.join)
+    name = args.join or ("you" if bots else None)
+    if name:
+        joined = _join(args.game, client, data["id"], name)
         out.update(seat=joined["seat"], token=joined["token"], game=joined.get("game"))
         text.append(f"; you sit at seat {joined['seat']}")
+    if bots:
+        for _ in range(bots):
+            client.add_bot(data["id"], args.bot, host_token=data["host_token"])
+        out["game"] = client.start(data["id"], data["host_token"])
+        text.append(f"; started against {bots} {args.bot} server bot(s)")
     emit(args, out, text)
     return 0
 
@@ -193,6 +208,20 @@ def cmd_start(args: argparse.Namespace) -> int:
     client, gid = _client_and_game(args)
     view = client.start(gid, host_token(args, gid))
     emit(args, view, render.render_view(args.game, view))
+    return 0
+
+
+def cmd_resign(args: argparse.Namespace) -> int:
+    client, gid = _client_and_game(args)
+    view = client.resign(gid, token=seat_token(args, client, gid)[0])
+    emit(args, view, Text(f"{gid}: you resigned; a bot plays your seat to the end"))
+    return 0
+
+
+def cmd_leave(args: argparse.Namespace) -> int:
+    client, gid = _client_and_game(args)
+    view = client.leave(gid, token=seat_token(args, client, gid)[0])
+    emit(args, view, Text(f"{gid}: you left the game"))
     return 0
 
 
@@ -493,6 +522,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "new": cmd_new,
+    "resign": cmd_resign,
+    "leave": cmd_leave,
     "list": cmd_list,
     "join": cmd_join,
     "start": cmd_start,

@@ -10,7 +10,12 @@ from services.manhattan import rules
 from services.manhattan.schemas import ManhattanMoveSchema, ManhattanOptionsSchema
 from shared.app import create_game_app
 
+KEY_PREFIX = "mh"
+"""The Redis key prefix of this game (the worker uses it too)."""
+
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Manhattan app (``gunicorn -k gevent 'services.manhattan.app:create_app()'``)."""
-    return create_game_app(rules.ENGINE, ManhattanOptionsSchema, ManhattanMoveSchema, "mh", config)
+    return create_game_app(
+        rules.ENGINE, ManhattanOptionsSchema, ManhattanMoveSchema, KEY_PREFIX, config
+    )

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from marshmallow import Schema, validate
 
-from shared.schemas import Bool, Int, MoveUnion, int_list, players_field, seed_field, type_field
+from shared.schemas import (
+    Bool,
+    Int,
+    MoveUnion,
+    clock_field,
+    int_list,
+    players_field,
+    seed_field,
+    type_field,
+)
 
 
 class ManhattanOptionsSchema(Schema):
@@ -15,6 +24,7 @@ class ManhattanOptionsSchema(Schema):
     )
     promo_cards = Bool(load_default=False, metadata={"description": "Use the promotion cards."})
     seed = seed_field()
+    clock = clock_field()
 
 
 class SelectSchema(Schema):

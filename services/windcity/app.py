@@ -10,7 +10,12 @@ from services.windcity import rules
 from services.windcity.schemas import WindCityMoveSchema, WindCityOptionsSchema
 from shared.app import create_game_app
 
+KEY_PREFIX = "wc"
+"""The Redis key prefix of this game (the worker uses it too)."""
+
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Wind City app (``gunicorn -k gevent 'services.windcity.app:create_app()'``)."""
-    return create_game_app(rules.ENGINE, WindCityOptionsSchema, WindCityMoveSchema, "wc", config)
+    return create_game_app(
+        rules.ENGINE, WindCityOptionsSchema, WindCityMoveSchema, KEY_PREFIX, config
+    )

@@ -14,7 +14,16 @@ from services.windcity.rules.options import (
     MIN_PLAYERS,
     PLAY_AREAS,
 )
-from shared.schemas import Bool, Int, MoveUnion, int_list, players_field, seed_field, type_field
+from shared.schemas import (
+    Bool,
+    Int,
+    MoveUnion,
+    clock_field,
+    int_list,
+    players_field,
+    seed_field,
+    type_field,
+)
 
 SQUARE = validate.Regexp(r"^[A-L]([1-9]|1[0-9]|2[0-4])$", error="Not a square (A1..L24).")
 
@@ -38,6 +47,7 @@ class WindCityOptionsSchema(Schema):
     score_money = Bool(load_default=DEFAULTS["score_money"])
     max_turns = Int(load_default=DEFAULTS["max_turns"], validate=validate.Range(*MAX_TURNS_RANGE))
     seed = seed_field()
+    clock = clock_field()
 
 
 class PlaceHurricaneSchema(Schema):

@@ -80,8 +80,11 @@ class Seeds:
         game = self.running
         if game is not None:
             r = self.client.get(f"/games/{game['id']}")
-            if r.status_code == 200 and r.get_json()["status"] == "running":
-                game["to_act"] = r.get_json()["to_act"]
+            body = r.get_json() if r.status_code == 200 else {}
+            # a seat the fuzzer resigned is played by bots (no worker runs here): new game
+            active = all(p.get("status", "active") == "active" for p in body.get("players", []))
+            if body.get("status") == "running" and active:
+                game["to_act"] = body["to_act"]
                 return game
         game_id, host = self._create(2)
         tokens = []

@@ -53,6 +53,8 @@ def test_openapi_document_and_docs(toy_client):
         "/games",
         "/games/{game_id}",
         "/games/{game_id}/players",
+        "/games/{game_id}/players/me",
+        "/games/{game_id}/resign",
         "/games/{game_id}/start",
         "/games/{game_id}/legal-moves",
         "/games/{game_id}/moves",
@@ -87,4 +89,9 @@ def test_options_schema_is_in_the_document(toy_client):
     spec = toy_client.get("/openapi.json").get_json()
     body = spec["paths"]["/games"]["post"]["requestBody"]["content"]["application/json"]
     ref = body["schema"]["$ref"].rsplit("/", 1)[1]
-    assert set(spec["components"]["schemas"][ref]["properties"]) == {"players", "rounds", "seed"}
+    assert set(spec["components"]["schemas"][ref]["properties"]) == {
+        "players",
+        "rounds",
+        "seed",
+        "clock",
+    }

@@ -69,7 +69,16 @@ def test_join_gives_seats_in_order_and_a_token_shown_once(toy_client):
     assert r.status_code == 201
     body = r.get_json()
     assert body["seat"] == 0 and body["game"]["you"] == 0
-    assert body["game"]["players"] == [{"seat": 0, "name": "Zoë 🎲"}]
+    assert body["game"]["players"] == [
+        {
+            "seat": 0,
+            "name": "Zoë 🎲",
+            "status": "active",
+            "bot": None,
+            "deadline": None,
+            "timeouts": 0,
+        }
+    ]
     assert join(toy_client, game_id, "Bob")[0] == 1
     # the token is never shown again, to anyone
     for token in (None, body["token"]):

@@ -19,7 +19,7 @@ import copy
 from typing import Any
 
 from shared import rng
-from shared.engine import Choice, Engine, RuleError
+from shared.engine import Choice, Engine, RuleError, Strategy
 
 NAME = "toy"
 MIN_PLAYERS = 2
@@ -176,6 +176,7 @@ class ToyEngine:
     """The toy game as an object: a third game needs exactly these members."""
 
     NAME = NAME
+    BOTS: dict[str, Strategy] = {}
     MIN_PLAYERS = MIN_PLAYERS
     MAX_PLAYERS = MAX_PLAYERS
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from marshmallow import Schema, validate
 
-from shared.schemas import Int, MoveUnion, players_field, seed_field, type_field
+from shared.schemas import Int, MoveUnion, clock_field, players_field, seed_field, type_field
 
 
 class ToyOptionsSchema(Schema):
     players = players_field(2, 4)
     rounds = Int(load_default=3, validate=validate.Range(1, 10))
     seed = seed_field()
+    clock = clock_field()
 
 
 class CallSchema(Schema):

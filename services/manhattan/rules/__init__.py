@@ -1,6 +1,7 @@
 """Manhattan's pure rules: ``ENGINE`` satisfies ``shared.engine.Engine``; the module-level
 functions are the same rules for tests and tools that call them directly."""
 
+from .bots import BOTS
 from .engine import ENGINE
 from .game import (
     MAX_PLAYERS,
@@ -18,6 +19,7 @@ from .game import (
 
 __all__ = [
     "ENGINE",
+    "BOTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "NAME",

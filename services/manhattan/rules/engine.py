@@ -12,6 +12,7 @@ import shared.rng as rng
 from shared.engine import Choice, Engine, Event, Move, State
 
 from . import game
+from .bots import BOTS
 
 
 def redeal(state: State, seat: int | None, salt: int) -> State:
@@ -33,6 +34,7 @@ class ManhattanEngine:
     """Manhattan (rules: shared/rules/manhattan.md; state: docs/manhattan.md)."""
 
     NAME = game.NAME
+    BOTS = BOTS
     MIN_PLAYERS = game.MIN_PLAYERS
     MAX_PLAYERS = game.MAX_PLAYERS
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from shared.engine import RuleError
 
+from .bots import BOTS
 from .engine import ENGINE
 from .moves import apply_move, legal_moves
 from .options import MAX_PLAYERS, MIN_PLAYERS
@@ -20,6 +21,7 @@ from .views import is_over, result, score, to_act, view
 NAME = ENGINE.NAME
 
 __all__ = [
+    "BOTS",
     "ENGINE",
     "NAME",
     "MIN_PLAYERS",

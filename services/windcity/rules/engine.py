@@ -13,6 +13,7 @@ import shared.rng as rng
 from shared.engine import Choice, Engine, Event, Move, State
 
 from . import moves, placement, views
+from .bots import BOTS
 from .cards import CARDS, KAUF
 from .options import MAX_PLAYERS, MIN_PLAYERS
 from .turn import ORDERINGS
@@ -47,6 +48,7 @@ class WindCityEngine:
     """Wind City (rules: shared/rules/windcity.md; state: docs/windcity.md)."""
 
     NAME = "windcity"
+    BOTS = BOTS
     MIN_PLAYERS = MIN_PLAYERS
     MAX_PLAYERS = MAX_PLAYERS
 

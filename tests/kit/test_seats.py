@@ -1,0 +1,178 @@
+"""Seat statuses, clocks, bot seats, leaving and resigning, through the toy game's API
+(Flask test client on the real test Redis; the worker's steps run in-process here, the
+worker process itself is proved in tests/worker)."""
+
+from __future__ import annotations
+
+import time
+
+from shared import seats
+from shared.autoplay import NothingDue, play_due
+from tests.kit.helpers import assert_problem, auth, create, join, view
+
+CLOCK = {"turn_seconds": 1, "max_timeouts": 2}
+
+
+def _kit(app):
+    return app.extensions["game_kit"].games
+
+
+def test_clock_option_is_checked_and_shown(make_app):
+    client = make_app("toy").test_client()
+    r = client.post("/games", json={"clock": {"turn_seconds": 5}})
+    assert_problem(r, 422, "validation-error")  # below CLOCK_MIN_TURN_SECONDS (10)
+    r = client.post("/games", json={"clock": {"turn_seconds": 10, "max_timeouts": 11}})
+    assert_problem(r, 422, "validation-error")
+    r = client.post("/games", json={"clock": {"turn_seconds": 1209601}})
+    assert_problem(r, 422, "validation-error")
+    game_id, _ = create(client, clock={"turn_seconds": 10})
+    assert view(client, game_id)["options"]["clock"] == {"turn_seconds": 10, "max_timeouts": 3}
+    plain, _ = create(client)
+    assert "clock" not in view(client, plain)["options"]
+
+
+def test_deadlines_start_per_seat_and_simultaneous_seats_keep_their_own(make_app, redis_client):
+    app = make_app("toy", CLOCK_MIN_TURN_SECONDS=1)
+    client = app.test_client()
+    game_id, host = create(client, players=3, clock={"turn_seconds": 60})
+    tokens = [join(client, game_id, name)[1] for name in ("a", "b", "c")]
+    started = client.post(f"/games/{game_id}/start", headers=auth(host)).get_json()
+    caller = started["to_act"][0]
+    for p in started["players"]:
+        assert (p["deadline"] is not None) == (p["seat"] == caller)
+        assert (p["status"], p["bot"], p["timeouts"]) == ("active", None, 0)
+    store = _kit(app).store
+    assert store.due_score(game_id) == seats.parse_ms(started["players"][caller]["deadline"])
+    r = client.post(
+        f"/games/{game_id}/moves", json={"type": "call", "value": 1}, headers=auth(tokens[caller])
+    )
+    picking = r.get_json()["game"]
+    assert sorted(picking["to_act"]) == [0, 1, 2]
+    deadlines = {p["seat"]: p["deadline"] for p in picking["players"]}
+    assert all(deadlines.values())
+    time.sleep(0.01)
+    r = client.post(
+        f"/games/{game_id}/moves", json={"type": "pick", "value": 1}, headers=auth(tokens[0])
+    )
+    after = {p["seat"]: p["deadline"] for p in r.get_json()["game"]["players"]}
+    assert after[0] is None and after[1] == deadlines[1] and after[2] == deadlines[2]
+    client.delete(f"/games/{game_id}", headers=auth(host))
+    if store.cluster:  # the shard is in another slot: the worker drops the entry
+        assert store.reschedule(game_id, store.due_score(game_id), None)
+    assert store.due_score(game_id) is None  # a cancelled game leaves the schedule
+
+
+def test_timeouts_in_a_row_abandon_the_seat_and_a_human_move_resets_them(make_app, redis_client):
+    app = make_app("toy", CLOCK_MIN_TURN_SECONDS=1)
+    client = app.test_client()
+    game_id, host = create(client, players=2, clock=CLOCK)
+    tokens = [join(client, game_id, name)[1] for name in ("a", "b")]
+    client.post(f"/games/{game_id}/start", headers=auth(host))
+    kit = _kit(app)
+    try:
+        play_due(kit, game_id)
+        raise AssertionError("nothing is due before the deadline")
+    except NothingDue:
+        pass
+    time.sleep(1.05)
+    doc, lag = play_due(kit, game_id)  # the caller timed out: a bot called for it
+    assert 0 <= lag < 1000
+    caller = next(p for p in doc["players"] if p["timeouts"] == 1)["seat"]
+    other = 1 - caller
+    r = client.post(
+        f"/games/{game_id}/moves", json={"type": "pick", "value": 2}, headers=auth(tokens[caller])
+    )
+    assert r.status_code == 200
+    assert r.get_json()["game"]["players"][caller]["timeouts"] == 0  # a human move resets
+    time.sleep(1.05)
+    doc, _ = play_due(kit, game_id)  # the other seat's pick timed out
+    assert doc["players"][other]["timeouts"] == 1
+    time.sleep(1.05)
+    doc, _ = play_due(kit, game_id)  # the other seat is the caller now: second in a row
+    assert (doc["players"][other]["status"], doc["players"][other]["bot"]) == (
+        "abandoned",
+        "greedy",
+    )
+    events = client.get(f"/games/{game_id}/events?limit=1000").get_json()["events"]
+    kinds = [(e["type"], e.get("seat")) for e in events if e["type"].startswith("seat_")]
+    assert kinds == [
+        ("seat_timed_out", caller),
+        ("seat_timed_out", other),
+        ("seat_timed_out", other),
+        ("seat_abandoned", other),
+    ]
+    r = client.post(
+        f"/games/{game_id}/moves", json={"type": "pick", "value": 1}, headers=auth(tokens[other])
+    )
+    assert r.status_code == 409 and r.get_json()["code"] in ("seat-abandoned", "not-your-turn")
+
+
+def test_the_host_seats_bots_and_only_the_host(make_app):
+    client = make_app("toy").test_client()
+    game_id, host = create(client, players=3)
+    _, token = join(client, game_id, "ann")
+    url = f"/games/{game_id}/players"
+    assert_problem(client.post(url, json={"bot": "greedy"}), 401, "missing-token")
+    assert_problem(
+        client.post(url, json={"bot": "greedy"}, headers=auth(token)), 403, "host-token-required"
+    )
+    assert_problem(
+        client.post(url, json={"bot": "smart"}, headers=auth(host)), 422, "validation-error"
+    )
+    r = client.post(url, json={"bot": "greedy"}, headers=auth(host))
+    assert r.status_code == 201
+    body = r.get_json()
+    assert body["seat"] == 1 and body["token"] is None
+    assert body["game"]["players"][1] == {
+        "seat": 1,
+        "name": "Greedy bot 1",
+        "status": "bot",
+        "bot": "greedy",
+        "deadline": None,
+        "timeouts": 0,
+    }
+    r = client.post(url, json={"bot": "random", "name": "ann"}, headers=auth(host))
+    assert_problem(r, 409, "name-taken")
+    r = client.post(url, json={"bot": "random", "name": "Robo"}, headers=auth(host))
+    assert r.get_json()["game"]["players"][2]["name"] == "Robo"
+    assert_problem(client.post(url, json={"bot": "random"}, headers=auth(host)), 409, "game-full")
+    assert_problem(client.post(url, json={}), 422, "validation-error")
+
+
+def test_leaving_an_open_game_frees_the_seat_and_tokens_stay_bound(make_app):
+    client = make_app("toy").test_client()
+    game_id, host = create(client, players=3)
+    tokens = [join(client, game_id, name)[1] for name in ("a", "b", "c")]
+    url = f"/games/{game_id}/players/me"
+    assert_problem(client.delete(url), 401, "missing-token")
+    assert_problem(client.delete(url, headers=auth(host)), 403, "seat-token-required")
+    r = client.delete(url, headers=auth(tokens[0]))
+    assert r.status_code == 200
+    assert [(p["seat"], p["name"]) for p in r.get_json()["players"]] == [(0, "b"), (1, "c")]
+    assert_problem(client.get(f"/games/{game_id}", headers=auth(tokens[0])), 403, "invalid-token")
+    assert view(client, game_id, tokens[1])["you"] == 0  # b moved down, same token
+    assert view(client, game_id, tokens[2])["you"] == 1
+    assert join(client, game_id, "a")[0] == 2  # the freed seat can be taken again
+    assert_problem(
+        client.post(f"/games/{game_id}/resign", headers=auth(tokens[1])), 409, "game-not-running"
+    )
+    client.post(f"/games/{game_id}/start", headers=auth(host))
+    assert_problem(client.delete(url, headers=auth(tokens[1])), 409, "game-not-open")
+
+
+def test_resigned_seats_rank_last():
+    result = {
+        "standings": [
+            {"seat": 2, "rank": 1, "total": 9},
+            {"seat": 0, "rank": 1, "total": 9},
+            {"seat": 1, "rank": 3, "total": 4},
+            {"seat": 3, "rank": 4, "total": 1},
+        ],
+        "winners": [2, 0],
+    }
+    players = [{"seat": s, "status": "resigned" if s == 0 else "active"} for s in range(4)]
+    ranked = seats.rank_resigned_last(result, players)
+    assert [(r["seat"], r["rank"]) for r in ranked["standings"]] == [(2, 1), (1, 2), (3, 3), (0, 4)]
+    assert ranked["standings"][-1]["resigned"] is True
+    assert ranked["winners"] == [2]
+    assert seats.rank_resigned_last(result, [{"seat": 0, "status": "active"}]) is result
