@@ -127,6 +127,12 @@ class Engine(Protocol):
         """
         ...
 
+    def upgrade(self, state: State) -> State:
+        """``state`` as stored by any earlier version of this engine, in today's layout
+        (the kit calls it on every document it loads; a current state comes back as is).
+        Raises RuleError ``unsupported-game-version`` for a state it cannot read."""
+        ...
+
     def redeal(self, state: State, seat: int | None, salt: int) -> State:
         """The same game with everything ``seat`` cannot see (``None``: a spectator)
         redistributed from ``salt`` (other hands, deck order, the RNG). For the contract

@@ -150,6 +150,11 @@ class Games:
             ratelimit.check(count, rate, retry_after, "moves")
         if doc is None:
             raise _not_found(game_id)
+        if doc["state"] is not None:
+            try:
+                doc["state"] = self.engine.upgrade(doc["state"])
+            except RuleError as error:  # stored by code this version cannot read
+                raise ApiError(409, error.code, error.message) from error
         return doc, record
 
     def view(self, doc: Doc, seat: int | None) -> dict[str, Any]:

@@ -209,6 +209,10 @@ class ToyEngine:
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
         return result(state)
 
+    def upgrade(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The toy game's layout never changed."""
+        return state
+
     def redeal(self, state: dict[str, Any], seat: int | None, salt: int) -> dict[str, Any]:
         return redeal(state, seat, salt)
 

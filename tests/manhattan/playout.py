@@ -60,13 +60,13 @@ def make_state(
     state.update(
         board=board,
         stock=stock,
-        sel=[sorted(x) for x in sel],
+        selected=[sorted(x) for x in sel],
         hands=new_hands,
         deck=pool,
-        disc=[],
+        discard_pile=[],
         phase="build",
-        cur=cur,
-        start=cur,
+        current_player=cur,
+        start_player=cur,
     )
     return state
 
@@ -82,20 +82,20 @@ def check_invariants(
     ``with_view`` also checks the view's owner/height of every building and the JSON
     round trip (the costly part; playouts do it on a sample of moves).
     """
-    n = state["n"]
+    n = state["num_players"]
     counts = [[0] * 5 for _ in range(n)]
     for b in state["board"]:
         for p in b:
             counts[p // 10][p % 10] += 1
     for s in range(n):
         row = counts[s]
-        for f in state["sel"][s]:
+        for f in state["selected"][s]:
             row[f] += 1
-        for f in state["forf"][s]:
+        for f in state["forfeited"][s]:
             row[f] += 1
         stock = state["stock"][s]
         assert [row[f] + stock[f - 1] for f in (1, 2, 3, 4)] == [11, 6, 4, 3], (s, row, stock)
-    cards = state["deck"] + state["disc"]
+    cards = state["deck"] + state["discard_pile"]
     for h in state["hands"]:
         assert len(h) == 4
         cards = cards + h
@@ -142,7 +142,7 @@ def base_score_from_view(v: dict[str, Any], n: int) -> dict[str, list[int]]:
 
 def check_round_scored(state: dict[str, Any], event: dict[str, Any]) -> None:
     """A round_scored event matches a from-scratch recomputation on the current board."""
-    n = state["n"]
+    n = state["num_players"]
     expected = base_score_from_view(m.view(state, None), n)
     expected["promo"] = promo_points(event["promo_scored"], state["board"], n)
     assert event["categories"] == expected

@@ -31,14 +31,14 @@ def test_random_playouts(n: int, six: bool, promo: bool) -> None:
         rounds = 6 if six else 4
         assert game_seen["round_scored"] == rounds and game_seen["game_over"] == 1
         assert len(state["rounds"]) == rounds
-        assert sum(len(sel) for sel in state["sel"]) == 0
+        assert sum(len(sel) for sel in state["selected"]) == 0
         assert all(stock == [0, 0, 0, 0] for stock in state["stock"])
         res = m.result(state)
         assert res is not None and res["winners"]
         assert [row["total"] for row in res["standings"]] == sorted(state["scores"], reverse=True)
         if promo:
-            assert len(state["promo"]) == rounds
-            assert len(set(state["promo"])) == rounds
+            assert len(state["promos_revealed"]) == rounds
+            assert len(set(state["promos_revealed"])) == rounds
         if g % 40 == 0:
             replay = m.setup(n, options, seed)
             for seat, move in played:

@@ -110,7 +110,7 @@ def _placement(st: dict, seat: int, rnd: random.Random) -> str:
     """A random square that passes every placement rule (tried against check_house)."""
     t = tally(st)
     while True:
-        sq = rnd.choice(_LAND[st["n"]])
+        sq = rnd.choice(_LAND[st["num_players"]])
         try:
             check_house(st, seat, sq, t)
         except RuleError:
@@ -163,7 +163,7 @@ class Checker:
     """Invariants checked after every move of a playout."""
 
     def __init__(self, st: dict) -> None:
-        self.n = st["n"]
+        self.n = st["num_players"]
         self.ledger = list(st["money"])  # rebuilt from payment events only
 
     def check(self, before: dict, after: dict, events: list[dict], seat: int, move: dict) -> None:

@@ -6,65 +6,76 @@ redistributes what a seat cannot see (other hands, the deck's and promo deck's o
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import shared.rng as rng
 from shared.engine import Choice, Engine, Event, Move, State
 
-from . import game
+from . import moves, views
 from .bots import BOTS
+from .options import MAX_PLAYERS, MIN_PLAYERS
+from .state import ManhattanState, new_state, upgrade
 
 
 def redeal(state: State, seat: int | None, salt: int) -> State:
     """``state`` with the other seats' hands, the deck order, the promo deck and the RNG
     redrawn from ``salt``; ``seat``'s own hand and every public part unchanged."""
     s = rng.seed_state(salt)
-    others = [p for p in range(state["n"]) if p != seat]
+    others = [p for p in range(state["num_players"]) if p != seat]
     pool = list(state["deck"]) + [c for p in others for c in state["hands"][p]]
     s, pool = rng.shuffle(s, pool)
     hands = [list(h) for h in state["hands"]]
     for p in others:
         size = len(hands[p])
         hands[p], pool = sorted(pool[:size]), pool[size:]
-    s, pdeck = rng.shuffle(s, list(state["pdeck"]))
-    return {**state, "hands": hands, "deck": pool, "pdeck": pdeck, "rng": s}
+    s, promo_deck = rng.shuffle(s, list(state["promo_deck"]))
+    return {**state, "hands": hands, "deck": pool, "promo_deck": promo_deck, "rng": s}
+
+
+def _typed(state: State) -> ManhattanState:
+    """The kit's plain state as what it is (the kit upgraded it on load)."""
+    return cast(ManhattanState, state)
 
 
 class ManhattanEngine:
     """Manhattan (rules: shared/rules/manhattan.md; state: docs/manhattan.md)."""
 
-    NAME = game.NAME
+    NAME = "manhattan"
     BOTS = BOTS
-    MIN_PLAYERS = game.MIN_PLAYERS
-    MAX_PLAYERS = game.MAX_PLAYERS
+    MIN_PLAYERS = MIN_PLAYERS
+    MAX_PLAYERS = MAX_PLAYERS
 
     def setup(self, num_players: int, options: dict[str, Any], seed: int) -> State:
-        return game.setup(num_players, options, seed)
+        return cast(State, new_state(num_players, options, seed))
 
     def to_act(self, state: State) -> list[int]:
-        return game.to_act(state)
+        return views.to_act(_typed(state))
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         """Every legal move: Manhattan has no subset fields."""
-        return game.legal_moves(state, seat)
+        return moves.legal_moves(_typed(state), seat)
 
     def choices(self, state: State, seat: int) -> list[Choice]:
         return []
 
     def apply_move(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-        return game.apply_move(state, seat, move)
+        new, events = moves.apply_move(_typed(state), seat, move)
+        return cast(State, new), events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return game.view(state, seat)
+        return views.view(_typed(state), seat)
 
     def score(self, state: State) -> dict[str, Any]:
-        return game.score(state)
+        return views.score(_typed(state))
 
     def is_over(self, state: State) -> bool:
-        return game.is_over(state)
+        return views.is_over(_typed(state))
 
     def result(self, state: State) -> dict[str, Any] | None:
-        return game.result(state)
+        return views.result(_typed(state))
+
+    def upgrade(self, state: State) -> State:
+        return cast(State, upgrade(state))
 
     def redeal(self, state: State, seat: int | None, salt: int) -> State:
         return redeal(state, seat, salt)

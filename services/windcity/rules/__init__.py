@@ -1,9 +1,10 @@
 """Wind City rules engine (pure: no I/O, no Flask/Redis): ``ENGINE`` satisfies
 shared.engine.Engine; the module-level functions are the same rules for direct callers.
 
-Modules: board (geometry), cards (the 25 cards), shared.rng (splitmix64), options,
-placement (setup), turn (plan + insurance market), resolve (automatic resolution),
-moves (checks, apply, listing), views (view, score, result), engine (the object).
+Modules: options (players, options), state (the typed state, setup, old documents),
+board (geometry), cards (the 25 cards), placement (houses), turn (plan + insurance
+market), resolve (automatic resolution), moves (checks, apply, listing), views (view,
+score, result), bots (strategies), engine (the object).
 Rules: /shared/rules/windcity.md.
 """
 
@@ -13,12 +14,17 @@ from shared.engine import RuleError
 
 from .bots import BOTS
 from .engine import ENGINE
-from .moves import apply_move, legal_moves
 from .options import MAX_PLAYERS, MIN_PLAYERS
-from .placement import new_state as setup
-from .views import is_over, result, score, to_act, view
 
 NAME = ENGINE.NAME
+setup = ENGINE.setup
+to_act = ENGINE.to_act
+legal_moves = ENGINE.legal_moves
+apply_move = ENGINE.apply_move
+view = ENGINE.view
+score = ENGINE.score
+is_over = ENGINE.is_over
+result = ENGINE.result
 
 __all__ = [
     "BOTS",

@@ -7,15 +7,16 @@ the drawn card and the secret part of the plan).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import shared.rng as rng
 from shared.engine import Choice, Engine, Event, Move, State
 
-from . import moves, placement, views
+from . import moves, views
 from .bots import BOTS
 from .cards import CARDS, KAUF
 from .options import MAX_PLAYERS, MIN_PLAYERS
+from .state import new_state, upgrade
 from .turn import ORDERINGS
 
 
@@ -53,7 +54,7 @@ class WindCityEngine:
     MAX_PLAYERS = MAX_PLAYERS
 
     def setup(self, num_players: int, options: dict[str, Any], seed: int) -> State:
-        return placement.new_state(num_players, options, seed)
+        return cast(State, new_state(num_players, options, seed))
 
     def to_act(self, state: State) -> list[int]:
         return views.to_act(state)
@@ -78,6 +79,9 @@ class WindCityEngine:
 
     def result(self, state: State) -> dict[str, Any] | None:
         return views.result(state)
+
+    def upgrade(self, state: State) -> State:
+        return cast(State, upgrade(state))
 
     def redeal(self, state: State, seat: int | None, salt: int) -> State:
         return redeal(state, seat, salt)

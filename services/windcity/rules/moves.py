@@ -31,7 +31,7 @@ def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
         raise RuleError("unknown-move", f"unknown move type {mtype!r}")
     if _PHASE[mtype] != state["phase"]:
         raise RuleError("wrong-phase", f"{mtype} is not possible in phase {state['phase']}")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["n"]:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["num_players"]:
         raise RuleError("not-your-turn", f"no seat {seat!r}")
     if mtype == "insure":
         if seat in state["pending"]:

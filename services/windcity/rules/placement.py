@@ -8,52 +8,11 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-import shared.rng as rng
 from shared.engine import RuleError
 
 from . import board
-from .cards import DECK
-from .options import validate
+from .state import HOUSES
 from .turn import start_turn
-
-START_MONEY = 40
-HOUSES = 12
-
-
-def new_state(num_players: int, options: dict[str, Any] | None, seed: int) -> dict[str, Any]:
-    """A fresh game: shuffled deck, seeded first player, waiting for the hurricane."""
-    opts = validate(num_players, options)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RuleError("invalid-option", "seed must be an integer")
-    n = num_players
-    north = board.north_edge(n, opts["play_area"])
-    s = rng.seed_state(seed)
-    s, deck = rng.shuffle(s, list(DECK))
-    s, first = rng.below(s, n)
-    return {
-        "n": n,
-        "opts": opts,
-        "north": north,
-        "rng": s,
-        "phase": "hurricane",
-        "first": first,
-        "active": first,
-        "turn": 0,
-        "hurricane": None,
-        "houses": {},
-        "obs": {sq: True for sq in board.OBSERVATORIES if board.ROW[sq] <= north},
-        "money": [START_MONEY] * n,
-        "stock": [HOUSES] * n,
-        "alive": [True] * n,
-        "deck": deck,
-        "discard": [],
-        "card": None,
-        "plan": None,
-        "pending": [],
-        "end": None,
-        # setup only (dropped when the first turn starts): per seat [beach, L1..L4]
-        "tally": [[0, 0, 0, 0, 0] for _ in range(n)],
-    }
 
 
 def quota(n: int) -> int:
@@ -64,7 +23,7 @@ def tally(state: dict[str, Any]) -> list[list[int]]:
     """Per seat: [beach houses, houses in land section 1, 2, 3, 4]."""
     if "tally" in state:
         return cast(list[list[int]], state["tally"])
-    t = [[0, 0, 0, 0, 0] for _ in range(state["n"])]
+    t = [[0, 0, 0, 0, 0] for _ in range(state["num_players"])]
     sec = board.SECTION
     for sq, h in state["houses"].items():
         row = t[h[0]]
@@ -83,7 +42,7 @@ def place_hurricane(state: dict[str, Any], seat: int, move: dict[str, Any]) -> l
         raise RuleError("not-row-one", "the hurricane starts on row 1")
     state["hurricane"] = sq
     state["phase"] = "houses"
-    state["active"] = (state["first"] + 1) % state["n"]
+    state["active"] = (state["first"] + 1) % state["num_players"]
     return [{"type": "hurricane_placed", "seat": seat, "square": sq}]
 
 
@@ -96,11 +55,11 @@ def check_house(
     section = board.SECTION[sq]
     if section == 0:
         raise RuleError("not-a-land-square", f"{sq} is in the sea")
-    n = state["n"]
+    n = state["num_players"]
     used = board.SECTIONS_IN_USE[n]
     if section > used:
         raise RuleError("section-not-in-use", f"houses go only in land sections 1-{used}")
-    if sq in state["obs"]:
+    if sq in state["observatories"]:
         raise RuleError("observatory", f"{sq} is an observatory")
     houses = state["houses"]
     if sq in houses:
@@ -122,7 +81,7 @@ def _feasible_after(
     state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
 ) -> bool:
     """Can every player still complete the quotas after this placement?"""
-    n = state["n"]
+    n = state["num_players"]
     q = board.QUOTA[n]
     need_beach = 0
     beach_taken = 1 if beach else 0
@@ -165,7 +124,7 @@ def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[
     t[seat] = row
     state["tally"] = t
     events = [{"type": "house_placed", "seat": seat, "square": sq}]
-    n = state["n"]
+    n = state["num_players"]
     if len(houses) == HOUSES * n:
         del state["tally"]
         events += start_turn(state, state["first"])
@@ -179,10 +138,10 @@ def legal_placements(state: dict[str, Any], seat: int) -> list[str]:
 
     Legality beyond the square itself depends only on (section, beach?), so the quota
     look-ahead runs once per class instead of once per square."""
-    n = state["n"]
+    n = state["num_players"]
     t = tally(state)
     houses = state["houses"]
-    obs = state["obs"]
+    obs = state["observatories"]
     q = board.QUOTA[n]
     mine = t[seat]
     out = []

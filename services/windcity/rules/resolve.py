@@ -193,10 +193,10 @@ def _come_to_rest(t: _Turn, d: str, north: int) -> bool:
 def _observatory_and_calm(state: dict[str, Any], t: _Turn, money: list[int]) -> None:
     sq = _NAMES[t.row * _NC + t.col]
     seat = t.seat
-    if state["obs"].get(sq):
-        obs = dict(state["obs"])
+    if state["observatories"].get(sq):
+        obs = dict(state["observatories"])
         obs[sq] = False
-        state["obs"] = obs
+        state["observatories"] = obs
         money[seat] += OBSERVATORY_MARKER
         t.events.append({"type": "observatory_taken", "seat": seat, "square": sq})
         t.events.append(
@@ -296,12 +296,12 @@ def _end_or_next(state: dict[str, Any], left: bool, events: list[dict[str, Any]]
         reason = "north_edge"
     elif sum(alive) <= 1:
         reason = "last_player"
-    elif state["turn"] >= state["opts"]["max_turns"]:
+    elif state["turn"] >= state["options"]["max_turns"]:
         reason = "max_turns"
     if reason is not None:
         finish(state, reason, events)
         return
-    n = state["n"]
+    n = state["num_players"]
     nxt = (state["active"] + 1) % n
     while not alive[nxt]:
         nxt = (nxt + 1) % n

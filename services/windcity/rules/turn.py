@@ -155,7 +155,7 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[d
     owners = {h[0] for h in houses.values() if not h[2]}
     pending: list[int] = []
     skipped: list[int] = []
-    for p in range(state["n"]):
+    for p in range(state["num_players"]):
         if p == seat or not alive[p]:
             continue
         m = money[p]

@@ -31,7 +31,7 @@ def to_act(state: dict[str, Any]) -> list[int]:
 
 def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The public state plus, under ``you``, the viewing seat's private and helper data."""
-    n = state["n"]
+    n = state["num_players"]
     houses = state["houses"]
     on_board = [0] * n
     for h in houses.values():
@@ -41,8 +41,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "phase": phase,
         "turn": state["turn"],
-        "max_turns": state["opts"]["max_turns"],
-        "options": dict(state["opts"]),
+        "max_turns": state["options"]["max_turns"],
+        "options": dict(state["options"]),
         "north_edge": state["north"],
         "land_sections": board.SECTIONS_IN_USE[n],
         "quota": board.QUOTA[n],
@@ -62,7 +62,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             }
             for sq in board.sort_squares(houses)
         ],
-        "observatories": [{"square": sq, "marker": m} for sq, m in state["obs"].items()],
+        "observatories": [{"square": sq, "marker": m} for sq, m in state["observatories"].items()],
         "players": [
             {
                 "seat": p,
@@ -107,8 +107,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 def score(state: dict[str, Any]) -> dict[str, Any]:
     """Per seat: plain houses, beach houses, duplexes, house points, money, total."""
-    n = state["n"]
-    count_money = state["opts"]["score_money"]
+    n = state["num_players"]
+    count_money = state["options"]["score_money"]
     rows = [{"seat": p, "houses": 0, "beach": 0, "duplex": 0, "house_points": 0} for p in range(n)]
     for sq, h in state["houses"].items():
         r = rows[h[0]]
