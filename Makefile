@@ -30,11 +30,13 @@ fuzz: $(STAMP)
 	FUZZ_EXAMPLES=2000 $(BIN)/python -m pytest tests/fuzz -p no:cacheprovider
 	RACE_SECONDS=60 $(BIN)/python -m pytest tests/reliability/test_races.py -p no:cacheprovider
 
-# mypy keeps its cache in .mypy_cache: a re-run takes about a second.
+# mypy keeps its cache in .mypy_cache: a re-run takes about a second. vulture: dead
+# code (config in pyproject.toml, framework-called names in vulture_whitelist.py).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/vulture
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -13,7 +13,6 @@ from .playout import dumps, play_game
 
 CONFIGS = [(n, six, promo) for n in (2, 3, 4) for six in (False, True) for promo in (False, True)]
 GAMES_PER_CONFIG = 167  # 12 configurations: 2004 complete games
-APPLY_ALL_EVERY = 25  # every listed legal move is applied in 1 game of 25
 
 
 @pytest.mark.parametrize(("n", "six", "promo"), CONFIGS)
@@ -23,9 +22,7 @@ def test_random_playouts(n: int, six: bool, promo: bool) -> None:
     seen: Counter = Counter()
     for g in range(GAMES_PER_CONFIG):
         seed = rng.getrandbits(64)
-        state, played, game_seen = play_game(
-            n, options, seed, rng=rng, apply_all=g % APPLY_ALL_EVERY == 0, sample=1, bad=1
-        )
+        state, played, game_seen = play_game(n, options, seed, rng=rng)
         seen += game_seen
         assert m.is_over(state) and m.to_act(state) == []
         rounds = 6 if six else 4
@@ -46,8 +43,6 @@ def test_random_playouts(n: int, six: bool, promo: bool) -> None:
             assert dumps(replay) == dumps(state)
     # the paths the checks are meant to exercise were actually taken
     assert seen["deck_reshuffled"] > 0
-    for code in ("bad-move", "unknown-move", "lot-not-on-card", "piece-not-selected"):
-        assert seen["error:" + code] > 0, code
 
 
 def test_state_is_compact() -> None:

@@ -24,7 +24,6 @@ OBSERVATORIES = ("D2", "J3", "H6", "B7", "E11", "K12", "I16", "C17", "F21", "L22
 SECTIONS_IN_USE = {2: 2, 3: 2, 4: 3, 5: 4}
 QUOTA = {2: 6, 3: 6, 4: 4, 5: 3}
 BEACH_MAX = {2: 3, 3: 3, 4: 3, 5: 2}
-BEACH_MIN = 1
 
 
 def name(col: int, row: int) -> str:

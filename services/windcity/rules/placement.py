@@ -15,10 +15,6 @@ from .state import HOUSES
 from .turn import start_turn
 
 
-def quota(n: int) -> int:
-    return board.QUOTA[n]
-
-
 def tally(state: dict[str, Any]) -> list[list[int]]:
     """Per seat: [beach houses, houses in land section 1, 2, 3, 4]."""
     if "tally" in state:

@@ -24,11 +24,6 @@ ORDERINGS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def is_double(sq: str, h: list[Any]) -> bool:
-    """Beach houses and duplexes cost and score double."""
-    return h[1] == 2 or _ROW[sq] == _BEACH
-
-
 def renew_price(sq: str, h: list[Any]) -> int:
     return RENEW_PRICE[1] if h[1] == 2 or _ROW[sq] == _BEACH else RENEW_PRICE[0]
 
