@@ -23,6 +23,7 @@ from clients.cli.errors import (
     describe_problem,
     describe_transport,
 )
+from clients.cli.games import windcity as windcity_ui
 from clients.cli.notation import NotationError
 from services.manhattan import rules as mh
 from services.windcity import rules as wc
@@ -179,7 +180,7 @@ def test_watch_fits_an_80x24_terminal(game: str, players: int, moves: int) -> No
                 assert "not shown" in text, text
                 continue
             row = rows[house["square"][1:]]
-            col = render.WC_COLS.index(house["square"][0])
+            col = windcity_ui.COLS.index(house["square"][0])
             assert row[3 + 3 * col : 6 + 3 * col].startswith(str(house["owner"])), text
         if public.get("hurricane"):
             assert "@" in rows[public["hurricane"][1:]]

@@ -9,7 +9,9 @@ import pytest
 from rich.table import Table
 from rich.text import Text
 
-from clients.cli import render
+from clients.cli import render, style
+from clients.cli.games import manhattan as manhattan_ui
+from clients.cli.games import windcity as windcity_ui
 from services.manhattan import rules as mh
 from services.windcity import rules as wc
 
@@ -107,7 +109,7 @@ def test_manhattan_cell_colour_is_the_owners() -> None:
     state = _play(mh, 3, 5, 60)
     view = mh.view(state, None)
     for city in view["cities"]:
-        panel = render.mh_city(city)
+        panel = manhattan_ui.city_panel(city)
         grid = panel.renderable
         assert isinstance(grid, Table)
         for lot in city["lots"]:
@@ -117,7 +119,7 @@ def test_manhattan_cell_colour_is_the_owners() -> None:
             if lot["owner"] is None:
                 assert cell.style == "dim"
             else:
-                assert render.seat_colour(lot["owner"]) in str(cell.style)
+                assert style.seat_colour(lot["owner"]) in str(cell.style)
 
 
 def test_manhattan_players_hand_and_scores() -> None:
@@ -198,7 +200,7 @@ def test_windcity_duplex_insured_beach_and_used_observatory() -> None:
         "observatories": [{"square": "D2", "marker": False}, {"square": "H6", "marker": True}],
         "players": [],
     }
-    cells = _parse_windcity(render.to_text(render.wc_board(sv)))
+    cells = _parse_windcity(render.to_text(windcity_ui.board(sv)))
     assert cells["E9"] == "1D "
     assert cells["F5"] == "0B*"
     assert cells["A14"] == "2h*"
