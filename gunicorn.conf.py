@@ -89,3 +89,10 @@ if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
             },
         },
     }
+
+
+def post_worker_init(worker: object) -> None:
+    """gunicorn's own refusals (414, 431, 400 before Flask runs) in problem+json."""
+    from shared.gunicorn_errors import install
+
+    install()

@@ -19,7 +19,10 @@ _.many
 # flask-smorest / Flask overrides and the request-scoped ``g`` attribute
 # (shared/api.py, shared/app.py, shared/apikeys.py).
 _._raw_load_json, _.ARGUMENTS_PARSER, _.ERROR_SCHEMA, _._register_error_handlers
-_.sort_keys, _.ensure_ascii, _.api_key_reservation
+_.sort_keys, _.ensure_ascii, _.api_key_reservation, _._handle_invalid_json_error
+
+# gunicorn: the error writer installed (from gunicorn.conf.py) in place of its own.
+_.install, _.write_error, _.mesg
 
 # Metrics defined ahead for the worker and webhooks, documented in docs/operations.md.
 _.WORKER_LAG, _.WEBHOOK_DELIVERIES, _.WEBHOOK_LATENCY, _.serve_worker_metrics

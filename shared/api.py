@@ -9,10 +9,10 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import Schema
 from webargs import core
-from webargs.flaskparser import FlaskParser
+from webargs.flaskparser import FlaskParser, abort
 
+from shared import jsonbody, seat_ops
 from shared import schemas as s
-from shared import seat_ops
 from shared.access import invalid_token, missing_token, require_seat, seat_of
 from shared.apikeys import owner, owner_index
 from shared.errors import PROBLEM_MIME, invalid, title
@@ -22,7 +22,6 @@ from shared.ratelimit import client_address
 from shared.tokens import hash_token
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
-EVENT_ID = re.compile(s.EVENT_ID_PATTERN)
 Answer = dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]] | Response
 """What a view returns: a body, a body with status and headers, or a ready response."""
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
@@ -35,15 +34,25 @@ RETRY_AFTER_DOC = {
 class StrictParser(FlaskParser):
     """Parses any non-empty body as JSON whatever its Content-Type (a body that is not
     JSON is a 400 ``invalid-json``, never silently ignored) and rejects unknown
-    query parameters as well as unknown body fields."""
+    query parameters as well as unknown body fields. The JSON is strict
+    (:mod:`shared.jsonbody`: bounded depth, unique keys, no 5xx from huge integers)."""
 
     DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": "raise"}
 
     def _raw_load_json(self, req: Any) -> Any:
-        data = req.get_data(cache=True)
+        data = jsonbody.read_body(req)
         if not data:
             return core.missing
-        return core.parse_json(data)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise jsonbody.InvalidJSON("not UTF-8", repr(data[:20]), error.start) from error
+        return jsonbody.loads(text)
+
+    def _handle_invalid_json_error(self, error: Any, req: Any, *args: Any, **kwargs: Any) -> Any:
+        """400 ``invalid-json``, saying why when it is one of our own refusals."""
+        reason = error.msg if isinstance(error, jsonbody.InvalidJSON) else str(error)
+        abort(400, exc=error, messages={"json": [reason]})
 
 
 class KitBlueprint(Blueprint):
@@ -292,7 +301,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
             after, wait = query.get("after"), query["wait"]
             return long_poll(kit.store, doc, after, wait, query["limit"], gate, address)
         after = request.headers.get("Last-Event-ID") or query.get("after")
-        if after is not None and not EVENT_ID.match(after):
+        if after is not None and not s.is_event_id(after):
             detail = "Last-Event-ID must be an event id."
             raise invalid("headers", "Last-Event-ID", detail, "Invalid event id.")
         config = current_app.config

@@ -21,6 +21,7 @@ from shared.engine import Engine
 from shared.errors import register_error_handlers
 from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
+from shared.headers import init_headers
 from shared.health import blp as health_blp
 from shared.metrics_http import init_metrics
 from shared.play import blp as play_blp
@@ -105,6 +106,7 @@ def create_game_app(
     init_cors(app, settings["CORS_ORIGINS"])
     init_metrics(app, app.extensions["game_kit"].games)
     init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])
+    init_headers(app)
     return app
 
 

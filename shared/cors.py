@@ -3,12 +3,12 @@
 ``CORS_ORIGINS`` is a comma-separated allow-list of origins
 (``https://play.example.com,http://localhost:3000``), or ``*`` for any origin (safe
 here: credentials are bearer tokens the page sends itself, never cookies). An allowed
-origin gets ``Access-Control-Allow-Origin`` (its own origin echoed, with
-``Vary: Origin``) and may read ``ETag``, ``Location``, ``Retry-After`` and
-``WWW-Authenticate``; a preflight ``OPTIONS`` from it is answered ``204`` with the
-methods and request headers the API uses (``Authorization``, ``If-Match``,
-``Idempotency-Key``...). Any other origin gets no CORS headers, so its browser refuses
-to hand the page the answer. Native and mobile clients ignore CORS altogether.
+origin gets ``Access-Control-Allow-Origin`` (its own origin echoed) and may read
+``ETag``, ``Location``, ``Retry-After`` and ``WWW-Authenticate``; a preflight
+``OPTIONS`` from it is answered ``204`` with the methods and request headers the API
+uses (``Authorization``, ``If-Match``, ``Idempotency-Key``...). Any other origin gets
+no CORS headers, so its browser refuses to hand the page the answer. Once CORS is on,
+every answer carries ``Vary: Origin``. Native and mobile clients ignore CORS altogether.
 """
 
 from __future__ import annotations
@@ -54,9 +54,11 @@ def init_cors(app: Flask, setting: str | None) -> None:
 
     @app.after_request
     def _cors_headers(response: Response) -> Response:
+        # Every answer varies with Origin (allowed or not, or absent): a cache must not
+        # hand one origin's answer, with or without CORS headers, to another.
+        response.vary.add("Origin")
         origin = request.headers.get("Origin")
         if allowed(origin) and "Access-Control-Allow-Origin" not in response.headers:
             response.headers["Access-Control-Allow-Origin"] = origin
             response.headers["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
-            response.vary.add("Origin")
         return response

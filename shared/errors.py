@@ -30,10 +30,13 @@ HTTP = {
     409: ("conflict", "Conflict"),
     412: ("version-mismatch", "Precondition Failed"),
     413: ("payload-too-large", "Content Too Large"),
+    414: ("request-line-too-long", "URI Too Long"),
     415: ("unsupported-media-type", "Unsupported Media Type"),
     422: ("validation-error", "Unprocessable Content"),
     429: ("too-many-requests", "Too Many Requests"),
+    431: ("headers-too-large", "Request Header Fields Too Large"),
     500: ("internal-error", "Internal Server Error"),
+    501: ("not-implemented", "Not Implemented"),
     503: ("storage-unavailable", "Service Unavailable"),
 }
 
@@ -71,6 +74,18 @@ def invalid(location: str, name: str, detail: str, message: str) -> ApiError:
     return ApiError(422, "validation-error", detail, errors={location: {name: [message]}})
 
 
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """The RFC 9457 document (also written by gunicorn's own error answers)."""
+    return {
+        "type": TYPE_PREFIX + code,
+        "title": title(status),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+
+
 def problem(
     status: int,
     code: str,
@@ -79,14 +94,7 @@ def problem(
     **extra: Any,
 ) -> Response:
     """A ``application/problem+json`` response, carrying the request's ``request_id``."""
-    body = {
-        "type": TYPE_PREFIX + code,
-        "title": title(status),
-        "status": status,
-        "detail": detail,
-        "code": code,
-        **extra,
-    }
+    body = problem_body(status, code, detail, **extra)
     if has_request_context():
         body["request_id"] = request_id()
         g.problem_code = code  # for the request log line and the metrics
@@ -102,6 +110,9 @@ def _from_http_exception(error: HTTPException) -> Response:
     detail = error.description or title(status)
     if status == 400 and messages and "json" in messages:
         code, detail = "invalid-json", "The request body is not valid JSON."
+        reasons = messages["json"]
+        if isinstance(reasons, list) and reasons and isinstance(reasons[0], str):
+            detail = f"The request body is not valid JSON: {reasons[0][:200]}."
     elif status == 422:
         detail = "The request failed validation; see `errors`."
         # webargs nests messages by location ("json", "query"): keep that, it says where.
@@ -136,6 +147,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(redis.exceptions.ConnectionError)
     @app.errorhandler(redis.exceptions.TimeoutError)
     @app.errorhandler(redis.exceptions.ClusterDownError)
+    @app.errorhandler(redis.exceptions.ReadOnlyError)
     def _storage_down(error: Exception) -> Response:
         log.warning("storage unavailable: %s", error)
         retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
@@ -143,6 +155,18 @@ def register_error_handlers(app: Flask) -> None:
             503,
             "storage-unavailable",
             "The game store is unreachable; try again shortly.",
+            {"Retry-After": retry_after},
+        )
+
+    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    def _storage_full(error: Exception) -> Response:
+        """Redis at ``maxmemory`` (``noeviction``) refuses writes; reads still work."""
+        log.warning("storage full: %s", error)
+        retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
+        return problem(
+            503,
+            "storage-full",
+            "The game store is full and refuses writes; try again later.",
             {"Retry-After": retry_after},
         )
 

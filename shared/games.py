@@ -9,6 +9,7 @@ Nothing here touches Flask; errors are :class:`ApiError` or the engine's ``RuleE
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -377,7 +378,12 @@ class Games:
         if result.outcome != "ok":  # pragma: no cover - a 64-bit id collision
             raise ApiError(409, "version-conflict", "Could not create the game; try again.")
         created_us = now_us()
-        self.store.index_add(game_id, created_us, self.settings["GAME_TTL_IDLE"])
+        try:  # listed only once written (a listing drops ids without a document)...
+            self.store.index_add(game_id, created_us, self.settings["GAME_TTL_IDLE"])
+        except Exception:  # ...and never written unlisted: the client got no id
+            with contextlib.suppress(Exception):
+                self.store.discard(game_id)
+            raise
         metrics.record_write(self.engine.NAME, None, OPEN, "ok")
         ttl = self.settings["GAME_TTL_IDLE"]
         self.store.tracking.moved(game_id, None, OPEN, owner, created_us, ttl)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import redis.exceptions
 from flask import current_app
 from flask_smorest import Blueprint
 
@@ -22,14 +23,19 @@ def healthz() -> dict[str, str]:
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_MIME)
 def readyz() -> dict[str, str]:
-    """Redis answers a PING; otherwise 503 ``storage-unavailable`` with Retry-After."""
+    """Ready when Redis takes a write (a tiny expiring key), not merely a PING: a Redis
+    at ``maxmemory`` answers PING but refuses every move. Otherwise 503 with
+    Retry-After: ``storage-full`` when Redis is out of memory, else
+    ``storage-unavailable``."""
+    retry = {"Retry-After": str(current_app.config["RETRY_AFTER_SECONDS"])}
     try:
-        current_app.extensions["game_kit"].games.store.ping()
+        current_app.extensions["game_kit"].games.store.probe_write()
+    except redis.exceptions.OutOfMemoryError as error:
+        raise ApiError(
+            503, "storage-full", "The game store is full and refuses writes.", headers=retry
+        ) from error
     except Exception as error:  # any failure to reach the store means not ready
         raise ApiError(
-            503,
-            "storage-unavailable",
-            "The game store is unreachable.",
-            headers={"Retry-After": str(current_app.config["RETRY_AFTER_SECONDS"])},
+            503, "storage-unavailable", "The game store is unreachable.", headers=retry
         ) from error
     return {"status": "ok"}

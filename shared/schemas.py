@@ -3,6 +3,7 @@ built from them), plus building blocks for a game's own option and move schemas.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
@@ -16,7 +17,21 @@ SEED_MAX = 2**63 - 1
 STATUSES = ("open", "running", "finished", "cancelled")
 SEAT_STATUSES = ("active", "abandoned", "resigned", "bot")
 BOT_STRATEGIES = ("random", "greedy")
-EVENT_ID_PATTERN = r"^\d{1,20}(-\d{1,20})?$"
+# An event id or bare version: ASCII digits only (``\d`` would take any Unicode digit),
+# at most 19 per part so every value fits a Redis stream id's 64 bits.
+EVENT_ID_PATTERN = r"^[0-9]{1,19}(-[0-9]{1,19})?$"
+_EVENT_ID = re.compile(EVENT_ID_PATTERN.removeprefix("^").removesuffix("$"))
+
+
+def is_event_id(value: str) -> bool:
+    """Whether ``value`` is an event id or a bare version (all of it: ``$`` in a
+    pattern would also let a trailing newline through)."""
+    return _EVENT_ID.fullmatch(value) is not None
+
+
+def _event_id(value: str) -> None:
+    if not is_event_id(value):
+        raise ValidationError("Must be an event id (`<version>-<n>`) or a version.")
 
 
 class Int(fields.Integer):
@@ -198,10 +213,11 @@ class ListQuerySchema(Schema):
 
 class EventsQuerySchema(Schema):
     after = fields.String(
-        validate=validate.Regexp(EVENT_ID_PATTERN),
+        validate=_event_id,
         metadata={
+            "pattern": EVENT_ID_PATTERN,
             "description": "An event id (`<version>-<n>`) to read after, or a bare version "
-            "`v` for everything after version v. Default: from the start."
+            "`v` for everything after version v. Default: from the start.",
         },
     )
     wait = fields.Float(

@@ -210,6 +210,12 @@ class GameStore:
         """Whether Redis answers."""
         return bool(self.client.ping())
 
+    def probe_write(self) -> None:
+        """Write a tiny key that expires within a second: raises while Redis refuses
+        writes (``OutOfMemoryError`` at ``maxmemory`` under ``noeviction``, a read-only
+        replica), which a PING would not notice."""
+        self.client.set(f"{self.prefix}:readyz", "1", px=1000)
+
     # -- writes ------------------------------------------------------------------------
 
     def write(
@@ -303,6 +309,11 @@ class GameStore:
         """The game's due time in the schedule (tests and diagnostics)."""
         score = self.client.zscore(self.due_key(game_id), game_id)
         return None if score is None else int(score)
+
+    def discard(self, game_id: str) -> None:
+        """Delete every key of a game (undoes a create that could not be listed). DEL
+        frees memory, so Redis runs it even when it refuses writes for lack of it."""
+        self.client.delete(*self.keys(game_id))
 
     # -- listing -----------------------------------------------------------------------
 

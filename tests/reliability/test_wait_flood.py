@@ -163,7 +163,9 @@ def test_a_flood_of_waits_from_one_address_does_not_slow_other_moves(service: Se
         f"; waits held {held}; first round refused in {ramp:.1f} s; flood answers {final_stats}"
     )
     assert all(s == 200 for s in quiet["statuses"] + flooded["statuses"]), flooded["statuses"]
-    assert flooded["p99"] < 2000, flooded
+    # Generous, and relative to the quiet run measured moments before on the same machine:
+    # without the caps moves stall for the whole 25 s wait (p50 ~48 s), far beyond either.
+    assert flooded["p99"] < max(2000, 10 * quiet["p99"]), (quiet["p99"], flooded)
     assert held <= 2 * PER_ADDRESS + 20, last  # the rest were refused, not parked
     assert final_stats.get("429", 0) >= CLIENTS - 2 * PER_ADDRESS
     assert not {k for k in final_stats if k.startswith("5")}, final_stats  # no 5xx at all

@@ -1,0 +1,31 @@
+"""Headers on every answer, and the answer to a plain ``OPTIONS``.
+
+- ``X-Content-Type-Options: nosniff`` everywhere, so no browser second-guesses a
+  problem+json or an event stream into something it would render or run.
+- ``OPTIONS`` that is not a CORS preflight (see :mod:`shared.cors`) asks which methods a
+  resource has: ``204`` with ``Allow`` and no body (Flask's own answer is a ``200``
+  with an empty ``text/html`` body).
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, request
+
+
+def init_headers(app: Flask) -> None:
+    """Add the headers to every response the app gives."""
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        rule = request.url_rule
+        if (
+            request.method == "OPTIONS"
+            and response.status_code == 200
+            and rule is not None
+            and getattr(rule, "provide_automatic_options", False)
+        ):  # Flask's automatic answer: it already carries Allow
+            response.status_code = 204
+            response.set_data(b"")
+            del response.headers["Content-Type"]
+        return response
