@@ -197,15 +197,6 @@ def gunicorn(
             proc.wait()
 
 
-def percentile(values: list[float], q: float) -> float:
-    """The ``q``-th percentile (0..100) by nearest rank; NaN for no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(0, min(len(ordered) - 1, int(round(q / 100 * len(ordered) + 0.5)) - 1))
-    return ordered[rank]
-
-
 def machine() -> dict[str, str]:
     """nproc, CPU model, Python and Redis versions."""
     model = "unknown"

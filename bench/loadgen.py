@@ -294,7 +294,7 @@ def run_games(args) -> dict:
 
         gevent.joinall([gevent.spawn(play, g) for g in games])
     else:
-        idle = deque(games)
+        ready = deque(games)
         backlog: deque[float] = deque()
         inflight = [0]
         wake = Event()
@@ -311,7 +311,7 @@ def run_games(args) -> dict:
             finally:
                 inflight[0] -= 1
                 if not game.over:
-                    idle.append(game)
+                    ready.append(game)
                     wake.set()
 
         interval = 1.0 / args.rate
@@ -325,15 +325,15 @@ def run_games(args) -> dict:
                 gevent.sleep(delay)
             backlog.append(scheduled)
             k += 1
-            while backlog and idle:
-                gevent.spawn(turn, idle.popleft(), backlog.popleft())
-            if backlog and not idle:
+            while backlog and ready:
+                gevent.spawn(turn, ready.popleft(), backlog.popleft())
+            if backlog and not ready:
                 wake.clear()
                 wake.wait(0.01)
         deadline = time.perf_counter() + 30
         while (backlog or inflight[0]) and time.perf_counter() < deadline:
-            while backlog and idle:
-                gevent.spawn(turn, idle.popleft(), backlog.popleft())
+            while backlog and ready:
+                gevent.spawn(turn, ready.popleft(), backlog.popleft())
             gevent.sleep(0.005)
 
     elapsed = time.perf_counter() - t0

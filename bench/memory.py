@@ -101,4 +101,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main() and 0)
+    sys.exit(0 if main() else 1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import collections
 import sys
+from typing import Any
 
 import redis.connection
 
@@ -51,7 +52,7 @@ def measure(bot_list, client, action) -> tuple[float, float, dict[str, float]]:
 
 
 def run(game: str, moves: int, players: int) -> dict:
-    redis.connection.AbstractConnection.send_packed_command = _counting
+    redis.connection.AbstractConnection.send_packed_command = _counting  # type: ignore[method-assign]
     try:
         with redis_server(appendonly=False) as server:
             app, _ = make_app(game, server.url)
@@ -63,11 +64,11 @@ def run(game: str, moves: int, players: int) -> dict:
                     for _ in range(3):
                         bot.step()
                 legal = {}
-                totals = collections.Counter()
+                totals: collections.Counter[str] = collections.Counter()
                 rt_legal = rt_post = cmd_legal = cmd_post = 0.0
                 rounds = max(1, moves // len(bots))
                 for _ in range(rounds):
-                    chosen = {}
+                    chosen: dict[int, Any] = {}
 
                     def get_legal(bot, chosen=chosen):
                         chosen[bot.id] = bot.rng.choice(bot.legal())
@@ -95,7 +96,7 @@ def run(game: str, moves: int, players: int) -> dict:
                 }
             return out
     finally:
-        redis.connection.AbstractConnection.send_packed_command = _orig
+        redis.connection.AbstractConnection.send_packed_command = _orig  # type: ignore[method-assign]
 
 
 def markdown(game: str, out: dict) -> list[str]:
@@ -133,4 +134,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(main() and 0)
+    sys.exit(0 if main() else 1)

@@ -31,7 +31,7 @@ _ORDERS = [list(permutations((1, 2, 3, 4, 5), k)) for k in (1, 2, 3)]
 
 def _placement(st: dict, seat: int, rnd: random.Random) -> str:
     """A random square in a section where the seat still has quota (rarely rejected)."""
-    n = st["n"]
+    n = st["num_players"]
     q = board.QUOTA[n]
     t = st["tally"][seat]
     open_ = [s for s in range(1, board.SECTIONS_IN_USE[n] + 1) if t[s] < q]

@@ -23,7 +23,9 @@ from shared.tokens import hash_token
 from shared.webhooks import api as webhooks
 
 IDEMPOTENCY_KEY = re.compile(r"^[\x21-\x7e]{1,200}$")
-BEARER = [{"bearerAuth": []}]
+Answer = dict[str, Any] | tuple[dict[str, Any], int, dict[str, str]] | Response
+"""What a view returns: a body, a body with status and headers, or a ready response."""
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 RETRY_AFTER_DOC = {
     "schema": {"type": "string"},
     "description": "Seconds to wait before trying again.",
@@ -63,7 +65,8 @@ class EmptySchema(Schema):
 
 
 def games() -> Games:
-    return current_app.extensions["game_kit"].games
+    found: Games = current_app.extensions["game_kit"].games
+    return found
 
 
 def bearer() -> str | None:
@@ -121,7 +124,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
     @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
     @blp.doc(responses=problems(400, 401, 403, 409, 413, 422, 429, 503))
-    def create_game(options: dict[str, Any]):
+    def create_game(options: dict[str, Any]) -> Answer:
         """Create a game; the answer carries the host token, shown once."""
         kit = games()
         webhook, secret = webhooks.for_game(kit, options)
@@ -137,7 +140,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.GameListSchema)
     @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
     @blp.doc(responses=problems(401, 403, 422, 503))
-    def list_games(query: dict[str, Any]):
+    def list_games(query: dict[str, Any]) -> Answer:
         """List games, newest first; filter by ``status``; follow ``next_cursor``."""
         kit = games()
         try:
@@ -154,7 +157,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(201, s.JoinedSchema)
     @blp.doc(security=[{}, *BEARER])
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
-    def join_game(body: dict[str, Any], game_id: str):
+    def join_game(body: dict[str, Any], game_id: str) -> Answer:
         """Take the next seat; the answer carries the seat's token, shown once. With
         ``bot`` and the host token, seat a bot instead (its token is ``null``)."""
         kit = games()
@@ -162,7 +165,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
             doc, seat = seat_ops.add_bot(
                 kit, game_id, bearer(), body["bot"], body.get("name"), if_match()
             )
-            payload = {"seat": seat, "token": None, "game": kit.view(doc, None)}
+            payload: dict[str, Any] = {"seat": seat, "token": None, "game": kit.view(doc, None)}
             return payload, 201, etag_headers(doc["version"])
         webhook, secret = webhooks.for_seat(kit, body)
         doc, seat, token = kit.join(game_id, body["name"], if_match(), webhook)
@@ -176,7 +179,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
-    def leave_game(game_id: str):
+    def leave_game(game_id: str) -> Answer:
         """Leave an open game (seat token): later joiners move down one seat."""
         kit = games()
         doc = seat_ops.leave(kit, game_id, bearer(), if_match())
@@ -187,7 +190,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
-    def resign_game(_body: dict[str, Any], game_id: str):
+    def resign_game(_body: dict[str, Any], game_id: str) -> Answer:
         """Resign (seat token): a bot plays the seat to the end; it ranks last."""
         kit = games()
         doc, seat = seat_ops.resign(kit, game_id, bearer(), if_match())
@@ -198,7 +201,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
-    def start_game(_body: dict[str, Any], game_id: str):
+    def start_game(_body: dict[str, Any], game_id: str) -> Answer:
         """The host starts the game with the players who joined."""
         kit = games()
         doc = kit.start(game_id, bearer(), if_match())
@@ -208,7 +211,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.ViewSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
-    def cancel_game(game_id: str):
+    def cancel_game(game_id: str) -> Answer:
         """The host cancels the game."""
         kit = games()
         doc = kit.cancel(game_id, bearer(), if_match())
@@ -219,7 +222,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.alt_response(304, description="Not modified (If-None-Match).")
     @blp.doc(security=[{}, *BEARER])
     @blp.doc(responses=problems(401, 403, 404, 503))
-    def get_game(game_id: str):
+    def get_game(game_id: str) -> Answer:
         """The game as the bearer's seat may see it (a spectator's view without a token)."""
         kit = games()
         doc = kit.load(game_id)
@@ -233,12 +236,14 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.LegalMovesSchema)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 503))
-    def legal_moves(game_id: str):
-        """The bearer's legal moves now; each can be posted to ``/moves`` unchanged."""
+    def legal_moves(game_id: str) -> Answer:
+        """The bearer's legal moves now, each postable to ``/moves`` unchanged, and the
+        subset fields they may fill instead (``choices``; see docs/api.md)."""
         kit = games()
         doc = kit.load(game_id)
         seat = require_seat(doc, bearer())
-        return {"moves": kit.legal_moves(doc, seat)}, 200, etag_headers(doc["version"])
+        body = {"moves": kit.legal_moves(doc, seat), "choices": kit.choices(doc, seat)}
+        return body, 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/moves", methods=["POST"])
     @blp.arguments(move_schema())
@@ -261,7 +266,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         ],
     )
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
-    def make_move(move: dict[str, Any], game_id: str):
+    def make_move(move: dict[str, Any], game_id: str) -> Answer:
         """Make a move for the bearer's seat: the new view and the events it caused."""
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.match(key):
@@ -273,7 +278,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games/<game_id>/score", methods=["GET"])
     @blp.response(200, s.ScoreSchema)
     @blp.doc(responses=problems(404, 503))
-    def get_score(game_id: str):
+    def get_score(game_id: str) -> Answer:
         """Scores so far (public) and the result once over."""
         kit = games()
         return kit.score(kit.load(game_id))
@@ -289,11 +294,12 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         success=True,
     )
     @blp.doc(responses=problems(404, 422, 429, 503))
-    def get_events(query: dict[str, Any], game_id: str):
+    def get_events(query: dict[str, Any], game_id: str) -> Answer:
         """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
         kit = games()
         gate, address = current_app.extensions["game_kit"].waits, client_address()
-        if query["wait"] > 0 or "text/event-stream" in request.accept_mimetypes:
+        sse = "text/event-stream" in request.accept_mimetypes  # type: ignore[comparison-overlap]
+        if query["wait"] > 0 or sse:
             gate.check(address)  # over a cap: refused before any Redis work
         doc = kit.load(game_id)
         wants = request.accept_mimetypes.best_match(
@@ -327,7 +333,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games/<game_id>/log", methods=["GET"])
     @blp.response(200, s.LogSchema)
     @blp.doc(responses=problems(404, 503))
-    def get_log(game_id: str):
+    def get_log(game_id: str) -> Answer:
         """Every event; once the game is over also the seed and all moves, to replay it."""
         kit = games()
         return kit.log(kit.load(game_id))

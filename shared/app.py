@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from marshmallow import Schema
 
@@ -17,6 +17,7 @@ from shared.apikeys import init_api_keys
 from shared.config import load_settings
 from shared.cors import init_cors
 from shared.docs_ui import init_docs_assets, swagger_ui_config
+from shared.engine import Engine
 from shared.errors import register_error_handlers
 from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
@@ -50,7 +51,7 @@ class KitApi(Api):
 
 
 def create_game_app(
-    engine: ModuleType,
+    engine: Engine,
     options_schema: type[Schema],
     move_schema: type[Schema],
     key_prefix: str,
@@ -74,6 +75,7 @@ def create_game_app(
         OPENAPI_JSON_PATH="openapi.json",
     )
     app.config.update(swagger_ui_config())  # /docs with assets served here, not from a CDN
+    assert isinstance(app.json, DefaultJSONProvider)
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     _configure_logging(app, settings["LOG_LEVEL"])

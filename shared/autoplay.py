@@ -9,16 +9,12 @@ nothing), and two workers playing the same turn cannot both succeed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
 from shared import seats
-from shared.engine import RuleError
+from shared.engine import Engine, Move, RuleError, Strategy
 from shared.games import Games, Outcome
 from shared.store import Doc
-
-Strategy = Callable[[dict[str, Any], list[dict[str, Any]], random.Random], dict[str, Any]]
 
 
 class NothingDue(Exception):
@@ -30,13 +26,13 @@ class NothingDue(Exception):
         self.doc = doc
 
 
-def _random(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> Any:
+def _random(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
     return rng.choice(legal)
 
 
-def strategy(engine: ModuleType, name: str | None) -> Strategy:
+def strategy(engine: Engine, name: str | None) -> Strategy:
     """The engine's strategy ``name`` (default: the take-over bot); random without bots."""
-    bots = getattr(engine, "BOTS", None) or {}
+    bots = engine.BOTS
     return bots.get(name or seats.TAKEOVER_BOT) or bots.get("random") or _random
 
 

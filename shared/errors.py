@@ -125,8 +125,9 @@ def _from_http_exception(error: HTTPException) -> Response:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         detail = f"The request body is larger than {limit} bytes."
     headers = dict(data.get("headers") or {})
-    if status == 405 and getattr(error, "valid_methods", None):
-        headers["Allow"] = ", ".join(error.valid_methods)
+    allowed = getattr(error, "valid_methods", None)
+    if status == 405 and allowed:
+        headers["Allow"] = ", ".join(allowed)
     return problem(status, code, detail, headers, **extra)
 
 

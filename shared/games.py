@@ -18,12 +18,11 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from types import ModuleType
 from typing import Any
 
 from shared import fairness, metrics, names, ratelimit, seats, tokens
 from shared.access import missing_token, require_host, require_seat
-from shared.engine import RuleError
+from shared.engine import Choice, Engine, RuleError
 from shared.errors import ApiError, invalid
 from shared.store import Doc, GameStore, event_id, now_us
 from shared.webhooks import notify
@@ -121,7 +120,7 @@ class Games:
     computed once per request by the caller; the raw token never gets this far.
     """
 
-    def __init__(self, engine: ModuleType, store: GameStore, settings: dict[str, Any]) -> None:
+    def __init__(self, engine: Engine, store: GameStore, settings: dict[str, Any]) -> None:
         self.engine = engine
         self.store = store
         self.settings = settings
@@ -153,6 +152,11 @@ class Games:
             ratelimit.check(count, rate, retry_after, "moves")
         if doc is None:
             raise _not_found(game_id)
+        if doc["state"] is not None:
+            try:
+                doc["state"] = self.engine.upgrade(doc["state"])
+            except RuleError as error:  # stored by code this version cannot read
+                raise ApiError(409, error.code, error.message) from error
         return doc, record
 
     def view(self, doc: Doc, seat: int | None) -> dict[str, Any]:
@@ -180,6 +184,12 @@ class Games:
             return []
         return list(self.engine.legal_moves(doc["state"], seat))
 
+    def choices(self, doc: Doc, seat: int) -> list[Choice]:
+        """How the seat may fill the subset fields of its legal moves (see shared.engine)."""
+        if doc["status"] != RUNNING or seat not in doc["to_act"]:
+            return []
+        return self.engine.choices(doc["state"], seat)
+
     def score(self, doc: Doc) -> dict[str, Any]:
         """Public scores so far and the result once over."""
         state = doc["state"]
@@ -206,12 +216,12 @@ class Games:
         (from its last write), and while open until ``GAME_TTL_OPEN`` after its creation
         (joins do not extend it: nobody can keep an unstarted game alive for ever)."""
         if doc["status"] in OVER:
-            return self.settings["GAME_TTL_FINISHED"]
+            return int(self.settings["GAME_TTL_FINISHED"])
         if doc["status"] == OPEN:
             created = datetime.fromisoformat(doc["created_at"].replace("Z", "+00:00"))
             age = (datetime.now(UTC) - created).total_seconds()
-            return max(1, math.ceil(self.settings["GAME_TTL_OPEN"] - age))
-        return self.settings["GAME_TTL_IDLE"]
+            return max(1, math.ceil(float(self.settings["GAME_TTL_OPEN"]) - age))
+        return int(self.settings["GAME_TTL_IDLE"])
 
     def _mutate(
         self,

@@ -14,7 +14,7 @@ blp = Blueprint("health", __name__, description="Liveness and readiness.")
 
 @blp.route("/healthz", methods=["GET"])
 @blp.response(200, HealthSchema)
-def healthz():
+def healthz() -> dict[str, str]:
     """The process is up (touches nothing else)."""
     return {"status": "ok"}
 
@@ -22,7 +22,7 @@ def healthz():
 @blp.route("/readyz", methods=["GET"])
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, schema=ProblemSchema, content_type=PROBLEM_MIME)
-def readyz():
+def readyz() -> dict[str, str]:
     """Ready when Redis takes a write (a tiny expiring key), not merely a PING: a Redis
     at ``maxmemory`` answers PING but refuses every move. Otherwise 503 with
     Retry-After: ``storage-full`` when Redis is out of memory, else

@@ -156,7 +156,7 @@ def _scrape_registry(*extra: Collector) -> CollectorRegistry:
     """The registry to expose: every process's files in multiprocess mode, else this one's."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     elif not extra:
         return REGISTRY
     else:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, send_from_directory
 from werkzeug.exceptions import NotFound
+from werkzeug.sansio.response import Response as BaseResponse
 
 import clients
 import shared
@@ -65,7 +66,7 @@ def index() -> Response:
 
 
 @blp.route("/play/config.json", methods=["GET"])
-def config() -> Response:
+def config() -> BaseResponse:
     """Which game this service serves, so one set of files fits both services."""
     name = current_app.name
     return current_app.json.response({"game": name, "title": TITLES.get(name, name)})

@@ -133,8 +133,8 @@ def storage_uri(settings: dict[str, Any]) -> str:
     flag = {k: v for k, v in query if k == "cluster"}.get("cluster", "").lower()
     query = [(k, v) for k, v in query if k != "cluster"]
     if settings["REDIS_CLUSTER"] or flag in {"1", "true", "yes"}:
-        return urlunsplit(("redis+cluster", parts.netloc, "", "", ""))
-    return urlunsplit(parts._replace(query=urlencode(query)))
+        return str(urlunsplit(("redis+cluster", parts.netloc, "", "", "")))
+    return str(urlunsplit(parts._replace(query=urlencode(query))))
 
 
 class AddressLimits:
@@ -179,7 +179,7 @@ class AddressLimits:
             if rate is not None:
                 view = app.view_functions[endpoint]
                 limit = self.limiter.limit(f"{rate.amount}/{rate.get_expiry()} second")
-                app.view_functions[endpoint] = limit(view)
+                app.view_functions[endpoint] = limit(view)  # type: ignore[assignment]
                 self._what[endpoint] = what
 
     def _exceeded(self, error: RateLimitExceeded) -> Response:
@@ -256,6 +256,6 @@ def _auth_failed(response: Response) -> bool:
     if response.status_code != 403 or response.mimetype != PROBLEM_MIME:
         return False
     try:
-        return json.loads(response.get_data())["code"] == "invalid-token"
+        return bool(json.loads(response.get_data())["code"] == "invalid-token")
     except (ValueError, KeyError, TypeError):
         return False

@@ -41,7 +41,7 @@ def request_id() -> str | None:
         given = request.headers.get(HEADER, "")
         rid = given if _VALID_ID.match(given) else uuid.uuid4().hex
         g.request_id = rid
-    return rid
+    return str(rid)
 
 
 def configure_logging(level: str, log_format: str) -> None:

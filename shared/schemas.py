@@ -124,7 +124,7 @@ class MoveUnion(Schema):
 
     type = fields.String(required=True)
 
-    def load(self, data: Any, *, many: Any = None, partial: Any = None, unknown: Any = None):
+    def load(self, data: Any, *, many: Any = None, partial: Any = None, unknown: Any = None) -> Any:
         if not isinstance(data, Mapping):
             raise ValidationError({"_schema": ["A move must be a JSON object."]})
         kind = data.get("type")
@@ -140,7 +140,7 @@ def _instance(schema: type[Schema]) -> Schema:
     return schema()
 
 
-def int_list(low: int, high: int, length: tuple[int, int], description: str) -> fields.List:
+def int_list(low: int, high: int, length: tuple[int, int], description: str) -> fields.List[Any]:
     """A move's required list of JSON integers in ``low..high`` (pieces, actions...)."""
     return fields.List(
         Int(validate=validate.Range(low, high)),
@@ -323,14 +323,48 @@ class JoinedSchema(Schema):
     webhook_secret = secret_field()
 
 
+class PricedSchema(Schema):
+    value = fields.String(required=True, metadata={"description": "E.g. a square, `C4`."})
+    price = fields.Integer(required=True)
+
+
+class ChoiceSchema(Schema):
+    """A subset field of the listed moves, described instead of enumerated."""
+
+    type = fields.String(required=True, metadata={"description": "The move type it fills."})
+    field = fields.String(required=True, metadata={"description": "The move's list field."})
+    options = fields.List(fields.Nested(PricedSchema), required=True)
+    budget = fields.Integer(
+        required=True, metadata={"description": "The prices taken add up to at most this."}
+    )
+    exclude_field = fields.String(
+        metadata={"description": "Never the value the move names in this field."}
+    )
+
+
 class LegalMovesSchema(Schema):
-    moves = fields.List(fields.Dict(), metadata={"description": "Each postable unchanged."})
+    moves = fields.List(
+        fields.Dict(),
+        metadata={
+            "description": "Every legal move with its subset fields empty, plus a few "
+            "ready-made subsets; each postable unchanged."
+        },
+    )
+    choices = fields.List(
+        fields.Nested(ChoiceSchema),
+        metadata={
+            "description": "A listed move of this `type` may carry in `field`, instead of "
+            "its list, any distinct `options` whose prices add up to at most `budget` (and "
+            "not the value of its `exclude_field`); the server checks exactly this. "
+            "Empty when every legal move is listed."
+        },
+    )
 
 
 EVENT_DESCRIPTION = "An event: `id`, `type`, `version` and the event's own fields."
 
 
-def _events() -> fields.List:
+def _events() -> fields.List[Any]:
     return fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
 
 

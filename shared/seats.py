@@ -22,7 +22,6 @@ TAKEOVER_BOT = "greedy"
 the game fair for the others (a random one would hand points to whoever moves next)."""
 DEFAULT_MAX_TIMEOUTS = 3
 MAX_TURN_SECONDS = 14 * 24 * 3600
-SEAT_FIELDS = ("status", "bot", "deadline", "timeouts")
 
 Doc = dict[str, Any]
 

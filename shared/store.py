@@ -128,7 +128,7 @@ def _doc(raw: str | None) -> Doc | None:
 
 
 def _event(entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
-    event = json.loads(fields["e"])
+    event: dict[str, Any] = json.loads(fields["e"])
     event["id"] = entry_id
     return event
 
@@ -489,6 +489,7 @@ class GameStore:
             if gone:
                 self.client.zrem(index, *gone)
             if len(found) == limit or (more and scanned >= _LIST_SCAN_CAP):
+                assert bound is not None and last_id is not None  # the batch was not empty
                 return found, _encode_cursor(bound, last_id)
             if not more:
                 return found, None

@@ -45,7 +45,7 @@ def build_games(settings: dict[str, Any]) -> list[Games]:
     client, blocking = make_clients(settings)
     out = []
     for name in filter(None, (n.strip() for n in settings["WORKER_GAMES"].split(","))):
-        engine = importlib.import_module(f"services.{name}.rules")
+        engine = importlib.import_module(f"services.{name}.rules").ENGINE
         prefix = importlib.import_module(f"services.{name}.app").KEY_PREFIX
         store = GameStore(client, blocking, prefix, settings["WORKER_DUE_SHARDS"])
         out.append(Games(engine, store, settings))

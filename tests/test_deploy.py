@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import requests
@@ -116,7 +117,7 @@ def test_make_run_starts_and_stops_quietly(tmp_path: Path, redis_url: str) -> No
     first = _start_run_sh(checkout, env)
     try:
         for port in ports.values():
-            wait_until(lambda p=port: _answers(f"http://127.0.0.1:{p}/readyz"), 30, "make run")
+            wait_until(partial(_answers, f"http://127.0.0.1:{port}/readyz"), 30, "make run")
         sockets = {p.name for p in (checkout / "var").glob("*.ctl")}
         assert sockets == {"manhattan.ctl", "windcity.ctl"}
 

@@ -32,7 +32,7 @@ def play_game(
     game: str, strategies: list[str], seed: int, options: dict | None = None
 ) -> dict[str, Any]:
     """Play one game to the end with one strategy per seat; return the engine's result."""
-    engine = importlib.import_module(f"services.{game}.rules")
+    engine = importlib.import_module(f"services.{game}.rules").ENGINE
     n = len(strategies)
     choosers = [strategy(game, s) for s in strategies]
     rng = random.Random(seed)

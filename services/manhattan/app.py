@@ -16,4 +16,6 @@ KEY_PREFIX = "mh"
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Manhattan app (``gunicorn -k gevent 'services.manhattan.app:create_app()'``)."""
-    return create_game_app(rules, ManhattanOptionsSchema, ManhattanMoveSchema, KEY_PREFIX, config)
+    return create_game_app(
+        rules.ENGINE, ManhattanOptionsSchema, ManhattanMoveSchema, KEY_PREFIX, config
+    )

@@ -16,4 +16,6 @@ KEY_PREFIX = "wc"
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Wind City app (``gunicorn -k gevent 'services.windcity.app:create_app()'``)."""
-    return create_game_app(rules, WindCityOptionsSchema, WindCityMoveSchema, KEY_PREFIX, config)
+    return create_game_app(
+        rules.ENGINE, WindCityOptionsSchema, WindCityMoveSchema, KEY_PREFIX, config
+    )

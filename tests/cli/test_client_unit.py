@@ -93,10 +93,10 @@ def test_problem_becomes_typed_exception(stub, status: int, cls: type) -> None:
     script.answers.append(problem(status, f"code-{status}"))
     with pytest.raises(cls) as info:
         GameClient(url, token="t").view("g1")
+    assert isinstance(info.value, errors.ApiError)
     assert info.value.status == status
     assert info.value.code == f"code-{status}"
     assert info.value.detail == f"because code-{status}"
-    assert isinstance(info.value, errors.ApiError)
 
 
 def test_move_retries_503_with_the_same_idempotency_key(stub) -> None:

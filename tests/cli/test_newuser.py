@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -22,6 +23,7 @@ from clients.cli.errors import (
     describe_problem,
     describe_transport,
 )
+from clients.cli.games import windcity as windcity_ui
 from clients.cli.notation import NotationError
 from services.manhattan import rules as mh
 from services.windcity import rules as wc
@@ -116,7 +118,7 @@ def test_menu_numbers_outside_the_menu_are_refused() -> None:
 
 
 def test_validation_problems_show_their_field_errors() -> None:
-    problem = {
+    problem: dict[str, Any] = {
         "code": "validation-error",
         "detail": "The request is invalid.",
         "errors": {"json": {"pieces": ["Not a valid list."], "type": ["Unknown move type."]}},
@@ -178,7 +180,7 @@ def test_watch_fits_an_80x24_terminal(game: str, players: int, moves: int) -> No
                 assert "not shown" in text, text
                 continue
             row = rows[house["square"][1:]]
-            col = render.WC_COLS.index(house["square"][0])
+            col = windcity_ui.COLS.index(house["square"][0])
             assert row[3 + 3 * col : 6 + 3 * col].startswith(str(house["owner"])), text
         if public.get("hurricane"):
             assert "@" in rows[public["hurricane"][1:]]

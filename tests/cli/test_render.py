@@ -6,9 +6,12 @@ import random
 import re
 
 import pytest
+from rich.table import Table
 from rich.text import Text
 
-from clients.cli import render
+from clients.cli import render, style
+from clients.cli.games import manhattan as manhattan_ui
+from clients.cli.games import windcity as windcity_ui
 from services.manhattan import rules as mh
 from services.windcity import rules as wc
 
@@ -95,7 +98,8 @@ def test_manhattan_cells_match_the_board(seed: int, moves: int) -> None:
             held: dict[int, int] = {}
             for p in pieces:
                 held[p // 10] = held.get(p // 10, 0) + p % 10
-            drawn = dict(tuple(map(int, part.split(":"))) for part in second.split())
+            pairs = (part.split(":") for part in second.split())
+            drawn = {int(seat): int(floors) for seat, floors in pairs}
             assert drawn == held
             assert second.split()[0] == f"{owner}:{held[owner]}"  # owner first
     assert built > 0
@@ -105,8 +109,9 @@ def test_manhattan_cell_colour_is_the_owners() -> None:
     state = _play(mh, 3, 5, 60)
     view = mh.view(state, None)
     for city in view["cities"]:
-        panel = render.mh_city(city)
+        panel = manhattan_ui.city_panel(city)
         grid = panel.renderable
+        assert isinstance(grid, Table)
         for lot in city["lots"]:
             r, c = divmod(lot["lot"] - 1, 3)
             cell = grid.columns[c]._cells[r]
@@ -114,7 +119,7 @@ def test_manhattan_cell_colour_is_the_owners() -> None:
             if lot["owner"] is None:
                 assert cell.style == "dim"
             else:
-                assert render.seat_colour(lot["owner"]) in str(cell.style)
+                assert style.seat_colour(lot["owner"]) in str(cell.style)
 
 
 def test_manhattan_players_hand_and_scores() -> None:
@@ -195,7 +200,7 @@ def test_windcity_duplex_insured_beach_and_used_observatory() -> None:
         "observatories": [{"square": "D2", "marker": False}, {"square": "H6", "marker": True}],
         "players": [],
     }
-    cells = _parse_windcity(render.to_text(render.wc_board(sv)))
+    cells = _parse_windcity(render.to_text(windcity_ui.board(sv)))
     assert cells["E9"] == "1D "
     assert cells["F5"] == "0B*"
     assert cells["A14"] == "2h*"

@@ -78,7 +78,7 @@ def check_replay(engine, log: dict[str, Any]) -> None:
 
 def test_manhattan_four_players_complete_game(live_manhattan):
     log = play_random(live_manhattan, 4, seed=1)
-    check_replay(manhattan_rules, log)
+    check_replay(manhattan_rules.ENGINE, log)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -86,7 +86,7 @@ def test_windcity_complete_games(live_windcity, players):
     # 2 and 5 players play the full default length; 3 and 4 a shorter game (max_turns=30)
     options = {} if players in (2, 5) else {"max_turns": 30}
     log = play_random(live_windcity, players, seed=players, **options)
-    check_replay(windcity_rules, log)
+    check_replay(windcity_rules.ENGINE, log)
 
 
 def test_many_long_polls_wait_at_once_under_gevent(live_manhattan):

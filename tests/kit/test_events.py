@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,7 @@ def test_events_reject_bad_queries(toy_client, query):
 def test_long_poll_is_woken_by_another_players_move_within_100_ms(toy_app, toy_client):
     game_id, _, tokens = started_game(toy_client, 2)
     version = view(toy_client, game_id)["version"]
-    answer = {}
+    answer: dict[str, Any] = {}
 
     def wait():
         r = toy_app.test_client().get(f"/games/{game_id}/events?after={version}&wait=10")

@@ -287,7 +287,7 @@ def test_options_the_engine_refuses_are_a_422_problem(redis_client, redis_url):
         seed = seed_field()
 
     app = create_game_app(
-        toy_engine, LooseOptions, ToyMoveSchema, "loose", {"REDIS_URL": redis_url}
+        toy_engine.ENGINE, LooseOptions, ToyMoveSchema, "loose", {"REDIS_URL": redis_url}
     )
     r = app.test_client().post("/games", json={"players": 2, "rounds": 0})
     assert r.status_code == 422

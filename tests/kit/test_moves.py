@@ -296,7 +296,9 @@ def interfering_engine(client, game_id, writes):
         calls["n"] += 1
         return toy_engine.apply_move(state, seat, move)
 
-    names = {k: getattr(toy_engine, k) for k in dir(toy_engine) if not k.startswith("_")}
+    names = {
+        k: getattr(toy_engine.ENGINE, k) for k in dir(toy_engine.ENGINE) if not k.startswith("_")
+    }
     fake = types.SimpleNamespace(**{**names, "apply_move": apply_move})
     return fake, calls
 

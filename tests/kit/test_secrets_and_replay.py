@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 from tests.kit import toy_engine
 from tests.kit.helpers import auth, post_move, started_game
@@ -39,7 +40,7 @@ def test_no_response_or_event_leaks_a_secret(toy_client, redis_client):
     toy_client.post(f"/games/{game_id}/start", headers=auth(host))
     doc = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))
     hashes = [doc["host"], *(p["token_hash"] for p in doc["players"])]
-    bodies = []
+    bodies: list[Any] = []
     # while it runs: nobody sees the seed, the RNG, a hash or a token not their own
     rng = random.Random(1)
     game = toy_client.get(f"/games/{game_id}").get_json()

@@ -12,4 +12,4 @@ from tests.kit.toy_schemas import ToyMoveSchema, ToyOptionsSchema
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    return create_game_app(toy_engine, ToyOptionsSchema, ToyMoveSchema, "toy", config)
+    return create_game_app(toy_engine.ENGINE, ToyOptionsSchema, ToyMoveSchema, "toy", config)

@@ -19,7 +19,7 @@ import copy
 from typing import Any
 
 from shared import rng
-from shared.engine import RuleError
+from shared.engine import Choice, Engine, RuleError, Strategy
 
 NAME = "toy"
 MIN_PLAYERS = 2
@@ -80,10 +80,14 @@ def apply_move(
     if seat not in to_act(state):
         raise RuleError("not-your-turn", f"seat {seat} is not to act")
     expected = "call" if state["phase"] == "call" else "pick"
+    if not isinstance(move, dict):
+        raise RuleError("bad-move", "a move is a JSON object")
     if move.get("type") != expected:
         raise RuleError("wrong-phase", f"expected a {expected} move")
+    if set(move) != {"type", "value"}:
+        raise RuleError("bad-move", "a move has exactly a type and a value")
     value = move.get("value")
-    if value not in (1, 2, 3):
+    if type(value) is not int or value not in (1, 2, 3):
         raise RuleError("bad-value", "value must be 1-3")
     new = copy.deepcopy(state)
     if expected == "call":
@@ -138,7 +142,7 @@ def score(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def is_over(state: dict[str, Any]) -> bool:
-    return state["round"] > state["rounds"]
+    return bool(state["round"] > state["rounds"])
 
 
 def result(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -149,3 +153,68 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         "scores": state["scores"],
         "winners": [s for s, t in enumerate(state["scores"]) if t == best],
     }
+
+
+def redeal(state: dict[str, Any], seat: int | None, salt: int) -> dict[str, Any]:
+    """The other seats' secret cards and picks redrawn from ``salt`` (who has picked is
+    public, so a pick stays a pick)."""
+    new = copy.deepcopy(state)
+    s = rng.seed_state(salt)
+    for other in range(state["players"]):
+        if other == seat:
+            continue
+        s, card = rng.below(s, 9)
+        new["cards"][other] = 1 + card
+        if new["picks"][other] is not None:
+            s, pick = rng.below(s, 3)
+            new["picks"][other] = 1 + pick
+    new["rng"] = s
+    return new
+
+
+class ToyEngine:
+    """The toy game as an object: a third game needs exactly these members."""
+
+    NAME = NAME
+    BOTS: dict[str, Strategy] = {}
+    MIN_PLAYERS = MIN_PLAYERS
+    MAX_PLAYERS = MAX_PLAYERS
+
+    def setup(self, num_players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+        return setup(num_players, options, seed)
+
+    def to_act(self, state: dict[str, Any]) -> list[int]:
+        return to_act(state)
+
+    def legal_moves(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        return legal_moves(state, seat)
+
+    def choices(self, state: dict[str, Any], seat: int) -> list[Choice]:
+        return []
+
+    def apply_move(
+        self, state: dict[str, Any], seat: int, move: dict[str, Any]
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        return apply_move(state, seat, move)
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def score(self, state: dict[str, Any]) -> dict[str, Any]:
+        return score(state)
+
+    def is_over(self, state: dict[str, Any]) -> bool:
+        return is_over(state)
+
+    def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        return result(state)
+
+    def upgrade(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The toy game's layout never changed."""
+        return state
+
+    def redeal(self, state: dict[str, Any], seat: int | None, salt: int) -> dict[str, Any]:
+        return redeal(state, seat, salt)
+
+
+ENGINE: Engine = ToyEngine()

@@ -15,7 +15,6 @@ from services.manhattan import rules as m
 from services.manhattan.rules.board import PIECES
 from services.manhattan.rules.cards import DECK
 from services.manhattan.rules.promos import promo_points
-from shared.engine import RuleError
 
 
 def dumps(state: dict[str, Any]) -> str:
@@ -38,8 +37,8 @@ def make_state(
     so the 45 cards stay conserved.
     """
     state = m.setup(n, options or {}, seed)
-    board = [[] for _ in range(54)]
-    used = [Counter() for _ in range(n)]
+    board: list[list[int]] = [[] for _ in range(54)]
+    used: list[Counter[int]] = [Counter() for _ in range(n)]
     for (city, lot), pieces in (buildings or {}).items():
         board[(city - 1) * 9 + lot - 1] = [s * 10 + f for s, f in pieces]
         for s, f in pieces:
@@ -60,13 +59,13 @@ def make_state(
     state.update(
         board=board,
         stock=stock,
-        sel=[sorted(x) for x in sel],
+        selected=[sorted(x) for x in sel],
         hands=new_hands,
         deck=pool,
-        disc=[],
+        discard_pile=[],
         phase="build",
-        cur=cur,
-        start=cur,
+        current_player=cur,
+        start_player=cur,
     )
     return state
 
@@ -82,20 +81,20 @@ def check_invariants(
     ``with_view`` also checks the view's owner/height of every building and the JSON
     round trip (the costly part; playouts do it on a sample of moves).
     """
-    n = state["n"]
+    n = state["num_players"]
     counts = [[0] * 5 for _ in range(n)]
     for b in state["board"]:
         for p in b:
             counts[p // 10][p % 10] += 1
     for s in range(n):
         row = counts[s]
-        for f in state["sel"][s]:
+        for f in state["selected"][s]:
             row[f] += 1
-        for f in state["forf"][s]:
+        for f in state["forfeited"][s]:
             row[f] += 1
         stock = state["stock"][s]
         assert [row[f] + stock[f - 1] for f in (1, 2, 3, 4)] == [11, 6, 4, 3], (s, row, stock)
-    cards = state["deck"] + state["disc"]
+    cards = state["deck"] + state["discard_pile"]
     for h in state["hands"]:
         assert len(h) == 4
         cards = cards + h
@@ -123,7 +122,7 @@ def base_score_from_view(v: dict[str, Any], n: int) -> dict[str, list[int]]:
     buildings = [0] * n
     heights = []
     for city in v["cities"]:
-        owned = Counter()
+        owned: Counter[int] = Counter()
         for lot in city["lots"]:
             if lot["pieces"]:
                 heights.append((lot["height"], lot["owner"]))
@@ -142,7 +141,7 @@ def base_score_from_view(v: dict[str, Any], n: int) -> dict[str, list[int]]:
 
 def check_round_scored(state: dict[str, Any], event: dict[str, Any]) -> None:
     """A round_scored event matches a from-scratch recomputation on the current board."""
-    n = state["n"]
+    n = state["num_players"]
     expected = base_score_from_view(m.view(state, None), n)
     expected["promo"] = promo_points(event["promo_scored"], state["board"], n)
     assert event["categories"] == expected
@@ -150,104 +149,32 @@ def check_round_scored(state: dict[str, Any], event: dict[str, Any]) -> None:
     assert event["totals"] == state["scores"]
 
 
-def random_bad_move(rng: random.Random) -> Any:
-    """A random move that is usually malformed or illegal."""
-    kind = rng.choice(["select", "place", "place", "discard", "forfeit", "build", None, 3])
-    val = lambda: rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1, "1", None, True, 2.0])  # noqa: E731
-    if kind == "select":
-        k = rng.choice([3, 4, 5, 6, 7])
-        move = {"type": kind, "pieces": [rng.choice([1, 2, 3, 4, 4, 4, 0, 5]) for _ in range(k)]}
-    elif kind == "place":
-        move = {"type": kind, "city": val(), "lot": val(), "floors": val()}
-        if rng.random() < 0.7:
-            move.update(city=rng.randint(1, 6), lot=rng.randint(1, 9), floors=rng.randint(1, 4))
-    elif kind == "discard":
-        move = {"type": kind, "lot": rng.choice([val(), rng.randint(1, 9)])}
-    elif kind == "forfeit":
-        move = {"type": kind, "floors": rng.choice([val(), rng.randint(1, 4)])}
-    else:
-        move = {"type": kind}
-    if rng.random() < 0.05:
-        move["extra"] = 1
-    if rng.random() < 0.02:
-        return rng.choice([None, [], "place", 7])
-    return move
-
-
-def normal(move: Any) -> Any:
-    """A bad move in the form a listed move would have (a selection sorted)."""
-    if isinstance(move, dict) and move.get("type") == "select":
-        pieces = move.get("pieces")
-        if isinstance(pieces, list) and all(type(p) is int for p in pieces):
-            return {**move, "pieces": sorted(pieces)}
-    return move
-
-
-def key(move: dict[str, Any]) -> tuple:
-    return tuple(tuple(v) if isinstance(v, list) else v for v in move.values())
-
-
 def play_game(
-    n: int,
-    options: dict[str, bool],
-    seed: int,
-    *,
-    rng: random.Random,
-    apply_all: bool = False,
-    sample: int = 2,
-    bad: int = 2,
-    check: bool = True,
+    n: int, options: dict[str, bool], seed: int, *, rng: random.Random
 ) -> tuple[dict[str, Any], list[tuple[int, dict[str, Any]]], Counter]:
-    """Play one random game to the end, checking invariants after every move.
+    """Play one random game to the end, checking Manhattan's invariants after every move
+    (conservation, owners, round scoring); what every engine owes (listed moves apply,
+    refusals change nothing, JSON, replay) is tests/contract/'s job.
 
-    Returns the final state, the moves played and a Counter of events and error codes
-    seen (so tests can assert that the interesting paths were exercised).
+    Returns the final state, the moves played and a Counter of the events seen.
     """
     state = m.setup(n, options, seed)
     played = []
     seen: Counter = Counter()
-    before = json.dumps(state)
     while not m.is_over(state):
         seat = m.to_act(state)[0]
         moves = m.legal_moves(state, seat)
         assert moves, "the seat to act always has a legal move"
-        if check:
-            assert len(set(map(key, moves))) == len(moves), "legal moves are deduplicated"
-            other = (seat + 1) % n
-            assert m.legal_moves(state, other) == []
-            to_try = moves if apply_all else rng.sample(moves, min(sample, len(moves)))
-            for mv in to_try:
-                m.apply_move(state, seat, mv)
-            for _ in range(bad):
-                mv = random_bad_move(rng)
-                if normal(mv) in moves:  # (True == 1 here: such a move is just skipped)
-                    continue
-                try:
-                    m.apply_move(state, seat, mv)
-                except RuleError as e:
-                    seen["error:" + e.code] += 1
-                else:
-                    raise AssertionError(f"unlisted move accepted: {mv}")
-            try:
-                m.apply_move(state, other, moves[0])
-            except RuleError as e:
-                assert e.code == "not-your-turn"
-            else:
-                raise AssertionError("a move out of turn was accepted")
-            assert json.dumps(state) == before, "a move changed its input state"
         move = rng.choice(moves)
         state, events = m.apply_move(state, seat, move)
         played.append((seat, move))
         for ev in events:
             seen[ev["type"]] += 1
             assert "hand" not in ev and "deck" not in ev
-            if check and ev["type"] == "round_scored":
+            if ev["type"] == "round_scored":
                 check_round_scored(state, ev)
-        if check:
-            before = json.dumps(state)
-            check_invariants(
-                state,
-                before,
-                with_view=any(e["type"] == "round_scored" for e in events) or rng.random() < 0.1,
-            )
+        check_invariants(
+            state,
+            with_view=any(e["type"] == "round_scored" for e in events) or rng.random() < 0.1,
+        )
     return state, played, seen

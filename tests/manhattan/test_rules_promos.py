@@ -123,7 +123,7 @@ def _last_placement(promo: list, pdeck: list, rnd: int = 1):
     state = make_state(
         2, {(1, 1): [(0, 1)], (2, 2): [(1, 1)]}, sel=[[1], []], options={"promo_cards": True}
     )
-    state.update(promo=promo, pdeck=pdeck, round=rnd)
+    state.update(promos_revealed=promo, promo_deck=pdeck, round=rnd)
     return state
 
 
@@ -136,7 +136,7 @@ def test_fake_news_scores_the_next_card_instead() -> None:
     assert scored["categories"]["promo"] == [2, 1]
     started = next(e for e in events if e["type"] == "round_started")
     assert started == {"type": "round_started", "round": 2, "start_player": 1, "promo": "founder"}
-    assert after["pdeck"] == ["shire"] and after["promo"] == ["fake_news", "founder"]
+    assert after["promo_deck"] == ["shire"] and after["promos_revealed"] == ["fake_news", "founder"]
     v = m.view(after, None)["promo"]
     assert v["current"] == "founder"
     assert v["revealed"] == [
@@ -149,7 +149,7 @@ def test_fake_news_scores_the_next_card_instead() -> None:
 
 def test_fake_news_with_an_empty_deck_scores_nothing() -> None:
     state = _last_placement(["a", "b", "c", "fake_news"], [], rnd=4)
-    state["promo"] = ["world_expansion", "founder", "shire", "fake_news"]
+    state["promos_revealed"] = ["world_expansion", "founder", "shire", "fake_news"]
     lot = m.view(state, 0)["hand"][0]["lot"]
     after, events = m.apply_move(state, 0, {"type": "place", "city": 5, "lot": lot, "floors": 1})
     scored = next(e for e in events if e["type"] == "round_scored")
@@ -168,8 +168,8 @@ def test_promo_card_applies_only_to_its_round() -> None:
 
 
 def test_promo_deck_is_shuffled_and_revealed_in_setup() -> None:
-    firsts = {m.setup(3, {"promo_cards": True}, s)["promo"][0] for s in range(40)}
+    firsts = {m.setup(3, {"promo_cards": True}, s)["promos_revealed"][0] for s in range(40)}
     assert len(firsts) > 3
     state = m.setup(3, {"promo_cards": True}, 1)
-    assert len(state["pdeck"]) == 9 and state["promo"][0] not in state["pdeck"]
-    assert m.view(state, None)["promo"]["current"] == state["promo"][0]
+    assert len(state["promo_deck"]) == 9 and state["promos_revealed"][0] not in state["promo_deck"]
+    assert m.view(state, None)["promo"]["current"] == state["promos_revealed"][0]

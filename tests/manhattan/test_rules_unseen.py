@@ -52,29 +52,29 @@ def crowded(n: int, cur: int, column_order: list[int], open_lots: int, rng: rand
     pool = list(DECK)
     rng.shuffle(pool)
     pool.sort(key=lambda card: rot[card - 1] not in filled)  # stuck cards first
-    hands = [[] for _ in range(n)]
+    hands: list[list[int]] = [[] for _ in range(n)]
     hands[cur] = pool[:4]
     rest = pool[4:]
     rng.shuffle(rest)
     for s in others:
         hands[s], rest = rest[:4], rest[4:]
-    sel = [[] for _ in range(n)]
+    sel: list[list[int]] = [[] for _ in range(n)]
     sel[cur] = [1] * rng.randint(1, 3)
     for s in others:
         sel[s] = [1] * rng.randint(0, 1)  # the one 1-floor piece the towers leave
     state = make_state(n, buildings, hands=hands, sel=sel, cur=cur, seed=rng.getrandbits(32))
     state["round"] = 4  # the last round: the stocks could not fill another
     k = rng.randint(0, 6)
-    state["disc"], state["deck"] = state["deck"][:k], state["deck"][k:]
+    state["discard_pile"], state["deck"] = state["deck"][:k], state["deck"][k:]
     return state
 
 
 def useful_first(state: State, seat: int | None) -> list[int]:
     """Printed cards, those that allow a lot accepting one of ``seat``'s pieces first."""
-    if seat is None or not state["sel"][seat]:
+    if seat is None or not state["selected"][seat]:
         return list(range(1, 10))
-    rot = ROTATION[SIDES_BY_COUNT[state["n"]][seat]]
-    big = max(state["sel"][seat])
+    rot = ROTATION[SIDES_BY_COUNT[state["num_players"]][seat]]
+    big = max(state["selected"][seat])
     board = state["board"]
     fits = {i % 9 + 1 for i, b in enumerate(board) if needed(b, seat) <= big}
     return sorted(range(1, 10), key=lambda card: rot[card - 1] not in fits)
@@ -87,7 +87,7 @@ def redeal(state: State, seat: int | None, priority: list[int] | None, rng: rand
     every copy of a value can move between the draw pile and the hands (e.g. every card
     that could help a stuck seat, when the priority is ``useful_first``).
     """
-    others = [s for s in range(state["n"]) if s != seat]
+    others = [s for s in range(state["num_players"]) if s != seat]
     pool = list(state["deck"]) + [c for s in others for c in state["hands"][s]]
     rng.shuffle(pool)
     if priority is not None:
@@ -125,7 +125,8 @@ def states(draw: st.DrawFn) -> tuple[State, int | None]:
     check_invariants(state, with_view=False)
     acting = m.to_act(state)
     anyone = st.one_of(st.none(), st.integers(0, n - 1))
-    seat = draw(st.sampled_from(acting) if acting and draw(st.booleans()) else anyone)
+    pick_acting = bool(acting) and draw(st.booleans())
+    seat = draw(st.sampled_from(acting) if pick_acting else anyone)
     return state, seat
 
 

@@ -26,7 +26,7 @@ def random_state(n: int, options: dict, seed: int, steps: int) -> dict:
 
 def reshuffle_hidden(state: dict, seat: int, rng: random.Random) -> dict:
     """Another state that differs only in the other seats' hands and the deck order."""
-    others = [s for s in range(state["n"]) if s != seat]
+    others = [s for s in range(state["num_players"]) if s != seat]
     pool = list(state["deck"]) + [c for s in others for c in state["hands"][s]]
     rng.shuffle(pool)
     hands = list(state["hands"])
@@ -69,7 +69,7 @@ def test_hidden_state_never_in_view_or_events() -> None:
             assert v["deck_size"] == len(state["deck"])
             if s is None:
                 assert v["hand"] is None
-            hidden = state["pdeck"]
+            hidden = state["promo_deck"]
             assert all(r["card"] not in hidden or r["card"] is None for r in v["promo"]["revealed"])
         state, events = m.apply_move(state, seat, rng.choice(m.legal_moves(state, seat)))
         for e in events:

@@ -69,7 +69,7 @@ def test_keys_enforced_and_each_key_sees_only_its_games(
             "hash": lambda n: str(redis_client.hgetall(n)),
             "list": lambda n: str(redis_client.lrange(n, 0, -1)),
             "stream": lambda n: str(redis_client.xrange(n)),
-        }[kind](name)
+        }[str(kind)](name)
         assert acme not in dump and globex not in dump
 
     # seat and host tokens work as before on a keyed game

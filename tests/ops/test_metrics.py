@@ -44,7 +44,7 @@ def test_requests_moves_retries_and_statuses(make_app: Callable[..., Flask]) -> 
 
     # one compare-and-set lost to a concurrent writer, then applied
     store = toy_app.extensions["game_kit"].games.store
-    real_write, lost = store.write, []
+    real_write, lost = store.write, list[bool]()
 
     def write_losing_once(*args, **kwargs):
         if not lost:

@@ -23,6 +23,7 @@ import pytest
 import redis
 import requests
 
+from shared.engine import Engine
 from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
 
 
@@ -169,7 +170,7 @@ def stored(client: redis.Redis, prefix: str, game_id: str) -> tuple[dict, list, 
     return doc, moves, events
 
 
-def assert_consistent(client: redis.Redis, prefix: str, engine: Any, game_id: str) -> dict:
+def assert_consistent(client: redis.Redis, prefix: str, engine: Engine, game_id: str) -> dict:
     """Version, document, moves list and event stream of a game agree: replaying the
     moves from the seed reproduces the stored state; the moves carry the versions after
     the start one by one; the last event's version is the document's."""

@@ -90,7 +90,7 @@ def test_tokens_are_long_random_shown_once_and_stored_hashed(
     text = client.get("/games?limit=100").get_data(as_text=True)
     assert not any(t in text for t in issued)
     # Redis holds hashes only: no raw token anywhere, each token's SHA-256 in its game
-    dump = []
+    dump: list[Any] = []
     for key in redis_client.scan_iter("*"):
         kind = redis_client.type(key)
         if kind == "string":
@@ -98,11 +98,11 @@ def test_tokens_are_long_random_shown_once_and_stored_hashed(
         elif kind == "list":
             dump += redis_client.lrange(key, 0, -1)
         elif kind == "hash":
-            dump += [f"{k}={v}" for k, v in redis_client.hgetall(key).items()]
+            dump += [f"{k!s}={v!s}" for k, v in redis_client.hgetall(key).items()]
         elif kind == "stream":
             dump += [str(fields) for _, fields in redis_client.xrange(key)]
         elif kind == "zset":
             dump += redis_client.zrange(key, 0, -1)
-    blob = "\n".join(dump)
+    blob = "\n".join(map(str, dump))
     assert not any(t in blob for t in issued)
     assert all(hashlib.sha256(t.encode()).hexdigest() in blob for t in issued)

@@ -67,7 +67,7 @@ def test_move_limit_window_passes(make_app: Callable[..., Flask]) -> None:
     client = make_app("windcity", RATE_LIMIT_MOVES="2/second").test_client()
     game_id, _, tokens = started_game(client, 2)
     token = _acting(client, game_id, tokens)
-    statuses = []
+    statuses: list[int] = []
     deadline = time.monotonic() + 5
     while statuses != [200, 409, 409, 429] and time.monotonic() < deadline:
         # three requests inside one window: align to the start of a second
@@ -209,8 +209,8 @@ def test_rates_off(text: str | None) -> None:
 
 
 def test_counters_expire(make_app: Callable[..., Flask], redis_client: redis.Redis) -> None:
-    client = make_app("manhattan", RATE_LIMIT_MOVES="5/minute", RATE_LIMIT_JOINS="5/minute")
-    client = client.test_client()
+    app = make_app("manhattan", RATE_LIMIT_MOVES="5/minute", RATE_LIMIT_JOINS="5/minute")
+    client = app.test_client()
     game_id, _, tokens = started_game(client, 2)
     client.post(
         f"/games/{game_id}/moves", json={"type": "discard", "lot": 1}, headers=auth(tokens[0])
@@ -337,8 +337,8 @@ def test_limit_storage_down_is_503_not_500(make_app: Callable[..., Flask]) -> No
     dead = f"redis://127.0.0.1:{free_port()}/0"
     limits = {"RATE_LIMIT_CREATES": "5/minute", "RATE_LIMIT_JOINS": "5/minute"}
     limits |= {"RATE_LIMIT_AUTH_FAILURES": "5/minute", "RATE_LIMIT_MOVES": "5/second"}
-    client = make_app("manhattan", REDIS_URL=dead, REDIS_SOCKET_TIMEOUT=0.5, **limits)
-    client = client.test_client()
+    app = make_app("manhattan", REDIS_URL=dead, REDIS_SOCKET_TIMEOUT=0.5, **limits)
+    client = app.test_client()
     for method, path, headers in [
         ("POST", "/games", {}),
         ("POST", "/games/abc/players", {}),

@@ -153,7 +153,7 @@ def _race(base: str, store: redis.Redis) -> None:
         game_id, version, _ = got[0]
         applied[game_id].append(version)
     for game in table.games:
-        assert_consistent(store, "mh", manhattan_rules, game.id)
+        assert_consistent(store, "mh", manhattan_rules.ENGINE, game.id)
         _, moves, _ = stored(store, "mh", game.id)
         assert sorted(applied[game.id]) == [m["version"] for m in moves], game.id
     duplicates = sum(len(got) - 1 for got in answers.values())

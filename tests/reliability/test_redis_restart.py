@@ -83,7 +83,7 @@ def test_redis_restart_mid_game(own_redis: RedisServer, service: Service) -> Non
     _play(session, base, game, 10, rng)
     assert [a["version"] for a in game.acked] == list(range(last - 9, last + 11))
     assert (service.proc.pid, service.worker_pids()) == processes  # nothing restarted
-    assert_consistent(own_redis.client(), "mh", manhattan_rules, game.id)
+    assert_consistent(own_redis.client(), "mh", manhattan_rules.ENGINE, game.id)
 
 
 @pytest.mark.appendfsync("always")
@@ -130,11 +130,11 @@ def test_no_acknowledged_move_lost_on_sigkill(own_redis: RedisServer, service: S
     assert sum(len(g.acked) for g in games) >= 12  # the kill hit a busy store
 
     own_redis.start()
-    client = own_redis.client()
+    store = own_redis.client()
     for game in games:
-        doc, moves, _ = stored(client, "mh", game.id)
+        doc, moves, _ = stored(store, "mh", game.id)
         by_version = {m["version"]: m["move"] for m in moves}
         for ack in game.acked:
             assert by_version.get(ack["version"]) == ack["move"], ack
         assert doc["version"] >= game.acked[-1]["version"]
-        assert_consistent(client, "mh", manhattan_rules, game.id)
+        assert_consistent(store, "mh", manhattan_rules.ENGINE, game.id)

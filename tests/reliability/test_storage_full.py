@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import redis
 
-from services.manhattan import rules as engine
+from services.manhattan.rules import ENGINE as engine
 from tests.conftest import _factory
 from tests.kit.helpers import assert_problem, auth, create, started_game, view
 from tests.reliability.conftest import RedisServer, assert_consistent
@@ -29,7 +29,7 @@ def _fill(server: RedisServer, full: bool) -> None:
 def _keys(server: RedisServer) -> list[str]:
     client = server.client()
     try:
-        return sorted(client.keys("mh:*"))
+        return sorted(str(key) for key in client.keys("mh:*"))
     finally:
         client.close()
 

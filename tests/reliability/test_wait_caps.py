@@ -108,7 +108,7 @@ def test_a_stream_holds_its_slot_until_it_closes(make_app: Callable[..., Flask])
     headers = {"Accept": "text/event-stream"}
     stream = client.get(f"/games/{game_id}/events", headers=headers, buffered=False)
     assert stream.status_code == 200
-    first = next(stream.response)
+    first = next(iter(stream.response))
     assert b"retry:" in first
     assert _gate(app).total == 1
     assert_problem(client.get(f"/games/{game_id}/events", headers=headers), 429, "too-many-waits")

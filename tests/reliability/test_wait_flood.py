@@ -79,7 +79,8 @@ class Mover:
 
     def play(self, seconds: float) -> dict[str, Any]:
         """Moves at ``RATE``/s for ``seconds``: statuses and latency percentiles (ms)."""
-        statuses, latencies = [], []
+        statuses: list[int | str] = []
+        latencies: list[float] = []
         start = time.perf_counter()
         for n in range(int(seconds * RATE)):
             scheduled = start + n / RATE

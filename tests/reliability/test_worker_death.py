@@ -58,9 +58,11 @@ def test_worker_sigkill_during_moves(redis_url: str) -> None:
             victim = sorted(service.worker_pids())[0]
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
-            wait_until(
-                lambda v=victim: len(service.worker_pids() - {v}) == 2, 20, "a replacement worker"
-            )
+
+            def replaced(gone: int = victim) -> bool:
+                return len(service.worker_pids() - {gone}) == 2
+
+            wait_until(replaced, 20, "a replacement worker")
         time.sleep(1.0)
         stop.set()
         for thread in threads:
@@ -69,11 +71,11 @@ def test_worker_sigkill_during_moves(redis_url: str) -> None:
         assert not set(killed) & service.worker_pids()
         assert service.proc.poll() is None
 
-        client = connect(redis_url)
+        store = connect(redis_url)
         total = 0
         for game in games:
-            doc = assert_consistent(client, "mh", manhattan_rules, game.id)
-            _, moves, _ = stored(client, "mh", game.id)
+            doc = assert_consistent(store, "mh", manhattan_rules.ENGINE, game.id)
+            _, moves, _ = stored(store, "mh", game.id)
             # every acknowledged move is there, once: acks (one per key) = the moves list
             assert [(a["version"], a["move"]) for a in game.acked] == [
                 (m["version"], m["move"]) for m in moves

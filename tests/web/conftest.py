@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -29,8 +29,8 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -50,7 +50,7 @@ def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
     """``open_page(viewport=DESKTOP, reduced_motion=True)``: a page in its own context."""
     contexts: list[Any] = []
 
-    def make(viewport: dict[str, int] = DESKTOP, reduced_motion: bool = True) -> Page:
+    def make(viewport: ViewportSize = DESKTOP, reduced_motion: bool = True) -> Page:
         context = browser.new_context(
             viewport=viewport, reduced_motion="reduce" if reduced_motion else "no-preference"
         )

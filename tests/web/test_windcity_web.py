@@ -71,8 +71,9 @@ def test_complete_game_two_players_and_a_spectator(
             assert "sea" in page.locator("#alert").text_content()
             assert api_version(base, game_id) == before
             assert flag(page, "myTurn") == "true"
-            assert all(REFUSED in e for e in page.errors)  # the refused POST, nothing else
-            page.errors.clear()
+            errors: list[str] = page.errors  # type: ignore[attr-defined]
+            assert all(REFUSED in e for e in errors)  # the refused POST, nothing else
+            errors.clear()
             checked_illegal = True
         if phase == "plan" and not reloaded:
             seat = flag(page, "seat")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-import json
 import random
 from typing import Any
 
@@ -110,7 +108,7 @@ def _placement(st: dict, seat: int, rnd: random.Random) -> str:
     """A random square that passes every placement rule (tried against check_house)."""
     t = tally(st)
     while True:
-        sq = rnd.choice(_LAND[st["n"]])
+        sq = rnd.choice(_LAND[st["num_players"]])
         try:
             check_house(st, seat, sq, t)
         except RuleError:
@@ -124,46 +122,11 @@ _LAND = {
 }
 
 
-def illegal_moves(st: dict, seat: int, rnd: random.Random) -> list[dict]:
-    """A few moves that must be rejected for ``seat`` now."""
-    phase = st["phase"]
-    bad: list[dict] = [
-        {"type": "fly"},
-        {"type": "place_hurricane", "square": "Z9"},
-        {"type": "plan", "actions": [1, 1], "kauf": None, "renew": []},
-    ]
-    if phase == "houses":
-        bad.append({"type": "place_house", "square": "A1"})
-        if st["houses"]:
-            bad.append({"type": "place_house", "square": rnd.choice(sorted(st["houses"]))})
-    elif phase == "plan":
-        bad.append({"type": "plan", "actions": [1, 2, 3, 4], "kauf": None, "renew": []})
-        bad.append({"type": "plan", "actions": [9], "kauf": None, "renew": []})
-        bad.append({"type": "insure", "squares": []})
-        others = [sq for sq, h in st["houses"].items() if h[0] != seat]
-        if others:
-            bad.append(
-                {
-                    "type": "plan",
-                    "actions": [1],
-                    "kauf": None,
-                    "renew": [rnd.choice(sorted(others))],
-                }
-            )
-    elif phase == "insure":
-        mine_ins = [sq for sq, h in st["houses"].items() if h[0] == seat and h[2]]
-        if mine_ins:
-            bad.append({"type": "insure", "squares": [rnd.choice(sorted(mine_ins))]})
-        bad.append({"type": "insure", "squares": ["A1"]})
-        bad.append({"type": "insure", "squares": None})
-    return bad
-
-
 class Checker:
     """Invariants checked after every move of a playout."""
 
     def __init__(self, st: dict) -> None:
-        self.n = st["n"]
+        self.n = st["num_players"]
         self.ledger = list(st["money"])  # rebuilt from payment events only
 
     def check(self, before: dict, after: dict, events: list[dict], seat: int, move: dict) -> None:
@@ -200,23 +163,13 @@ class Checker:
                 assert "card" not in e and "actions" not in e and "kauf" not in e
         if after["phase"] == "over":
             assert events[-1]["type"] == "game_over"
-        assert json.loads(json.dumps(after)) == after
 
 
-def play_game(
-    seed: int,
-    n: int,
-    options: dict[str, Any],
-    all_legal: bool = False,
-    sample_legal: int = 1,
-    deep: bool = True,
-) -> dict:
-    """A complete checked random game; returns the final state.
-
-    Every move: the Checker invariants and a JSON round trip. ``deep`` games also check
-    that the input state is never mutated and that sampled illegal moves are rejected
-    and change nothing; ``all_legal`` applies every listed move, else ``sample_legal``
-    of them."""
+def play_game(seed: int, n: int, options: dict[str, Any]) -> dict:
+    """A complete random game checked by :class:`Checker` after every move; returns the
+    final state. Moves mix listed ones and :func:`random_move` (renewal and insurance
+    subsets the listing leaves to the client); what every engine owes (listed moves
+    apply, refusals change nothing, JSON, replay) is tests/contract/'s job."""
     rnd = random.Random(seed)
     st = E.setup(n, options, seed)
     checker = Checker(st)
@@ -225,30 +178,9 @@ def play_game(
         seats = E.to_act(st)
         assert seats
         seat = rnd.choice(seats)
-        # legal_moves is checked at every decision of deep games, else at a third of them
-        listed = []
-        if deep or all_legal or rnd.random() < 0.33:
-            listed = E.legal_moves(st, seat)
-            assert listed
-        probe = listed if all_legal else rnd.sample(listed, min(sample_legal, len(listed)))
-        for m in probe:
-            E.apply_move(st, seat, copy.deepcopy(m))
-        if deep:
-            snapshot = json.dumps(st, sort_keys=True)
-            for m in illegal_moves(st, seat, rnd):
-                try:
-                    E.apply_move(st, seat, m)
-                except RuleError:
-                    pass
-                else:
-                    raise AssertionError(f"illegal move accepted: {m}")
-            for other in range(n):
-                if other not in seats:
-                    assert E.legal_moves(st, other) == []
-        move = rnd.choice(listed) if listed and rnd.random() < 0.5 else random_move(st, seat, rnd)
+        listed = E.legal_moves(st, seat) if rnd.random() < 0.5 else []
+        move = rnd.choice(listed) if listed else random_move(st, seat, rnd)
         new, events = E.apply_move(st, seat, move)
-        if deep:
-            assert json.dumps(st, sort_keys=True) == snapshot  # input never mutated
         checker.check(st, new, events, seat, move)
         st = new
         moves += 1

@@ -45,7 +45,7 @@ def test_decision_option_defaults_are_the_rules_table() -> None:
         "max_turns": 100,
     }
     opts = dict(loaded)
-    assert E.setup(opts.pop("players"), {}, 1)["opts"] == opts
+    assert E.setup(opts.pop("players"), {}, 1)["options"] == opts
 
 
 @pytest.mark.parametrize(
@@ -111,7 +111,7 @@ def test_decision_coming_to_rest_on_an_observatory_takes_its_marker() -> None:
     rest = [e for e in ev if e["type"] == "hurricane_moved" and e.get("rest")]
     assert rest and rest[0]["squares"] == ["G6", "H6"] and after["hurricane"] == "H6"
     assert {"type": "observatory_taken", "seat": 0, "square": "H6"} in ev
-    assert after["obs"]["H6"] is False and "calm_bonus" not in types(ev)
+    assert after["observatories"]["H6"] is False and "calm_bonus" not in types(ev)
 
 
 def over(money: list[int], alive: list[bool], houses: dict | None = None) -> dict:

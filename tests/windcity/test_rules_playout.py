@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from services.windcity import rules as E
 from .playout import play_game
 
 GAMES = int(os.environ.get("WINDCITY_PLAYOUTS", "2000"))
-OPTIONS = [
+OPTIONS: list[dict[str, Any]] = [
     {},
     {"play_area": "full"},
     {"score_money": False},
@@ -21,23 +22,17 @@ OPTIONS = [
 ]
 
 
-def game_params(i: int) -> tuple[int, dict]:
+def game_params(i: int) -> tuple[int, dict[str, Any]]:
     return 2 + i % 4, OPTIONS[(i // 4) % len(OPTIONS)]
-
-
-def test_every_listed_move_applies_in_a_few_full_games():
-    for i in range(8):
-        n, opts = game_params(i)
-        play_game(10_000 + i, n, opts, all_legal=True)
 
 
 @pytest.mark.parametrize("chunk", range(10))
 def test_random_playouts(chunk):
-    reasons = {}
+    reasons: dict[str, int] = {}
     per = GAMES // 10
     for i in range(chunk * per, (chunk + 1) * per):
         n, opts = game_params(i)
-        final = play_game(i, n, opts, sample_legal=1, deep=i % 5 == 0)
+        final = play_game(i, n, opts)
         reason = E.result(final)["reason"]
         reasons[reason] = reasons.get(reason, 0) + 1
     assert sum(reasons.values()) == per

@@ -47,9 +47,9 @@ def test_bad_options(opts):
 
 def test_defaults_and_good_options():
     st = E.setup(3, {}, 5)
-    assert st["opts"] == {"play_area": "used_sections", "score_money": True, "max_turns": 100}
+    assert st["options"] == {"play_area": "used_sections", "score_money": True, "max_turns": 100}
     st = E.setup(3, {"play_area": "full", "score_money": False, "max_turns": 10}, 5)
-    assert st["opts"] == {"play_area": "full", "score_money": False, "max_turns": 10}
+    assert st["options"] == {"play_area": "full", "score_money": False, "max_turns": 10}
 
 
 @pytest.mark.parametrize(
@@ -64,9 +64,9 @@ def test_defaults_and_good_options():
 def test_play_area_by_player_count(n, north, obs):
     st = E.setup(n, {}, 11)
     assert st["north"] == north
-    assert set(st["obs"]) == obs and all(st["obs"].values())
+    assert set(st["observatories"]) == obs and all(st["observatories"].values())
     full = E.setup(n, {"play_area": "full"}, 11)
-    assert full["north"] == 24 and set(full["obs"]) == set(board.OBSERVATORIES)
+    assert full["north"] == 24 and set(full["observatories"]) == set(board.OBSERVATORIES)
     assert st["money"] == [40] * n and st["stock"] == [12] * n
 
 
@@ -134,7 +134,7 @@ def test_placement_errors():
 
 def place_all(st, plan):
     """Place houses following plan[seat] = list of squares, in turn order."""
-    idx = [0] * st["n"]
+    idx = [0] * st["num_players"]
     while st["phase"] == "houses":
         seat = E.to_act(st)[0]
         st, _ = E.apply_move(st, seat, {"type": "place_house", "square": plan[seat][idx[seat]]})
@@ -162,7 +162,7 @@ def test_quotas_and_order(n):
             squares += cells[:take]
         squares.insert(0, col + "5")
         plan[p] = squares
-    order = []
+    order: list[int] = []
     s0 = st
     while s0["phase"] == "houses" and len(order) < 2 * n:
         seat = E.to_act(s0)[0]
@@ -250,3 +250,19 @@ def test_rules_package_is_pure():
                 continue
             for name in names:
                 assert name in allowed, f"{path.name} imports {name}"
+
+
+def test_a_state_stored_with_the_old_short_names_loads_unchanged() -> None:
+    """Documents written before issue 13 (``n``, ``opts``, ``obs``) are renamed on load;
+    a state no version wrote is refused with a stable code."""
+    from services.windcity.rules import ENGINE
+    from services.windcity.rules.state import OLD_NAMES
+
+    state = ENGINE.setup(3, {}, 11)
+    old = {short: state[field] for short, field in OLD_NAMES.items()}
+    old.update({k: v for k, v in state.items() if k not in OLD_NAMES.values()})
+    assert "n" in old and ENGINE.upgrade(old) == state
+    assert ENGINE.upgrade(state) is state
+    with pytest.raises(RuleError) as caught:
+        ENGINE.upgrade({"version": 99})
+    assert caught.value.code == "unsupported-game-version"

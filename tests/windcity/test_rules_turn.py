@@ -134,13 +134,13 @@ def test_full_lap_north_continues_over_insured():
 def test_observatory_and_calm_bonus_on_land():
     st = build(card=3, hurricane="F6")
     after, ev = run(st, [2])  # E2: G6, H6 (observatory)
-    assert after["hurricane"] == "H6" and after["obs"]["H6"] is False
+    assert after["hurricane"] == "H6" and after["observatories"]["H6"] is False
     assert received(ev, 0, "observatory") == 5 and received(ev, 0, "calm") == 3
     assert after["money"][0] == 40 + 5 + 3 - 1
     assert [e["type"] for e in ev].count("observatory_taken") == 1
     # the marker is gone: coming to rest there again pays nothing
     again = build(card=3, hurricane="F6")
-    again["obs"] = dict(after["obs"])
+    again["observatories"] = dict(after["observatories"])
     _, ev2 = run(again, [2])
     assert received(ev2, 0, "observatory") == 0 and received(ev2, 0, "calm") == 3
 
@@ -158,7 +158,7 @@ def test_passing_an_observatory_pays_nothing():
     st = build(card=3, hurricane="G6")
     after, ev = run(st, [2])  # passes H6, rests on I6
     assert after["hurricane"] == "I6" and received(ev, 0, "observatory") == 0
-    assert after["obs"]["H6"] is True
+    assert after["observatories"]["H6"] is True
 
 
 def test_no_calm_bonus_over_an_insured_house():

@@ -44,7 +44,7 @@ def assert_replays(redis_client: Any, game: str, gid: str) -> tuple[dict, list[d
     doc, moves = stored(redis_client, game, gid)
     versions = [m["version"] for m in moves]
     assert versions == sorted(set(versions)), versions
-    engine = importlib.import_module(f"services.{game}.rules")
+    engine = importlib.import_module(f"services.{game}.rules").ENGINE
     state = engine.setup(len(doc["players"]), dict(doc["options"]), doc["seed"])
     for entry in moves:
         state, _ = engine.apply_move(state, entry["seat"], entry["move"])

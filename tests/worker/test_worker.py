@@ -10,6 +10,8 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,14 @@ from clients.cli.client import client_for
 from clients.cli.errors import ApiError
 from tests.conftest import ROOT
 from tests.worker.helpers import assert_replays, event_types, new_game, stored, wait_for
+
+
+def moved_past(client: Any, gid: str, version: int) -> bool:
+    return bool(client.view(gid)["version"] > version)
+
+
+def finished(client: Any, gid: str) -> bool:
+    return bool(client.view(gid)["status"] == "finished")
 
 
 def _seat_events(client, gid: str, seat: int) -> list[str]:
@@ -92,7 +102,7 @@ def test_a_human_move_racing_the_bot_for_the_same_turn_applies_exactly_once(
         except ApiError as error:  # the bot's move landed first
             assert error.status in (409, 412), error
             refused += 1
-        wait_for(lambda v=view["version"]: host.view(gid)["version"] > v, 5, "the turn")
+        wait_for(partial(moved_past, host, gid, view["version"]), 5, "the turn")
     doc, moves = assert_replays(redis_client, "manhattan", gid)
     by_version = {m["version"]: m for m in moves}
     for seat, version in accepted:
@@ -111,7 +121,7 @@ def test_two_workers_running_at_once_never_move_twice(clock_manhattan, workers, 
     for gid, host, _ in games:
         host.start(gid)
     for gid, host, _ in games:
-        wait_for(lambda g=gid, h=host: h.view(g)["status"] == "finished", 60, "bots to finish")
+        wait_for(partial(finished, host, gid), 60, "bots to finish")
     reports = [first.stop(), second.stop()]
     total = 0
     for gid, _, _ in games:
@@ -172,7 +182,7 @@ def test_a_player_resigns_mid_game_and_the_game_goes_on(clock_manhattan, workers
     gid, host, (ann, bob) = new_game("manhattan", clock_manhattan, ["ann", "bob"], ["random"])
     workers.start()
     host.start(gid)
-    done = {}
+    done: dict[str, Any] = {}
     thread = threading.Thread(
         target=lambda: done.update(view=play_seat(bob, gid, random_strategy, poll_wait=2))
     )

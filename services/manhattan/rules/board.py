@@ -9,10 +9,8 @@ from __future__ import annotations
 
 CITIES = 6
 LOTS = 9
-SIZE = CITIES * LOTS
 PIECES = {1: 11, 2: 6, 3: 4, 4: 3}
 """Each player's 24 pieces by floor size."""
-PIECES_PER_PLAYER = sum(PIECES.values())
 
 
 def index(city: int, lot: int) -> int:
@@ -31,10 +29,6 @@ def height(building: list[int]) -> int:
 def owner(building: list[int]) -> int | None:
     """The seat whose piece is on top, or None for an empty lot."""
     return building[-1] // 10 if building else None
-
-
-def floors_of(building: list[int], seat: int) -> int:
-    return sum(p % 10 for p in building if p // 10 == seat)
 
 
 def needed(building: list[int], seat: int) -> int:

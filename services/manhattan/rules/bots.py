@@ -89,9 +89,8 @@ def greedy(view: Json, legal: list[Json], rng: random.Random) -> Json:
         ideal = {f: stock[f] * k / left for f in stock}
 
         def cost(m: Json) -> float:
-            return sum(abs(m["pieces"].count(f) - ideal[f]) for f in ideal) - 0.05 * sum(
-                m["pieces"]
-            )
+            spread = sum(abs(m["pieces"].count(f) - ideal[f]) for f in ideal)
+            return float(spread - 0.05 * sum(m["pieces"]))
 
         return min(legal, key=cost)
     if "forfeit" in kinds:

@@ -25,13 +25,3 @@ COPIES_PER_LOT = 5
 HAND_SIZE = 4
 DECK = tuple(card for card in range(1, 10) for _ in range(COPIES_PER_LOT))
 """The 45 building cards, 5 per printed lot."""
-
-
-def side_of(num_players: int, seat: int) -> int:
-    """The compass side (0 S, 1 W, 2 N, 3 E) of a kit seat."""
-    return SIDES_BY_COUNT[num_players][seat]
-
-
-def board_lot(num_players: int, seat: int, card: int) -> int:
-    """The board lot that printed ``card`` allows for ``seat``."""
-    return ROTATION[SIDES_BY_COUNT[num_players][seat]][card - 1]

@@ -51,8 +51,8 @@ def _per_building_in(board: list[list[int]], n: int, cities: list[int]) -> list[
     pts = [0] * n
     for c in cities:
         for b in _city(board, c):
-            if b:
-                pts[owner(b)] += 1
+            if (seat := owner(b)) is not None:
+                pts[seat] += 1
     return pts
 
 
@@ -83,8 +83,8 @@ def mixed_use(board: list[list[int]], n: int) -> list[int]:
     """2 to the owner of each building with pieces of 3 or more colours."""
     pts = [0] * n
     for b in board:
-        if len(b) >= 3 and len({p // 10 for p in b}) >= 3:
-            pts[owner(b)] += 2
+        if len({p // 10 for p in b}) >= 3 and (seat := owner(b)) is not None:
+            pts[seat] += 2
     return pts
 
 

@@ -7,8 +7,6 @@ from typing import Any
 from .board import CITIES, LOTS, height
 from .promos import promo_points
 
-CATEGORIES = ("tallest", "majority", "buildings", "promo")
-
 
 def tallest_points(board: list[list[int]], n: int) -> list[int]:
     """3 to the owner of the single tallest building; a tie for tallest scores nobody."""

@@ -6,6 +6,8 @@ dictionary look-ups.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 COLS = "ABCDEFGHIJKL"
 NCOLS = 12
 NROWS = 24
@@ -22,7 +24,6 @@ OBSERVATORIES = ("D2", "J3", "H6", "B7", "E11", "K12", "I16", "C17", "F21", "L22
 SECTIONS_IN_USE = {2: 2, 3: 2, 4: 3, 5: 4}
 QUOTA = {2: 6, 3: 6, 4: 4, 5: 3}
 BEACH_MAX = {2: 3, 3: 3, 4: 3, 5: 2}
-BEACH_MIN = 1
 
 
 def name(col: int, row: int) -> str:
@@ -68,7 +69,7 @@ def row_squares(row: int) -> tuple[str, ...]:
     return ROW_SQUARES[row]
 
 
-def sort_squares(squares) -> list[str]:
+def sort_squares(squares: Iterable[str]) -> list[str]:
     """Squares in board order (south to north, then west to east)."""
     out = list(squares)
     if len(out) > 1:

@@ -143,7 +143,7 @@ def _wc_plan(state: Json, seat: int, legal: list[Json], rng: random.Random) -> J
     alive = [p["seat"] for p in state["players"] if p.get("in_game", True) and p["seat"] != seat]
     north = state["north_edge"]
     best, best_v = legal[0], float("-inf")
-    seen: set[tuple] = set()
+    seen: set[tuple[tuple[int, ...], Any]] = set()
     for m in legal:
         key = (tuple(m["actions"]), m.get("kauf"))
         if key in seen:

@@ -7,6 +7,8 @@ reconstruction.
 
 from __future__ import annotations
 
+from typing import Any
+
 # card number -> the five printed actions, "<dir><steps>·<cost>" or "Kauf·<cost>".
 CARD_TEXT: dict[int, tuple[str, str, str, str, str]] = {
     1: ("N1·1", "N3·2", "E1·1", "W3·2", "S1·1"),
@@ -53,7 +55,7 @@ CARDS: dict[int, tuple[Action, ...]] = {
 DECK: tuple[int, ...] = tuple(sorted(CARDS))
 
 
-def public_action(action: Action) -> dict:
+def public_action(action: Action) -> dict[str, Any]:
     """The JSON shape of one printed action, as events and views show it."""
     kind, steps, cost = action
     if kind == KAUF:
@@ -61,6 +63,6 @@ def public_action(action: Action) -> dict:
     return {"kind": "move", "dir": kind, "steps": steps, "cost": cost}
 
 
-PUBLIC_CARDS: dict[int, list[dict]] = {
+PUBLIC_CARDS: dict[int, list[dict[str, Any]]] = {
     n: [public_action(a) for a in acts] for n, acts in CARDS.items()
 }

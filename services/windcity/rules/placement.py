@@ -6,65 +6,20 @@ quotas or the beach minimum could then no longer be met by someone.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-import shared.rng as rng
 from shared.engine import RuleError
 
 from . import board
-from .cards import DECK
-from .options import validate
+from .state import HOUSES
 from .turn import start_turn
-
-START_MONEY = 40
-HOUSES = 12
-
-
-def new_state(num_players: int, options: dict[str, Any] | None, seed: int) -> dict[str, Any]:
-    """A fresh game: shuffled deck, seeded first player, waiting for the hurricane."""
-    opts = validate(num_players, options)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RuleError("invalid-option", "seed must be an integer")
-    n = num_players
-    north = board.north_edge(n, opts["play_area"])
-    s = rng.seed_state(seed)
-    s, deck = rng.shuffle(s, list(DECK))
-    s, first = rng.below(s, n)
-    return {
-        "n": n,
-        "opts": opts,
-        "north": north,
-        "rng": s,
-        "phase": "hurricane",
-        "first": first,
-        "active": first,
-        "turn": 0,
-        "hurricane": None,
-        "houses": {},
-        "obs": {sq: True for sq in board.OBSERVATORIES if board.ROW[sq] <= north},
-        "money": [START_MONEY] * n,
-        "stock": [HOUSES] * n,
-        "alive": [True] * n,
-        "deck": deck,
-        "discard": [],
-        "card": None,
-        "plan": None,
-        "pending": [],
-        "end": None,
-        # setup only (dropped when the first turn starts): per seat [beach, L1..L4]
-        "tally": [[0, 0, 0, 0, 0] for _ in range(n)],
-    }
-
-
-def quota(n: int) -> int:
-    return board.QUOTA[n]
 
 
 def tally(state: dict[str, Any]) -> list[list[int]]:
     """Per seat: [beach houses, houses in land section 1, 2, 3, 4]."""
     if "tally" in state:
-        return state["tally"]
-    t = [[0, 0, 0, 0, 0] for _ in range(state["n"])]
+        return cast(list[list[int]], state["tally"])
+    t = [[0, 0, 0, 0, 0] for _ in range(state["num_players"])]
     sec = board.SECTION
     for sq, h in state["houses"].items():
         row = t[h[0]]
@@ -74,7 +29,7 @@ def tally(state: dict[str, Any]) -> list[list[int]]:
     return t
 
 
-def place_hurricane(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+def place_hurricane(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """The first player puts the hurricane on row 1 (mutates the fresh copy ``state``)."""
     sq = move.get("square")
     if not isinstance(sq, str) or sq not in board.POS:
@@ -83,7 +38,7 @@ def place_hurricane(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
         raise RuleError("not-row-one", "the hurricane starts on row 1")
     state["hurricane"] = sq
     state["phase"] = "houses"
-    state["active"] = (state["first"] + 1) % state["n"]
+    state["active"] = (state["first"] + 1) % state["num_players"]
     return [{"type": "hurricane_placed", "seat": seat, "square": sq}]
 
 
@@ -96,11 +51,11 @@ def check_house(
     section = board.SECTION[sq]
     if section == 0:
         raise RuleError("not-a-land-square", f"{sq} is in the sea")
-    n = state["n"]
+    n = state["num_players"]
     used = board.SECTIONS_IN_USE[n]
     if section > used:
         raise RuleError("section-not-in-use", f"houses go only in land sections 1-{used}")
-    if sq in state["obs"]:
+    if sq in state["observatories"]:
         raise RuleError("observatory", f"{sq} is an observatory")
     houses = state["houses"]
     if sq in houses:
@@ -118,9 +73,11 @@ def check_house(
         raise RuleError("quota-impossible", f"placing on {sq} makes the quotas impossible")
 
 
-def _feasible_after(state, seat, sq, section, beach, t) -> bool:
+def _feasible_after(
+    state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
+) -> bool:
     """Can every player still complete the quotas after this placement?"""
-    n = state["n"]
+    n = state["num_players"]
     q = board.QUOTA[n]
     need_beach = 0
     beach_taken = 1 if beach else 0
@@ -142,13 +99,14 @@ def _feasible_after(state, seat, sq, section, beach, t) -> bool:
     return board.NCOLS - beach_taken >= need_beach
 
 
-def place_house(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """Place one house, then pass to the next placer or start the first turn."""
     for key in move:
         if key not in ("type", "square"):
             raise RuleError("bad-move", f"unexpected field {key!r}")
     sq = move.get("square")
     check_house(state, seat, sq)
+    assert isinstance(sq, str)  # check_house refused anything else
     houses = dict(state["houses"])
     houses[sq] = [seat, 1, False]
     state["houses"] = houses
@@ -162,7 +120,7 @@ def place_house(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     t[seat] = row
     state["tally"] = t
     events = [{"type": "house_placed", "seat": seat, "square": sq}]
-    n = state["n"]
+    n = state["num_players"]
     if len(houses) == HOUSES * n:
         del state["tally"]
         events += start_turn(state, state["first"])
@@ -176,10 +134,10 @@ def legal_placements(state: dict[str, Any], seat: int) -> list[str]:
 
     Legality beyond the square itself depends only on (section, beach?), so the quota
     look-ahead runs once per class instead of once per square."""
-    n = state["n"]
+    n = state["num_players"]
     t = tally(state)
     houses = state["houses"]
-    obs = state["obs"]
+    obs = state["observatories"]
     q = board.QUOTA[n]
     mine = t[seat]
     out = []

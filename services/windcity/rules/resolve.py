@@ -25,7 +25,7 @@ class _Turn:
 
     __slots__ = ("state", "seat", "houses", "stock", "events", "col", "row", "touched", "land")
 
-    def __init__(self, state: dict[str, Any], events: list[dict]) -> None:
+    def __init__(self, state: dict[str, Any], events: list[dict[str, Any]]) -> None:
         self.state = state
         self.seat = state["active"]
         self.houses = dict(state["houses"])
@@ -80,9 +80,9 @@ class _Turn:
         return True
 
 
-def resolve(state: dict[str, Any]) -> list[dict]:
+def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Resolve the active player's turn in place on the fresh copy ``state``."""
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     seat = state["active"]
     card_no = state["card"]
     card = CARDS[card_no]
@@ -193,10 +193,10 @@ def _come_to_rest(t: _Turn, d: str, north: int) -> bool:
 def _observatory_and_calm(state: dict[str, Any], t: _Turn, money: list[int]) -> None:
     sq = _NAMES[t.row * _NC + t.col]
     seat = t.seat
-    if state["obs"].get(sq):
-        obs = dict(state["obs"])
+    if state["observatories"].get(sq):
+        obs = dict(state["observatories"])
         obs[sq] = False
-        state["obs"] = obs
+        state["observatories"] = obs
         money[seat] += OBSERVATORY_MARKER
         t.events.append({"type": "observatory_taken", "seat": seat, "square": sq})
         t.events.append(
@@ -223,7 +223,7 @@ def _observatory_and_calm(state: dict[str, Any], t: _Turn, money: list[int]) -> 
 
 
 def kauf_problem(
-    state: dict[str, Any], houses: dict, stock: list[int], seat: int, sq: str, hrow: int
+    state: dict[str, Any], houses: dict[str, Any], stock: list[int], seat: int, sq: str, hrow: int
 ) -> str | None:
     """Why a Kauf on ``sq`` is void right now, or None if it is legal."""
     if stock[seat] < 1:
@@ -258,7 +258,7 @@ def _kauf(state: dict[str, Any], t: _Turn, sq: str) -> bool:
     return True
 
 
-def _pay(state: dict[str, Any], seat: int, cost: int, events: list[dict]) -> None:
+def _pay(state: dict[str, Any], seat: int, cost: int, events: list[dict[str, Any]]) -> None:
     money = state["money"]
     have = money[seat]
     paid = min(have, cost)
@@ -271,7 +271,9 @@ def _pay(state: dict[str, Any], seat: int, cost: int, events: list[dict]) -> Non
         _bankrupt(state, seat, cost, paid, events)
 
 
-def _bankrupt(state: dict[str, Any], seat: int, owed: int, paid: int, events: list[dict]) -> None:
+def _bankrupt(
+    state: dict[str, Any], seat: int, owed: int, paid: int, events: list[dict[str, Any]]
+) -> None:
     houses = state["houses"]
     gone = board.sort_squares(sq for sq, h in houses.items() if h[0] == seat)
     stock = list(state["stock"])
@@ -287,26 +289,26 @@ def _bankrupt(state: dict[str, Any], seat: int, owed: int, paid: int, events: li
     )
 
 
-def _end_or_next(state: dict[str, Any], left: bool, events: list[dict]) -> None:
+def _end_or_next(state: dict[str, Any], left: bool, events: list[dict[str, Any]]) -> None:
     alive = state["alive"]
     reason = None
     if left:
         reason = "north_edge"
     elif sum(alive) <= 1:
         reason = "last_player"
-    elif state["turn"] >= state["opts"]["max_turns"]:
+    elif state["turn"] >= state["options"]["max_turns"]:
         reason = "max_turns"
     if reason is not None:
         finish(state, reason, events)
         return
-    n = state["n"]
+    n = state["num_players"]
     nxt = (state["active"] + 1) % n
     while not alive[nxt]:
         nxt = (nxt + 1) % n
     events.extend(start_turn(state, nxt))
 
 
-def finish(state: dict[str, Any], reason: str, events: list[dict]) -> None:
+def finish(state: dict[str, Any], reason: str, events: list[dict[str, Any]]) -> None:
     """End the game now (the result is computed from the final state on demand)."""
     state["phase"] = "over"
     state["end"] = reason

@@ -24,22 +24,17 @@ ORDERINGS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def is_double(sq: str, h: list) -> bool:
-    """Beach houses and duplexes cost and score double."""
-    return h[1] == 2 or _ROW[sq] == _BEACH
-
-
-def renew_price(sq: str, h: list) -> int:
+def renew_price(sq: str, h: list[Any]) -> int:
     return RENEW_PRICE[1] if h[1] == 2 or _ROW[sq] == _BEACH else RENEW_PRICE[0]
 
 
-def insure_price(sq: str, h: list) -> int:
+def insure_price(sq: str, h: list[Any]) -> int:
     return INSURE_PRICE[1] if h[1] == 2 or _ROW[sq] == _BEACH else INSURE_PRICE[0]
 
 
-def start_turn(state: dict[str, Any], seat: int) -> list[dict]:
+def start_turn(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """Begin ``seat``'s turn: count it and draw (refilling the deck from the discards)."""
-    events: list[dict] = []
+    events: list[dict[str, Any]] = []
     state["turn"] += 1
     state["active"] = seat
     state["phase"] = "plan"
@@ -70,7 +65,7 @@ def _square_list(value: Any, what: str) -> list[str]:
 
 
 def check_plan(
-    state: dict[str, Any], seat: int, move: dict
+    state: dict[str, Any], seat: int, move: dict[str, Any]
 ) -> tuple[list[int], Any, list[str], int]:
     """Validate a plan move; returns (actions, kauf target, renewals, renewal cost)."""
     for key in move:
@@ -120,7 +115,7 @@ def check_plan(
     return actions, kauf, renew, cost
 
 
-def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+def apply_plan(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """Record the secret plan, lapse/renew insurance publicly, open the market."""
     actions, kauf, renew, cost = check_plan(state, seat, move)
     houses = state["houses"]
@@ -131,7 +126,7 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
             h = houses[sq]
             houses[sq] = [h[0], h[1], False]
     state["houses"] = houses
-    events: list[dict] = [
+    events: list[dict[str, Any]] = [
         {
             "type": "plan_made",
             "seat": seat,
@@ -153,8 +148,9 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     money = state["money"]
     alive = state["alive"]
     owners = {h[0] for h in houses.values() if not h[2]}
-    pending, skipped = [], []
-    for p in range(state["n"]):
+    pending: list[int] = []
+    skipped: list[int] = []
+    for p in range(state["num_players"]):
         if p == seat or not alive[p]:
             continue
         m = money[p]
@@ -177,7 +173,7 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     return events
 
 
-def _own_house(houses: dict[str, list], seat: int, square: str) -> list:
+def _own_house(houses: dict[str, list[Any]], seat: int, square: str) -> list[Any]:
     """The house on ``square``, which must be ``seat``'s own."""
     h = houses.get(square)
     if h is None or h[0] != seat:
@@ -185,7 +181,7 @@ def _own_house(houses: dict[str, list], seat: int, square: str) -> list:
     return h
 
 
-def apply_insure(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
+def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """Insure some of ``seat``'s houses, paying the active player."""
     for key in move:
         if key not in ("type", "squares"):
@@ -201,7 +197,7 @@ def apply_insure(state: dict[str, Any], seat: int, move: dict) -> list[dict]:
     if cost > state["money"][seat]:
         raise RuleError("cannot-afford", f"insurance costs {cost}")
     seller = state["active"]
-    events: list[dict] = [
+    events: list[dict[str, Any]] = [
         {"type": "insured", "seat": seat, "squares": board.sort_squares(squares), "paid": cost}
     ]
     if squares:
@@ -258,7 +254,7 @@ def kauf_targets(state: dict[str, Any], seat: int) -> list[str]:
     )
 
 
-def legal_plans(state: dict[str, Any], seat: int) -> list[dict]:
+def legal_plans(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """Every action ordering (x each Kauf target) with renew [] and renew-all-affordable."""
     card = CARDS[state["card"]]
     budget = state["money"][seat]
@@ -292,7 +288,7 @@ _ORDERS_BY_KAUF = {
 }
 
 
-def legal_insures(state: dict[str, Any], seat: int) -> list[dict]:
+def legal_insures(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     """[] , each single affordable house, and all affordable (greedy in board order)."""
     budget = state["money"][seat]
     ins = insurable(state, seat)

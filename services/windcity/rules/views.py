@@ -15,6 +15,10 @@ from .turn import insurable, renewable
 HOUSE_POINTS = (10, 20)  # single house; beach house or duplex
 
 
+def is_over(state: dict[str, Any]) -> bool:
+    return bool(state["phase"] == "over")
+
+
 def to_act(state: dict[str, Any]) -> list[int]:
     """Seats expected to move now; several during the insurance market."""
     phase = state["phase"]
@@ -27,7 +31,7 @@ def to_act(state: dict[str, Any]) -> list[int]:
 
 def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     """The public state plus, under ``you``, the viewing seat's private and helper data."""
-    n = state["n"]
+    n = state["num_players"]
     houses = state["houses"]
     on_board = [0] * n
     for h in houses.values():
@@ -37,8 +41,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "phase": phase,
         "turn": state["turn"],
-        "max_turns": state["opts"]["max_turns"],
-        "options": dict(state["opts"]),
+        "max_turns": state["options"]["max_turns"],
+        "options": dict(state["options"]),
         "north_edge": state["north"],
         "land_sections": board.SECTIONS_IN_USE[n],
         "quota": board.QUOTA[n],
@@ -58,7 +62,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
             }
             for sq in board.sort_squares(houses)
         ],
-        "observatories": [{"square": sq, "marker": m} for sq, m in state["obs"].items()],
+        "observatories": [{"square": sq, "marker": m} for sq, m in state["observatories"].items()],
         "players": [
             {
                 "seat": p,
@@ -103,8 +107,8 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
 
 def score(state: dict[str, Any]) -> dict[str, Any]:
     """Per seat: plain houses, beach houses, duplexes, house points, money, total."""
-    n = state["n"]
-    count_money = state["opts"]["score_money"]
+    n = state["num_players"]
+    count_money = state["options"]["score_money"]
     rows = [{"seat": p, "houses": 0, "beach": 0, "duplex": 0, "house_points": 0} for p in range(n)]
     for sq, h in state["houses"].items():
         r = rows[h[0]]
@@ -132,7 +136,7 @@ def result(state: dict[str, Any]) -> dict[str, Any] | None:
         return None
     rows = score(state)["seats"]
 
-    def key(r: dict) -> tuple:
+    def key(r: dict[str, Any]) -> tuple[bool, int, int]:
         return (r["in_game"], r["total"], r["house_points"])
 
     ordered = sorted(rows, key=lambda r: (tuple(-int(x) for x in key(r)), r["seat"]))

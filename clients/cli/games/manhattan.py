@@ -1,0 +1,244 @@
+"""Everything the CLI knows about Manhattan: drawing a view, the event lines, the legend
+and the short move notation. Pure (no I/O); speaks only the service's JSON.
+
+Notation: ``3 7 2`` (place: city 3, board lot 7, 2 floors; also ``place 3 7 2``),
+``select 1 1 2 2 3 4``, ``discard 5``, ``forfeit 2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich import box
+from rich.columns import Columns
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..style import (
+    Describe,
+    Json,
+    NotationError,
+    ints,
+    player_names,
+    seat_colour,
+    seat_label,
+    simple_table,
+)
+
+Move = dict[str, Any]
+NAME = "manhattan"
+COMPACT_BESIDE = False
+"""Watch screens put the compact board above the status (it is wide)."""
+
+
+def cell_lines(lot: Json) -> list[str]:
+    """The three text lines of one Manhattan lot cell.
+
+    Line 1: the lot number and, when built, ``h<height> S<owner seat>``.
+    Lines 2–3: the floors each seat holds in it, owner first, two per line: ``2:5 0:1``.
+    """
+    pieces = lot.get("pieces") or []
+    if not pieces:
+        return [f"{lot['lot']}", "", ""]
+    held: dict[int, int] = {}
+    for p in pieces:
+        held[p["seat"]] = held.get(p["seat"], 0) + p["floors"]
+    owner = lot.get("owner", pieces[-1]["seat"])
+    parts = [f"{s}:{held[s]}" for s in sorted(held, key=lambda s: (s != owner, -held[s], s))]
+    return [
+        f"{lot['lot']} h{lot.get('height', sum(held.values()))} S{owner}",
+        " ".join(parts[:2]),
+        " ".join(parts[2:]),
+    ]
+
+
+def _cell(lot: Json) -> Text:
+    """A lot cell: its first line in the owner's colour, each ``seat:floors`` in that seat's."""
+    first, *held_lines = cell_lines(lot)
+    owner = lot.get("owner")
+    cell = Text(first, style="dim" if owner is None else f"bold {seat_colour(owner)}")
+    for line in held_lines:
+        parts = (Text(p, style=seat_colour(int(p.split(":")[0]))) for p in line.split())
+        cell.append("\n").append_text(Text(" ").join(parts))
+    return cell
+
+
+def city_panel(city: Json) -> Panel:
+    """One city as a 3×3 grid (lots 1 2 3 north row … 7 8 9 south row)."""
+    grid = Table(box=box.SQUARE, show_header=False, padding=(0, 0), show_lines=True)
+    for _ in range(3):
+        grid.add_column(width=9, no_wrap=True)
+    lots = {lot["lot"]: lot for lot in city.get("lots", [])}
+    for first in (1, 4, 7):
+        grid.add_row(
+            *(_cell(lots.get(n, {"lot": n, "pieces": []})) for n in range(first, first + 3))
+        )
+    title = f"{city['city']} {city.get('name', '')}".strip()
+    return Panel(grid, title=title, box=box.ROUNDED, padding=(0, 0), expand=False)
+
+
+def board(state: Json) -> Group:
+    """The six cities as two rows of three."""
+    cities = sorted(state.get("cities", []), key=lambda c: c["city"])
+    return Group(
+        *(Columns([city_panel(c) for c in cities[i : i + 3]]) for i in range(0, len(cities), 3))
+    )
+
+
+def status(state: Json) -> str:
+    """Round, phase, start player, deck and the current promo card."""
+    line = (
+        f"round {state.get('round')}/{state.get('rounds')}  phase {state.get('phase')}  "
+        f"start player {state.get('start_player')}  deck {state.get('deck_size')}"
+    )
+    promo = (state.get("promo") or {}).get("current")
+    return f"{line}  promo: {promo}" if promo else line
+
+
+def players(view: Json) -> Table:
+    """Players: side, stock by size, selected pieces, hand size, score; ◀ marks who acts."""
+    state = view.get("state") or {}
+    names = player_names(view)
+    current = state.get("current_player") if state.get("phase") != "over" else None
+    table = simple_table("Players", ("seat", "side", "stock", "selected", "hand", "score"))
+    for p in state.get("players", []):
+        label = seat_label(p["seat"], names)
+        if p["seat"] == current:
+            label.append(" ◀")
+        stock = p.get("stock", {})
+        table.add_row(
+            label,
+            p.get("side", ""),
+            " ".join(f"{f}f×{stock.get(str(f), 0)}" for f in (1, 2, 3, 4)),
+            " ".join(str(f) for f in p.get("selected", [])) or "-",
+            str(p.get("hand_size", "")),
+            str(p.get("score", 0)),
+        )
+    return table
+
+
+def private(state: Json) -> Text | None:
+    """Your own hand: printed card → board lot it allows (``None`` for spectators)."""
+    hand = state.get("hand")
+    if not hand:
+        return None
+    t = Text("Your hand (card→board lot): ", style="bold")
+    return t.append("  ".join(f"{c['card']}→{c['lot']}" for c in hand))
+
+
+def _placed(e: Json, who: str, name: Callable[[Any], str]) -> str:
+    prev = e.get("previous_owner")
+    took = " (takes it over)" if prev is not None and prev != e.get("owner") else ""
+    return (
+        f"{who} built {e.get('floors')} floor(s) in city {e.get('city')} "
+        f"lot {e.get('lot')} → height {e.get('height')}{took}"
+    )
+
+
+def board_compact(state: Json, max_lines: int | None = None) -> Text:
+    """The six cities in two rows of three, a lot as ``HEIGHT S SEAT`` (``3S1``) or ``.``."""
+    cities = sorted(state.get("cities", []), key=lambda c: c["city"])
+    out = Text()
+    for first in range(0, len(cities), 3):
+        row = cities[first : first + 3]
+        out.append("   ".join(f"{c['city']} {c.get('name', '')}"[:14].ljust(14) for c in row))
+        out.append("\n")
+        for lot_row in (1, 4, 7):
+            for i, city in enumerate(row):
+                lots = {lot["lot"]: lot for lot in city.get("lots", [])}
+                for n in range(lot_row, lot_row + 3):
+                    lot = lots.get(n) or {}
+                    owner = lot.get("owner")
+                    if owner is None or not lot.get("pieces"):
+                        out.append(" .  ", style="dim")
+                    else:
+                        height = lot.get("height") or sum(p["floors"] for p in lot["pieces"])
+                        cell = f"{height}S{owner}".ljust(4)
+                        out.append(cell, style=f"bold {seat_colour(owner)}")
+                    out.append(" " if n < lot_row + 2 else "")
+                out.append("   " if i < len(row) - 1 else "\n")
+    return out
+
+
+def parse(text: str, legal: list[Move] | None = None) -> Move:
+    """Parse a Manhattan move in short notation."""
+    toks = text.replace(",", " ").split()
+    if not toks:
+        raise NotationError("empty move")
+    head = toks[0].lower()
+    if head == "select":
+        pieces = ints(toks[1:], "select")
+        if not pieces:
+            raise NotationError("select: name the pieces, e.g. select 1 1 2 2 3 4")
+        return {"type": "select", "pieces": pieces}
+    if head == "discard":
+        nums = ints(toks[1:], "discard")
+        if len(nums) != 1:
+            raise NotationError("discard: one lot, e.g. discard 5")
+        return {"type": "discard", "lot": nums[0]}
+    if head == "forfeit":
+        nums = ints(toks[1:], "forfeit")
+        if len(nums) != 1:
+            raise NotationError("forfeit: one piece size, e.g. forfeit 2")
+        return {"type": "forfeit", "floors": nums[0]}
+    if head == "place":
+        toks = toks[1:]
+    nums = ints(toks, "place")
+    if len(nums) != 3:
+        raise NotationError("place: CITY LOT FLOORS, e.g. 3 7 2")
+    city, lot, floors = nums
+    return {"type": "place", "city": city, "lot": lot, "floors": floors}
+
+
+EVENTS: dict[str, Describe] = {
+    "pieces_selected": lambda e, who, _: (
+        f"{who} selected {' '.join(map(str, e.get('pieces', [])))}"
+    ),
+    "piece_placed": _placed,
+    "card_discarded": lambda e, who, _: (
+        f"{who} discarded card {e.get('card')} (lot {e.get('lot')})"
+    ),
+    "piece_forfeited": lambda e, who, _: f"{who} forfeited a {e.get('floors')}-floor piece",
+    "round_scored": lambda e, *_: f"round {e.get('round')} scored: totals {e.get('totals')}",
+    "round_started": lambda e, *_: (
+        f"round {e.get('round')} starts (start player {e.get('start_player')})"
+    ),
+    "deck_reshuffled": lambda e, *_: f"the deck is reshuffled ({e.get('size')} cards)",
+}
+
+LEGEND = (
+    "Legend: lots are numbered 1 2 3 / 4 5 6 / 7 8 9 (north row first). A built lot "
+    "reads LOT hHEIGHT S<seat>: its height and the seat that owns it (S0 = seat 0); "
+    "below, SEAT:FLOORS for every seat with floors there, owner first. "
+    "Stock NfxK: K pieces of N floors left. Hand CARD→LOT: a card as printed and the "
+    "board lot it lets you build on from your side of the table (any city). "
+    "Moves: CITY LOT FLOORS (3 7 2 = a 2-floor piece on lot 7 of city 3), "
+    "select 1 1 2 2 3 4, discard LOT, forfeit FLOORS."
+)
+
+
+def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
+    """The ``GET /score`` body as labelled rows (per round and category) and the totals."""
+    rows = [
+        (f"r{r['round']} {c}", pts)
+        for r in body.get("rounds", [])
+        for c, pts in r.get("categories", {}).items()
+    ]
+    return rows, body.get("totals") or []
+
+
+def format_move(move: Move) -> str | None:
+    """The short notation of a move body (``None``: it has none)."""
+    t = move.get("type")
+    if t == "place":
+        return f"{move['city']} {move['lot']} {move['floors']}"
+    if t == "select":
+        return "select " + " ".join(str(p) for p in move["pieces"])
+    if t == "discard":
+        return f"discard {move['lot']}"
+    if t == "forfeit":
+        return f"forfeit {move['floors']}"
+    return None

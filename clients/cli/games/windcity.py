@@ -1,0 +1,366 @@
+"""Everything the CLI knows about Wind City: drawing a view, the event lines, the legend
+and the short move notation. Pure (no I/O); speaks only the service's JSON.
+
+Notation: ``C7`` (a house, or the hurricane while it is being placed; also ``house C7`` /
+``hurricane C1``), ``plan 1,3,4 kauf=C9 renew=C7,D8``, ``insure D8 E9`` (``insure``
+alone: none).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..style import (
+    Describe,
+    Json,
+    NotationError,
+    ints,
+    player_names,
+    seat_colour,
+    seat_label,
+    simple_table,
+)
+
+Move = dict[str, Any]
+NAME = "windcity"
+COMPACT_BESIDE = True
+"""Watch screens may put the (narrow) compact board beside the status."""
+
+COLS = "ABCDEFGHIJKL"
+
+SEA_LAST_ROW = 4
+
+BEACH_ROW = 5
+
+
+def _terrain(row: int) -> tuple[str, str]:
+    """The text of an empty square in ``row`` and the row's background: sea, beach, land."""
+    if row <= SEA_LAST_ROW:
+        return " ~ ", "on blue"
+    if row == BEACH_ROW:
+        return " . ", "on yellow"
+    return " · ", "on green"
+
+
+def square_text(state: Json, square: str) -> str:
+    """The 3-character text of one Wind City square.
+
+    `` @ `` hurricane; ``<seat><kind><insured>`` a house, kind ``h`` house, ``B`` beach
+    house, ``D`` duplex, ``*`` insured (e.g. ``2B*``); ``(5)``/``( )`` an observatory
+    with/without its marker; `` ~ `` sea; `` . `` empty beach; `` · `` empty land.
+    """
+    if state.get("hurricane") == square:
+        return " @ "
+    house = _houses(state).get(square)
+    if house is not None:
+        kind = "D" if house.get("duplex") else ("B" if house.get("beach") else "h")
+        return f"{house['owner']}{kind}{'*' if house.get('insured') else ' '}"
+    for o in state.get("observatories") or []:
+        if o["square"] == square:
+            return "(5)" if o.get("marker") else "( )"
+    return _terrain(int(square[1:]))[0]
+
+
+def _houses(state: Json) -> dict[str, Json]:
+    return {h["square"]: h for h in state.get("houses") or []}
+
+
+def board(state: Json) -> Panel:
+    """The play area, north edge at the top, row 1 (sea) at the bottom, columns A–L."""
+    houses = _houses(state)
+    columns = "   " + "".join(f" {c} " for c in COLS)
+    text = Text(columns + "\n")
+    for row in range(int(state.get("north_edge") or 24), 0, -1):
+        bg = _terrain(row)[1]
+        text.append(f"{row:>2} ")
+        for col in COLS:
+            sq = f"{col}{row}"
+            cell = square_text(state, sq)
+            if cell == " @ ":
+                style = "bold white on red"
+            elif sq in houses:
+                style = f"bold {seat_colour(houses[sq]['owner'])} {bg}"
+                if houses[sq].get("insured"):
+                    style += " underline"
+            else:
+                style = f"black {bg}"
+            text.append(cell, style=style)
+        text.append(f" {row}\n")
+    text.append(columns)
+    text.append("\n@ hurricane  Nh house of seat N  NB beach house  ND duplex  * insured")
+    text.append("\n(5) observatory with marker  ~ sea  . beach  · land", style="dim")
+    return Panel(text, title="Wind City", expand=False)
+
+
+def status(state: Json) -> str:
+    """Turn, phase, where the hurricane is and the deck size."""
+    return (
+        f"turn {state.get('turn')}/{state.get('max_turns')}  phase {state.get('phase')}  "
+        f"hurricane {state.get('hurricane') or '-'}  deck {state.get('deck_size')}"
+    )
+
+
+def players(view: Json) -> Table:
+    """Players: money, houses on the board and in stock, still in the game."""
+    state = view.get("state") or {}
+    names = player_names(view)
+    pending = set(state.get("pending") or [])
+    table = simple_table("Players", ("seat", "money", "on board", "stock", "in game"))
+    for p in state.get("players", []):
+        label = seat_label(p["seat"], names)
+        if p["seat"] == state.get("active"):
+            label.append(" ◀ active")
+        elif p["seat"] in pending:
+            label.append(" (insuring)")
+        table.add_row(
+            label,
+            str(p.get("money")),
+            str(p.get("houses_on_board")),
+            str(p.get("stock")),
+            "yes" if p.get("in_game", True) else "out",
+        )
+    return table
+
+
+def _action(a: Json) -> str:
+    if a.get("kind") == "kauf":
+        return f"Kauf·{a.get('cost')}"
+    return f"{a.get('dir')}{a.get('steps')}·{a.get('cost')}"
+
+
+def _priced(items: list[Json]) -> str:
+    return " ".join(f"{r['square']}({r['price']})" for r in items)
+
+
+def private(state: Json) -> Text | None:
+    """Your drawn card, plan, renewable and insurable houses (only in your own view)."""
+    you = state.get("you")
+    if not isinstance(you, dict):
+        return None
+    t = Text()
+    if you.get("card"):
+        card = you["card"]
+        acts = "  ".join(f"{i}:{_action(a)}" for i, a in enumerate(card["actions"], 1))
+        t.append(f"Your card {card.get('number')}: {acts}\n", style="bold")
+    if you.get("plan"):
+        plan = you["plan"]
+        t.append(f"Your plan: actions {plan.get('actions')} kauf={plan.get('kauf')}\n")
+    if you.get("renewable"):
+        t.append(f"renewable: {_priced(you['renewable'])}\n")
+    if you.get("insurable"):
+        t.append(f"insurable: {_priced(you['insurable'])}")
+    return t if t.plain.strip() else None
+
+
+def _plan_made(e: Json, who: str, name: Callable[[Any], str]) -> str:
+    out = f"{who} made a secret plan"
+    if e.get("renew"):
+        out += f", renewed {' '.join(e['renew'])} ({e.get('paid')})"
+    if e.get("lapsed"):
+        out += f"; cover lapsed on {' '.join(e['lapsed'])}"
+    return out
+
+
+def _insured(e: Json, who: str, name: Callable[[Any], str]) -> str:
+    squares = " ".join(e.get("squares") or []) or "nothing"
+    return f"{who} insured {squares}" + (f" for {e.get('paid')}" if e.get("paid") else "")
+
+
+def _revealed(e: Json, who: str, name: Callable[[Any], str]) -> str:
+    acts = e.get("card_actions") or []
+    chosen = []
+    for i in e.get("plan") or []:
+        a = acts[i - 1] if 0 < i <= len(acts) else {}
+        kauf = a.get("kind") == "kauf"
+        chosen.append(f"Kauf {e.get('kauf')}" if kauf else f"{a.get('dir')}{a.get('steps')}")
+    return f"{who} reveals card {e.get('card')}: plays {', '.join(chosen)}"
+
+
+def _hurricane_moved(e: Json, who: str, name: Callable[[Any], str]) -> str:
+    path = "→".join(e.get("squares") or []) or "nowhere"
+    extra = " (comes to rest)" if e.get("rest") else ""
+    if e.get("left_board"):
+        extra += " and leaves the board"
+    return f"hurricane {e.get('dir')}: {path}{extra}"
+
+
+def _busy_rows(state: Json) -> set[int]:
+    """Rows with something on them: a house, the hurricane or an observatory."""
+    squares = [h["square"] for h in state.get("houses") or []]
+    squares += [o["square"] for o in state.get("observatories") or []]
+    if state.get("hurricane"):
+        squares.append(state["hurricane"])
+    return {int(sq[1:]) for sq in squares}
+
+
+def _fold(rows: list[int], busy: set[int], run: int) -> list[tuple[int, int]]:
+    """Rows north to south as ``(row, row)``, runs of ``run`` or more empty rows as
+    one ``(first, last)`` entry."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j] not in busy:
+            j += 1
+        if j - i >= run:
+            out.append((rows[i], rows[j - 1]))
+            i = j
+        else:
+            out.append((rows[i], rows[i]))
+            i += 1
+    return out
+
+
+def board_compact(state: Json, max_lines: int | None = None) -> Text:
+    """The play area without a frame in at most ``max_lines`` lines: runs of empty rows
+    fold into one line each; if that is still too tall, the rows around the hurricane."""
+    busy = _busy_rows(state)
+    houses = _houses(state)
+    rows = list(range(int(state.get("north_edge") or 24), 0, -1))
+    budget = (max_lines or 10_000) - 1  # the column header takes a line
+    entries = _fold(rows, busy, 3)
+    if len(entries) > budget:
+        entries = _fold(rows, busy, 2)
+    hidden = "empty"
+    if len(entries) > budget:  # a window of rows around the hurricane, the rest elided
+        hurricane = state.get("hurricane")
+        focus = rows.index(int(hurricane[1:])) if hurricane else len(rows) - 1
+        size = max(1, budget - 2)
+        start = min(max(0, focus - size // 2), max(0, len(rows) - size))
+        window = rows[start : start + size]
+        entries = [(r, r) for r in window]
+        if start > 0:
+            entries.insert(0, (rows[0], rows[start - 1]))
+        if start + size < len(rows):
+            entries.append((rows[start + size], rows[-1]))
+        hidden = "not shown"
+    text = Text("   " + "".join(f" {c} " for c in COLS) + "\n")
+    for first, last in entries:
+        if first != last:
+            text.append(f"   ⋮ rows {last}–{first} {hidden}\n", style="dim")
+            continue
+        text.append(f"{first:>2} ")
+        for col in COLS:
+            sq = f"{col}{first}"
+            if state.get("hurricane") == sq:
+                style = "bold white on red"
+            else:
+                style = f"bold {seat_colour(houses[sq]['owner'])}" if sq in houses else "dim"
+            text.append(square_text(state, sq), style=style)
+        text.append("\n")
+    return text
+
+
+SQUARE = re.compile(r"^[A-La-l](?:[1-9]|1[0-9]|2[0-4])$")
+
+
+def _square(tok: str) -> str:
+    if not SQUARE.match(tok):
+        raise NotationError(f"not a square: {tok!r} (columns A-L, rows 1-24, e.g. C7)")
+    return tok.upper()
+
+
+def parse(text: str, legal: list[Move] | None = None) -> Move:
+    """Parse a Wind City move; a bare square is a hurricane placement only when legal says so."""
+    toks = text.split()
+    if not toks:
+        raise NotationError("empty move")
+    head = toks[0].lower()
+    if head == "insure":
+        squares = [_square(s) for t in toks[1:] for s in t.split(",") if s]
+        return {"type": "insure", "squares": squares}
+    if head == "plan":
+        if len(toks) < 2:
+            raise NotationError("plan: e.g. plan 1,3,4 kauf=C9 renew=C7,D8")
+        actions = ints([a for a in toks[1].split(",") if a], "plan")
+        kauf: str | None = None
+        renew: list[str] = []
+        for tok in toks[2:]:
+            key, _, val = tok.partition("=")
+            key = key.lower()
+            if key == "kauf":
+                kauf = None if val.lower() in ("", "none", "-") else _square(val)
+            elif key == "renew":
+                renew = [_square(s) for s in val.split(",") if s]
+            else:
+                raise NotationError(f"plan: unknown part {tok!r} (kauf=SQ, renew=SQ,SQ)")
+        return {"type": "plan", "actions": actions, "kauf": kauf, "renew": renew}
+    if head in ("hurricane", "house") and len(toks) == 2:
+        kind = "place_hurricane" if head == "hurricane" else "place_house"
+        return {"type": kind, "square": _square(toks[1])}
+    if len(toks) == 1 and SQUARE.match(toks[0]):
+        square = toks[0].upper()
+        kinds = {m.get("type") for m in legal or []}
+        kind = "place_hurricane" if "place_hurricane" in kinds else "place_house"
+        return {"type": kind, "square": square}
+    raise NotationError(f"not a Wind City move: {text!r}")
+
+
+EVENTS: dict[str, Describe] = {
+    "hurricane_placed": lambda e, who, _: f"{who} put the hurricane on {e.get('square')}",
+    "house_placed": lambda e, who, _: f"{who} built a house on {e.get('square')}",
+    "turn_started": lambda e, who, _: f"turn {e.get('turn')}: {who}",
+    "card_drawn": lambda e, who, _: f"{who} drew a card",
+    "plan_made": _plan_made,
+    "insurance_market": lambda e, _, name: f"{name(e.get('seller'))} sells insurance",
+    "insured": _insured,
+    "turn_revealed": _revealed,
+    "hurricane_moved": _hurricane_moved,
+    "house_destroyed": lambda e, _, name: (
+        f"{name(e.get('owner'))}'s house on {e.get('square')} is destroyed"
+    ),
+    "observatory_taken": lambda e, who, _: (
+        f"{who} takes the observatory marker on {e.get('square')}"
+    ),
+    "calm_bonus": lambda e, who, _: f"{who} gets the calm bonus",
+    "kauf": lambda e, who, _: f"{who} builds a duplex on {e.get('square')}",
+    "kauf_void": lambda e, who, _: f"{who}'s Kauf on {e.get('square')} is void ({e.get('reason')})",
+    "payment": lambda e, _, name: (
+        f"{name(e.get('payer'))} pays {name(e.get('payee'))} {e.get('amount')} ({e.get('reason')})"
+    ),
+    "bankrupt": lambda e, who, _: f"{who} is bankrupt and out of the game",
+    "deck_reshuffled": lambda e, *_: f"the deck is reshuffled ({e.get('size')} cards)",
+}
+
+LEGEND = (
+    "Legend: @ hurricane; Nh, NB, ND a house, beach house, duplex of seat N; * insured; "
+    "(5)/( ) an observatory with/without its marker; ~ sea, . beach, · land. "
+    "Card N:DIRsteps·cost: action N moves the hurricane steps squares in direction "
+    "DIR for that cost; Kauf·cost builds a duplex. "
+    "Moves: a square (C7) builds a house (or places the hurricane), "
+    "plan 1,3 kauf=C9 renew=C7 plays actions 1 and 3, insure D8 E9 (insure alone: none)."
+)
+
+
+def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
+    """The ``GET /score`` body as labelled rows (per seat breakdown) and the totals."""
+    seats = body.get("seats")
+    if not seats:
+        return [], body.get("totals") or []
+    keys = ("houses", "beach", "duplex", "house_points", "money_points", "in_game")
+    return [(key, [s.get(key) for s in seats]) for key in keys], [s.get("total") for s in seats]
+
+
+def format_move(move: Move) -> str | None:
+    """The short notation of a move body (``None``: it has none)."""
+    t = move.get("type")
+    if t == "place_hurricane":
+        return f"hurricane {move['square']}"
+    if t == "place_house":
+        return str(move["square"])
+    if t == "plan":
+        out = "plan " + ",".join(str(a) for a in move["actions"])
+        if move.get("kauf"):
+            out += f" kauf={move['kauf']}"
+        if move.get("renew"):
+            out += " renew=" + ",".join(move["renew"])
+        return out
+    if t == "insure":
+        return " ".join(["insure", *move.get("squares", [])])
+    return None

@@ -1,0 +1,311 @@
+"""Manhattan's moves: what ``seat`` may do now, and what a move does.
+
+``apply_move`` copies only the parts a move changes, so earlier states stay valid and
+moves stay cheap.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from functools import lru_cache
+
+import shared.rng as rng
+from shared.engine import Event, Move, RuleError
+
+from .board import CITIES, LOTS, index, needed
+from .cards import HAND_SIZE, ROTATION, SIDES_BY_COUNT, UNROTATION
+from .options import rounds
+from .promos import FAKE_NEWS
+from .scoring import score_round
+from .state import ManhattanState
+from .views import result
+
+MOVE_FIELDS = {
+    "select": ("pieces",),
+    "place": ("city", "lot", "floors"),
+    "discard": ("lot",),
+    "forfeit": ("floors",),
+}
+_KEYS = {t: frozenset(("type", *f)) for t, f in MOVE_FIELDS.items()}
+MAX_DISCARDS = HAND_SIZE
+"""A stuck player may discard at most a full hand in one turn, then must forfeit."""
+
+
+@lru_cache(maxsize=4096)
+def _selections(stock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+    """Every sorted multiset of ``k`` sizes available in ``stock`` (counts of sizes 1-4)."""
+    out = []
+    for a in range(min(stock[0], k) + 1):
+        for b in range(min(stock[1], k - a) + 1):
+            for c in range(min(stock[2], k - a - b) + 1):
+                d = k - a - b - c
+                if d <= stock[3]:
+                    out.append((1,) * a + (2,) * b + (3,) * c + (4,) * d)
+    return tuple(sorted(out))
+
+
+def _hand_lots(state: ManhattanState, seat: int) -> list[int]:
+    rot = ROTATION[SIDES_BY_COUNT[state["num_players"]][seat]]
+    return sorted({rot[c - 1] for c in state["hands"][seat]})
+
+
+def _placements(state: ManhattanState, seat: int) -> list[Move]:
+    sizes = sorted(set(state["selected"][seat]))
+    lots = _hand_lots(state, seat)
+    board = state["board"]
+    out: list[Move] = []
+    append = out.append
+    for city in range(1, CITIES + 1):
+        base = (city - 1) * LOTS - 1
+        for lot in lots:
+            b = board[base + lot]
+            # the stacking rule only restricts buildings someone else owns
+            need = needed(b, seat) if b and b[-1] // 10 != seat else 0
+            for f in sizes:
+                if f >= need:
+                    append({"type": "place", "city": city, "lot": lot, "floors": f})
+    return out
+
+
+def _stuck_move(state: ManhattanState, seat: int) -> str:
+    """For a player with no legal placement: ``discard`` or ``forfeit``.
+
+    Rules, *A player who cannot place*: discard while fewer than ``MAX_DISCARDS``
+    discards were made this turn and some lot on the board accepts a selected piece;
+    otherwise forfeit. Only public information decides (never the draw pile or other
+    hands), so the legal moves tell a player nothing they may not know.
+    """
+    if state["discards_this_turn"] >= MAX_DISCARDS:
+        return "forfeit"
+    biggest = max(state["selected"][seat])
+    board = state["board"]
+    if any(needed(b, seat) <= biggest for b in board):
+        return "discard"
+    return "forfeit"
+
+
+def legal_moves(state: ManhattanState, seat: int) -> list[Move]:
+    """Every legal move of ``seat`` (empty when it is not that seat's turn)."""
+    if state["phase"] == "over" or seat != state["current_player"]:
+        return []
+    if state["phase"] == "select":
+        k = rounds(state["options"])[1]
+        return [
+            {"type": "select", "pieces": list(p)}
+            for p in _selections(tuple(state["stock"][seat]), k)
+        ]
+    moves = _placements(state, seat)
+    if moves:
+        return moves
+    if _stuck_move(state, seat) == "discard":
+        return [{"type": "discard", "lot": lot} for lot in _hand_lots(state, seat)]
+    return [{"type": "forfeit", "floors": f} for f in sorted(set(state["selected"][seat]))]
+
+
+def _int(move: Move, key: str, lo: int, hi: int) -> int:
+    v = move.get(key)
+    if type(v) is not int or not lo <= v <= hi:
+        raise RuleError("bad-move", f"{key!r} must be an integer {lo}-{hi}")
+    return v
+
+
+def _draw(new: ManhattanState, seat: int, events: list[Event]) -> None:
+    """Draw one card for ``seat``; reshuffle the played cards first if the pile is empty."""
+    deck = new["deck"]
+    if not deck:
+        new["rng"], deck = rng.shuffle(new["rng"], new["discard_pile"])
+        new["discard_pile"] = []
+        events.append({"type": "deck_reshuffled", "size": len(deck)})
+    new["deck"] = deck[:-1]
+    hands = new["hands"] = list(new["hands"])
+    hand = hands[seat] = list(hands[seat])
+    insort(hand, deck[-1])
+
+
+def _spend(new: ManhattanState, seat: int, card: int) -> None:
+    hands = new["hands"] = list(new["hands"])
+    hand = hands[seat] = list(hands[seat])
+    hand.remove(card)
+    new["discard_pile"] = new["discard_pile"] + [card]
+
+
+def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
+    """The state after ``move`` and its public events; raises RuleError, changing nothing."""
+    phase = state["phase"]
+    if phase == "over":
+        raise RuleError("game-over", "the game is over")
+    if seat != state["current_player"] or type(seat) is not int:
+        raise RuleError("not-your-turn", f"it is seat {state['current_player']}'s turn")
+    if not isinstance(move, dict):
+        raise RuleError("bad-move", "a move must be an object")
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
+        raise RuleError("unknown-move", f"unknown move type {kind!r}")
+    if (kind == "select") != (phase == "select"):
+        raise RuleError("wrong-phase", f"no {kind!r} in the {phase} phase")
+    if move.keys() != _KEYS[kind]:
+        raise RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
+    if kind == "select":
+        return _select(state, seat, move)
+    if kind == "place":
+        return _place(state, seat, move)
+    if kind == "discard":
+        return _discard(state, seat, move)
+    return _forfeit(state, seat, move)
+
+
+def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
+    pieces = move["pieces"]
+    if not isinstance(pieces, list) or any(type(p) is not int or not 1 <= p <= 4 for p in pieces):
+        raise RuleError("bad-move", "'pieces' must be a list of floor sizes 1-4")
+    k = rounds(state["options"])[1]
+    if len(pieces) != k:
+        raise RuleError("invalid-selection", f"select exactly {k} pieces")
+    counts = [pieces.count(f) for f in (1, 2, 3, 4)]
+    have = state["stock"][seat]
+    if any(c > h for c, h in zip(counts, have, strict=True)):
+        raise RuleError("invalid-selection", "those pieces are not in your stock")
+    new = state.copy()
+    stock = new["stock"] = list(state["stock"])
+    stock[seat] = [h - c for h, c in zip(have, counts, strict=True)]
+    sel = new["selected"] = list(state["selected"])
+    sel[seat] = chosen = sorted(pieces)
+    nxt = (seat + 1) % state["num_players"]
+    if nxt == state["start_player"]:
+        new["phase"] = "build"
+    new["current_player"] = nxt
+    return new, [{"type": "pieces_selected", "seat": seat, "pieces": list(chosen)}]
+
+
+def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
+    city = _int(move, "city", 1, CITIES)
+    lot = _int(move, "lot", 1, LOTS)
+    floors = _int(move, "floors", 1, 4)
+    card = UNROTATION[SIDES_BY_COUNT[state["num_players"]][seat]][lot - 1]
+    if card not in state["hands"][seat]:
+        raise RuleError("lot-not-on-card", f"no card in your hand allows lot {lot}")
+    if floors not in state["selected"][seat]:
+        raise RuleError("piece-not-selected", f"you have no selected {floors}-floor piece")
+    i = index(city, lot)
+    building = state["board"][i]
+    need = needed(building, seat)
+    if floors < need:
+        raise RuleError("insufficient-floors", f"you need a piece of at least {need} floors here")
+    new = state.copy()
+    board = new["board"] = list(state["board"])
+    board[i] = building = building + [seat * 10 + floors]
+    sel = new["selected"] = list(state["selected"])
+    mine = sel[seat] = list(sel[seat])
+    mine.remove(floors)
+    _spend(new, seat, card)
+    events: list[Event] = [
+        {
+            "type": "piece_placed",
+            "seat": seat,
+            "city": city,
+            "lot": lot,
+            "floors": floors,
+            "card": card,
+            "owner": seat,
+            "previous_owner": building[-2] // 10 if len(building) > 1 else None,
+            "height": sum(p % 10 for p in building),
+        }
+    ]
+    _draw(new, seat, events)
+    _advance(new, seat, events)
+    return new, events
+
+
+def _discard(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
+    lot = _int(move, "lot", 1, LOTS)
+    if _placements(state, seat) or _stuck_move(state, seat) != "discard":
+        raise RuleError("discard-not-allowed", "you may only discard when you cannot build")
+    card = UNROTATION[SIDES_BY_COUNT[state["num_players"]][seat]][lot - 1]
+    if card not in state["hands"][seat]:
+        raise RuleError("card-not-in-hand", f"no card in your hand allows lot {lot}")
+    new = state.copy()
+    new["discards_this_turn"] = state["discards_this_turn"] + 1
+    _spend(new, seat, card)
+    events: list[Event] = [{"type": "card_discarded", "seat": seat, "card": card, "lot": lot}]
+    _draw(new, seat, events)
+    return new, events
+
+
+def _forfeit(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
+    floors = _int(move, "floors", 1, 4)
+    if _placements(state, seat) or _stuck_move(state, seat) != "forfeit":
+        raise RuleError("forfeit-not-allowed", "you may only forfeit when nothing can be built")
+    if floors not in state["selected"][seat]:
+        raise RuleError("piece-not-selected", f"you have no selected {floors}-floor piece")
+    new = state.copy()
+    sel = new["selected"] = list(state["selected"])
+    mine = sel[seat] = list(sel[seat])
+    mine.remove(floors)
+    forf = new["forfeited"] = list(state["forfeited"])
+    forf[seat] = sorted(forf[seat] + [floors])
+    events: list[Event] = [{"type": "piece_forfeited", "seat": seat, "floors": floors}]
+    _advance(new, seat, events)
+    return new, events
+
+
+def _advance(new: ManhattanState, seat: int, events: list[Event]) -> None:
+    """Pass the turn clockwise to the next seat with pieces left, or end the round."""
+    new["discards_this_turn"] = 0
+    n = new["num_players"]
+    sel = new["selected"]
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if sel[s]:
+            new["current_player"] = s
+            return
+    _end_round(new, events)
+
+
+def _end_round(new: ManhattanState, events: list[Event]) -> None:
+    n = new["num_players"]
+    r = new["round"]
+    promo = new["promos_revealed"][-1] if new["options"]["promo_cards"] else None
+    scored = promo
+    if promo == FAKE_NEWS:
+        pdeck = new["promo_deck"]
+        scored = pdeck[0] if pdeck else None
+        new["promo_deck"] = pdeck[1:]
+    cats = score_round(new["board"], n, scored)
+    new["rounds"] = new["rounds"] + [
+        {"round": r, "promo": promo, "promo_scored": scored, "categories": cats}
+    ]
+    new["scores"] = totals = [
+        new["scores"][s] + sum(pts[s] for pts in cats.values()) for s in range(n)
+    ]
+    events.append(
+        {
+            "type": "round_scored",
+            "round": r,
+            "promo": promo,
+            "promo_scored": scored,
+            "categories": {k: list(v) for k, v in cats.items()},
+            "totals": list(totals),
+        }
+    )
+    if r == rounds(new["options"])[0]:
+        new["phase"] = "over"
+        new["current_player"] = None
+        events.append({"type": "game_over", "result": result(new)})
+        return
+    new["round"] = r + 1
+    new["start_player"] = new["current_player"] = (new["start_player"] + 1) % n
+    new["phase"] = "select"
+    revealed = None
+    if new["options"]["promo_cards"]:
+        pdeck = new["promo_deck"]
+        revealed = pdeck[0] if pdeck else None
+        new["promo_deck"] = pdeck[1:]
+        new["promos_revealed"] = new["promos_revealed"] + [revealed]
+    events.append(
+        {
+            "type": "round_started",
+            "round": r + 1,
+            "start_player": new["start_player"],
+            "promo": revealed,
+        }
+    )

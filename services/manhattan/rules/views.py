@@ -1,0 +1,110 @@
+"""What Manhattan shows: who acts, a seat's view, the scores and the result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import CITIES, LOTS
+from .cards import CITY_NAMES, ROTATION, SIDE_NAMES, SIDES_BY_COUNT
+from .options import rounds
+from .scoring import standings
+from .state import ManhattanState
+
+
+def is_over(state: ManhattanState) -> bool:
+    return state["phase"] == "over"
+
+
+def to_act(state: ManhattanState) -> list[int]:
+    """The one seat expected to act, or ``[]`` once the game is over."""
+    current = state["current_player"]
+    return [] if state["phase"] == "over" or current is None else [current]
+
+
+def view(state: ManhattanState, seat: int | None) -> dict[str, Any]:
+    """The public game plus ``seat``'s own hand; never the RNG, deck order or promo deck."""
+    n = state["num_players"]
+    board = state["board"]
+    cities = []
+    for c in range(CITIES):
+        lots = []
+        for lot in range(LOTS):
+            b = board[c * LOTS + lot]
+            lots.append(
+                {
+                    "lot": lot + 1,
+                    "pieces": [{"seat": p // 10, "floors": p % 10} for p in b],
+                    "height": sum(p % 10 for p in b),
+                    "owner": b[-1] // 10 if b else None,
+                }
+            )
+        cities.append({"city": c + 1, "name": CITY_NAMES[c], "lots": lots})
+    players = []
+    for s in range(n):
+        players.append(
+            {
+                "seat": s,
+                "side": SIDE_NAMES[SIDES_BY_COUNT[n][s]],
+                "stock": {str(f): state["stock"][s][f - 1] for f in (1, 2, 3, 4)},
+                "selected": list(state["selected"][s]),
+                "hand_size": len(state["hands"][s]),
+                "forfeited": list(state["forfeited"][s]),
+                "score": state["scores"][s],
+            }
+        )
+    total_rounds, per_round = rounds(state["options"])
+    promo_on = state["options"]["promo_cards"]
+    scored = {r["round"]: r["promo_scored"] for r in state["rounds"]}
+    out: dict[str, Any] = {
+        "phase": state["phase"],
+        "round": state["round"],
+        "rounds": total_rounds,
+        "pieces_per_round": per_round,
+        "start_player": state["start_player"],
+        "current_player": state["current_player"],
+        "options": dict(state["options"]),
+        "cities": cities,
+        "players": players,
+        "discard_pile": list(state["discard_pile"]),
+        "deck_size": len(state["deck"]),
+        "discards_this_turn": state["discards_this_turn"],
+        "promo": {
+            "enabled": promo_on,
+            "current": state["promos_revealed"][-1]
+            if promo_on and state["promos_revealed"]
+            else None,
+            "revealed": [
+                {"round": i + 1, "card": card, "scored": scored.get(i + 1)}
+                for i, card in enumerate(state["promos_revealed"])
+            ],
+        },
+        "you": seat if type(seat) is int and 0 <= seat < n else None,
+        "hand": None,
+    }
+    if seat is not None and out["you"] is not None:
+        rot = ROTATION[SIDES_BY_COUNT[n][seat]]
+        out["hand"] = [{"card": c, "lot": rot[c - 1]} for c in state["hands"][seat]]
+    return out
+
+
+def score(state: ManhattanState) -> dict[str, Any]:
+    """Running totals and every scored round's points per category and seat."""
+    return {
+        "totals": list(state["scores"]),
+        "rounds": [
+            {
+                "round": r["round"],
+                "promo": r["promo"],
+                "promo_scored": r["promo_scored"],
+                "categories": {k: list(v) for k, v in r["categories"].items()},
+            }
+            for r in state["rounds"]
+        ],
+    }
+
+
+def result(state: ManhattanState) -> dict[str, Any] | None:
+    """Standings and winners once over (tie-break: total, tallest owned, majorities)."""
+    if state["phase"] != "over":
+        return None
+    return standings(state["board"], state["num_players"], state["scores"])

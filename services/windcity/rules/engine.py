@@ -1,0 +1,90 @@
+"""``ENGINE``: Wind City's rules as an object satisfying :class:`shared.engine.Engine`.
+
+The methods delegate to the rules modules; ``redeal`` is the contract suite's hook that
+redistributes what a seat cannot see (the deck order and, unless it is the active seat,
+the drawn card and the secret part of the plan).
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import shared.rng as rng
+from shared.engine import Choice, Engine, Event, Move, State
+
+from . import moves, views
+from .bots import BOTS
+from .cards import CARDS, KAUF
+from .options import MAX_PLAYERS, MIN_PLAYERS
+from .state import new_state, upgrade
+from .turn import ORDERINGS
+
+
+def _plan_for(card: int, salt_state: int) -> tuple[int, list[int]]:
+    """A random legal action ordering without Kauf for ``card``."""
+    kinds = CARDS[card]
+    orders = [o for o in ORDERINGS if all(kinds[a - 1][0] != KAUF for a in o)]
+    s, i = rng.below(salt_state, len(orders))
+    return s, list(orders[i])
+
+
+def redeal(state: State, seat: int | None, salt: int) -> State:
+    """``state`` with the deck order and the RNG redrawn from ``salt``; when ``seat`` is
+    not the active seat, also the drawn card and the plan's secret actions and Kauf."""
+    s = rng.seed_state(salt)
+    secret_card = state["card"] is not None and seat != state["active"]
+    pool = list(state["deck"]) + ([state["card"]] if secret_card else [])
+    s, pool = rng.shuffle(s, pool)
+    new = {**state, "deck": pool, "rng": s}
+    if secret_card:
+        new["card"], new["deck"] = pool[0], pool[1:]
+        if state["plan"] is not None:
+            s, actions = _plan_for(new["card"], s)
+            new["plan"] = {**state["plan"], "actions": actions, "kauf": None}
+            new["rng"] = s
+    return new
+
+
+class WindCityEngine:
+    """Wind City (rules: shared/rules/windcity.md; state: docs/windcity.md)."""
+
+    NAME = "windcity"
+    BOTS = BOTS
+    MIN_PLAYERS = MIN_PLAYERS
+    MAX_PLAYERS = MAX_PLAYERS
+
+    def setup(self, num_players: int, options: dict[str, Any], seed: int) -> State:
+        return cast(State, new_state(num_players, options, seed))
+
+    def to_act(self, state: State) -> list[int]:
+        return views.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return moves.legal_moves(state, seat)
+
+    def choices(self, state: State, seat: int) -> list[Choice]:
+        return moves.choices(state, seat)
+
+    def apply_move(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+        return moves.apply_move(state, seat, move)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def score(self, state: State) -> dict[str, Any]:
+        return views.score(state)
+
+    def is_over(self, state: State) -> bool:
+        return views.is_over(state)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return views.result(state)
+
+    def upgrade(self, state: State) -> State:
+        return cast(State, upgrade(state))
+
+    def redeal(self, state: State, seat: int | None, salt: int) -> State:
+        return redeal(state, seat, salt)
+
+
+ENGINE: Engine = WindCityEngine()

@@ -1,0 +1,106 @@
+"""Wind City's moves: the checks every move shares, applying one, and listing them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.engine import Choice, Event, Move, RuleError, State
+
+from . import placement, turn
+from .board import row_squares
+from .resolve import resolve
+from .views import to_act
+
+# move type -> the phase it belongs to
+_PHASE = {
+    "place_hurricane": "hurricane",
+    "place_house": "houses",
+    "plan": "plan",
+    "insure": "insure",
+}
+
+
+def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
+    """Common checks; returns the move type."""
+    if state["phase"] == "over":
+        raise RuleError("game-over", "the game is over")
+    if not isinstance(move, dict):
+        raise RuleError("bad-move", "a move is a JSON object")
+    mtype = move.get("type")
+    if not isinstance(mtype, str) or mtype not in _PHASE:
+        raise RuleError("unknown-move", f"unknown move type {mtype!r}")
+    if _PHASE[mtype] != state["phase"]:
+        raise RuleError("wrong-phase", f"{mtype} is not possible in phase {state['phase']}")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["num_players"]:
+        raise RuleError("not-your-turn", f"no seat {seat!r}")
+    if mtype == "insure":
+        if seat in state["pending"]:
+            return mtype
+        if seat != state["active"] and state["alive"][seat]:
+            raise RuleError("already-answered", "you have already answered this turn")
+        raise RuleError("not-your-turn", "you do not take part in this insurance market")
+    if seat != state["active"]:
+        raise RuleError("not-your-turn", f"it is seat {state['active']}'s turn")
+    return mtype
+
+
+def apply_move(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    """The new state and the public events; ``state`` is never mutated (shallow copy,
+    and every changed container is replaced, not edited)."""
+    mtype = _check_turn(state, seat, move)
+    new = dict(state)
+    if mtype == "place_house":
+        events = placement.place_house(new, seat, move)
+    elif mtype == "insure":
+        events = turn.apply_insure(new, seat, move)
+        if not new["pending"]:
+            events += resolve(new)
+    elif mtype == "plan":
+        events = turn.apply_plan(new, seat, move)
+        if not new["pending"]:
+            events += resolve(new)
+    else:
+        for key in move:
+            if key not in ("type", "square"):
+                raise RuleError("bad-move", f"unexpected field {key!r}")
+        events = placement.place_hurricane(new, seat, move)
+    return new, events
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    """Every legal move with its subset field empty (``renew``, ``squares``), plus the
+    ready-made subsets of docs/windcity.md; :func:`choices` describes the rest."""
+    if seat not in to_act(state):
+        return []
+    phase = state["phase"]
+    if phase == "hurricane":
+        return [{"type": "place_hurricane", "square": sq} for sq in row_squares(1)]
+    if phase == "houses":
+        return [
+            {"type": "place_house", "square": sq} for sq in placement.legal_placements(state, seat)
+        ]
+    if phase == "plan":
+        return turn.legal_plans(state, seat)
+    return turn.legal_insures(state, seat)
+
+
+def choices(state: State, seat: int) -> list[Choice]:
+    """The subset ``seat`` may put in its plan's ``renew`` (its insured houses, not the Kauf
+    target) or its ``insure`` move's ``squares`` (its uninsured houses), within its money."""
+    if seat not in to_act(state) or state["phase"] not in ("plan", "insure"):
+        return []
+    if state["phase"] == "plan":
+        kind, field, priced = "plan", "renew", turn.renewable(state, seat)
+    else:
+        kind, field, priced = "insure", "squares", turn.insurable(state, seat)
+    if not priced:
+        return []
+    choice: Choice = {
+        "type": kind,
+        "field": field,
+        "options": [{"value": sq, "price": price} for sq, price in priced],
+        "budget": state["money"][seat],
+    }
+    if kind == "plan":
+        choice["exclude_field"] = "kauf"
+    return [choice]

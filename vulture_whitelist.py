@@ -1,0 +1,32 @@
+"""What vulture (``make lint``) cannot see being used: names read by a framework, by
+introspection or through string keys. Keep it short; anything else unused is dead code.
+"""
+
+from vulture.whitelist_utils import Whitelist
+
+_ = Whitelist()
+
+# TypedDict fields: the engines read their state through string keys
+# (services/*/rules/state.py, shared/engine.py's Choice).
+_.promo_scored, _.categories, _.start_player, _.current_player, _.selected, _.forfeited
+_.discard_pile, _.promos_revealed, _.scores, _.discards_this_turn, _.observatories
+_.discard, _.exclude_field
+
+# marshmallow schema fields (serialized by name) and an overridden signature.
+_.max_timeouts, _.timeouts, _.seed_commitment, _.seed_chosen, _.created_at, _.next_cursor
+_.many
+
+# flask-smorest / Flask overrides and the request-scoped ``g`` attribute
+# (shared/api.py, shared/app.py, shared/apikeys.py).
+_._raw_load_json, _.ARGUMENTS_PARSER, _.ERROR_SCHEMA, _._register_error_handlers
+_.sort_keys, _.ensure_ascii, _.api_key_reservation, _._handle_invalid_json_error
+
+# gunicorn: the error writer installed (from gunicorn.conf.py) in place of its own.
+_.install, _.write_error, _.mesg
+
+# Metrics defined ahead for the worker and webhooks, documented in docs/operations.md.
+_.WORKER_LAG, _.WEBHOOK_DELIVERIES, _.WEBHOOK_LATENCY, _.serve_worker_metrics
+
+# Tests: http.server handler hooks, a schemathesis check's signature, redis-py's script
+# cache attribute set by a test.
+_.log_message, _.do_GET, _.do_POST, _.do_DELETE, _.ctx, _.sha
