@@ -14,6 +14,7 @@ _.discard, _.exclude_field
 
 # marshmallow schema fields (serialized by name) and an overridden signature.
 _.max_timeouts, _.timeouts, _.seed_commitment, _.seed_chosen, _.created_at, _.next_cursor
+_.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.delivered_at
 _.many
 
 # flask-smorest / Flask overrides and the request-scoped ``g`` attribute
@@ -29,4 +30,4 @@ _.WORKER_LAG, _.WEBHOOK_DELIVERIES, _.WEBHOOK_LATENCY, _.serve_worker_metrics
 
 # Tests: http.server handler hooks, a schemathesis check's signature, redis-py's script
 # cache attribute set by a test.
-_.log_message, _.do_GET, _.do_POST, _.do_DELETE, _.ctx, _.sha
+_.daemon_threads, _.log_message, _.do_GET, _.do_POST, _.do_DELETE, _.ctx, _.sha

@@ -100,13 +100,14 @@ def add_routes(blp: Any, bearer: Callable[[], str | None], problems: Callable[..
     from flask import current_app
 
     def kit() -> Games:
-        return current_app.extensions["game_kit"].games
+        games: Games = current_app.extensions["game_kit"].games
+        return games
 
     @blp.route("/games/<game_id>/webhooks", methods=["GET"])
     @blp.response(200, ws.DeliveryListSchema)
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.doc(responses=problems(401, 403, 404, 503))
-    def list_webhook_deliveries(game_id: str):
+    def list_webhook_deliveries(game_id: str) -> dict[str, Any]:
         """Recent webhook deliveries with status and attempts (host token: all; a seat
         token: its own registration's)."""
         return deliveries(kit(), game_id, bearer())
@@ -115,6 +116,6 @@ def add_routes(blp: Any, bearer: Callable[[], str | None], problems: Callable[..
     @blp.response(202, ws.TestSentSchema)
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.doc(responses=problems(401, 403, 404, 409, 503))
-    def test_webhooks(game_id: str):
+    def test_webhooks(game_id: str) -> dict[str, Any]:
         """Queue a ``webhook.test`` for each registration the bearer can see."""
         return send_test(kit(), game_id, bearer())

@@ -25,6 +25,7 @@ import socket
 import ssl
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from shared import metrics
@@ -70,7 +71,7 @@ def post(
         else (f"{target.host}:{target.port}")
     )
     started = time.monotonic()
-    error = "no address"
+    failure = "no address"
     for address in addresses[:3]:
         left = timeout - (time.monotonic() - started)
         if left <= 0:
@@ -96,10 +97,10 @@ def post(
             response.read(READ_CAP)
             return response.status, None
         except (OSError, http.client.HTTPException) as exc:
-            error = type(exc).__name__ if not str(exc) else f"{type(exc).__name__}: {exc}"
+            failure = type(exc).__name__ if not str(exc) else f"{type(exc).__name__}: {exc}"
         finally:
             conn.close()
-    return None, error[:200]
+    return None, failure[:200]
 
 
 def _sid(entry_id: str) -> tuple[int, int]:
@@ -123,14 +124,14 @@ class Deliverer:
         self.lock_ms = int((2 * self.timeout + 1) * 1000)
         self.state_ttl = settings.get("GAME_TTL_FINISHED", 7 * 86400)
         self.consumer = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
-        self.stop = lambda: False
+        self.stop: Callable[[], bool] = lambda: False
         self.sent = 0
 
     def backoff(self, attempts: int) -> float:
         """Seconds before attempt ``attempts + 1``: base * 2^(attempts-1), capped, with
         up to 20 % jitter so that receivers coming back are not hit in lockstep."""
         delay = min(self.cap, self.base * 2 ** min(attempts - 1, 30))
-        return min(self.cap, delay * random.uniform(1.0, 1.2))
+        return float(min(self.cap, delay * random.uniform(1.0, 1.2)))
 
     def tick(self) -> int:
         """Handle every ready entry this worker gets now; the number of games seen."""
