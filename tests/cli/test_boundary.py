@@ -2,9 +2,9 @@
 
 ``evaluate.py`` is the documented exception: it loads the engines with ``importlib`` to
 play thousands of games in-process, and nothing else in the package imports it.
-``verify.py`` is the other: when ``boardgames <game> verify`` runs (never at import) it
-loads the game's pure rules the same way, and they bring only ``shared.rng`` and
-``shared.engine`` of the kit with them, never Flask or Redis.
+``verify.py`` and ``bots.py`` are the others: when a game is verified or a bot is asked
+for (never at import) they load the game's pure rules the same way, and those bring only
+``shared.rng`` and ``shared.engine`` of the kit with them, never Flask or Redis.
 """
 
 from __future__ import annotations
@@ -68,3 +68,20 @@ def test_verify_loads_only_the_pure_rules() -> None:
     loaded = set(ast.literal_eval(out.stdout))
     assert loaded <= {"shared", "shared.rng", "shared.engine"}, loaded
     assert "shared.rng" in loaded
+
+
+def test_bots_load_only_the_pure_rules() -> None:
+    """The CLI's bots are the rules packages' strategies, loaded when asked for."""
+    code = (
+        "import sys\nfrom clients.cli import bots\n"
+        "before = set(sys.modules)\n"
+        "for game in ('manhattan', 'windcity'):\n"
+        "    for name in ('random', 'greedy'): bots.strategy(game, name)\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in "
+        "('shared', 'flask', 'redis', 'werkzeug', 'marshmallow')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    loaded = set(ast.literal_eval(out.stdout))
+    assert loaded <= {"shared", "shared.rng", "shared.engine"}, loaded

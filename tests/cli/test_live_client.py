@@ -233,7 +233,9 @@ def test_windcity_helpers(live_windcity: str) -> None:
 
 
 def test_bots_finish_a_game_even_when_a_strategy_errs(live_manhattan: str) -> None:
-    from clients.cli.bots import manhattan_greedy, play_seat
+    from clients.cli.bots import play_seat, strategy
+
+    manhattan_greedy = strategy("manhattan", "greedy")
 
     host, gid, (ann, bob) = _new_game(live_manhattan, seed=17)
     refused: list[dict] = []
