@@ -23,6 +23,7 @@ from shared.games import Games
 from shared.headers import init_headers
 from shared.health import blp as health_blp
 from shared.metrics_http import init_metrics
+from shared.openapi import document_game
 from shared.play import blp as play_blp
 from shared.ratelimit import AddressLimits
 from shared.request_log import configure_logging, init_request_log
@@ -55,13 +56,17 @@ def create_game_app(
     move_schema: type[Schema],
     key_prefix: str,
     config: dict[str, Any] | None = None,
+    payloads: dict[str, type[Schema]] | None = None,
+    events: dict[str, type[Schema]] | None = None,
 ) -> Flask:
     """A complete Flask app serving ``engine``.
 
     ``options_schema`` validates ``POST /games`` (its ``players`` and ``seed`` fields are
     the kit's, the rest go to ``engine.setup``); ``move_schema`` validates moves (a
     :class:`~shared.schemas.MoveUnion` is documented as a ``oneOf``); ``key_prefix``
-    namespaces the Redis keys; ``config`` overrides settings from the environment.
+    namespaces the Redis keys; ``config`` overrides settings from the environment;
+    ``payloads`` (``State``, ``Score``, ``Result``) and ``events`` (by type) document the
+    engine's answers (shared/openapi.py).
     """
     settings = load_settings(config)
     app = Flask(engine.NAME)
@@ -100,6 +105,8 @@ def create_game_app(
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
     _document_join(api)
+    prefix = options_schema.__name__.removesuffix("OptionsSchema")
+    document_game(api, engine.NAME, prefix, payloads or {}, events or {})
     app.register_blueprint(play_blp)  # the browser client at /play
     init_cors(app, settings["CORS_ORIGINS"])
     init_metrics(app, app.extensions["game_kit"].games)
