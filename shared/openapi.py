@@ -96,6 +96,7 @@ def finish(doc: dict[str, Any], game: str, prefix: str, examples: Mapping[str, A
     components = doc.setdefault("components", {})
     for schema in components.get("schemas", {}).values():
         _resolve_payloads(schema, prefix)
+        _constants(schema)
     for response in components.get("responses", {}).values():  # flask-smorest's errors
         content = response.get("content", {})
         if "application/json" in content:
@@ -127,12 +128,24 @@ def _resolve_payloads(node: Any, prefix: str) -> None:
 
 def _reference(field: dict[str, Any], prefix: str) -> dict[str, Any]:
     ref = {"$ref": f"#/components/schemas/{prefix}{field['x-payload']}"}
-    if not field.get("nullable"):
-        return ref  # a bare $ref: siblings would be ignored, the description lives there
-    out: dict[str, Any] = {"nullable": True, "allOf": [ref]}
+    nullable = field.get("x-nullable", False)
+    out: dict[str, Any] = {"nullable": True, "allOf": [ref]} if nullable else ref
     if "description" in field:
         out["description"] = field["description"]
     return out
+
+
+def _constants(node: Any) -> None:
+    """A discriminator ``type`` with one allowed value becomes a ``const``, which
+    generators type as a plain string literal (``Literal["select"]``), not an enum."""
+    if isinstance(node, dict):
+        kind = node.get("properties", {}).get("type")
+        if isinstance(kind, dict) and len(kind.get("enum", ())) == 1:
+            kind["const"] = kind["enum"][0]  # for tools reading const; enum for the rest
+        if "default" in node and node["default"] is None:
+            del node["default"]  # says nothing, and TypeScript would make the field required
+        for value in node.values():
+            _constants(value)
 
 
 def _add_examples(operation: dict[str, Any], example: Mapping[str, Any] | None) -> None:

@@ -242,7 +242,8 @@ TIMESTAMP = {"format": "date-time", "example": "2024-06-01T12:00:00.000Z"}
 
 def payload(name: str, **kwargs: Any) -> fields.Raw:
     """A field documented by the game's ``<Game><name>`` component (see shared/openapi.py)."""
-    metadata = {"x-payload": name, **kwargs.pop("metadata", {})}
+    nullable = kwargs.get("allow_none", False)
+    metadata = {"x-payload": name, "x-nullable": nullable, **kwargs.pop("metadata", {})}
     return fields.Raw(metadata=metadata, **kwargs)
 
 
