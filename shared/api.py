@@ -344,7 +344,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return body, 200, etag_headers(body["game"]["version"])
 
     @blp.route("/games/<game_id>/score", methods=["GET"])
-    @blp.response(200, s.ScoreSchema)
+    @blp.response(200, s.ScoreboardSchema)
     @blp.doc(responses=problems(404, 503))
     @blp.doc(operationId="getScore")
     def get_score(game_id: str):
@@ -357,7 +357,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
 
     @blp.route("/games/<game_id>/events", methods=["GET"])
     @blp.arguments(s.EventsQuerySchema(), location="query")
-    @blp.response(200, s.EventsSchema)
+    @blp.response(200, s.EventPageSchema)
     @blp.doc(responses=problems(404, 422, 429, 503))
     @blp.doc(operationId="getEvents")
     def get_events(query: dict[str, Any], game_id: str):

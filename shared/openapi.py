@@ -142,6 +142,8 @@ def _constants(node: Any) -> None:
         kind = node.get("properties", {}).get("type")
         if isinstance(kind, dict) and len(kind.get("enum", ())) == 1:
             kind["const"] = kind["enum"][0]  # for tools reading const; enum for the rest
+        if node.get("nullable") and "enum" in node and None not in node["enum"]:
+            node["enum"] = [*node["enum"], None]  # 3.0.3: a nullable enum lists null
         if "default" in node and node["default"] is None:
             del node["default"]  # says nothing, and TypeScript would make the field required
         for value in node.values():

@@ -396,12 +396,16 @@ class MoveResultSchema(Schema):
     events = _events()
 
 
-class EventsSchema(Schema):
+class EventPageSchema(Schema):
+    """A page of events (not "Events": a generated model may not share a field's name)."""
+
     events = _events()
     last_id = fields.String(required=True, metadata={"description": "Pass as `after` to continue."})
 
 
-class ScoreSchema(Schema):
+class ScoreboardSchema(Schema):
+    """The score and result (not "Score": a generated model may not share a field's name)."""
+
     status = fields.String(required=True, metadata={"enum": list(STATUSES)})
     score = payload(
         "Score",
