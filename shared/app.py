@@ -117,10 +117,24 @@ def create_game_app(
 
 def _document_join(api: Api) -> None:
     """A join body needs ``name``, or ``bot`` for a bot seat: a rule across two fields
-    that marshmallow cannot state, so say it in the document (``anyOf``)."""
+    that marshmallow cannot state, so say it in the document as a ``oneOf`` of two
+    complete bodies (generators type that; a bare ``anyOf`` of ``required`` they do not)."""
     for table in (api.spec.components.schemas, api.spec.components.schemas_lazy):
         if "Join" in table:
-            table["Join"]["anyOf"] = [{"required": ["name"]}, {"required": ["bot"]}]
+            join = table["Join"]
+            name, bot = join["properties"]["name"], join["properties"]["bot"]
+            player = {"type": "object", "properties": {"name": name}, "required": ["name"]}
+            seat_bot = {"type": "object", "properties": {"bot": bot, "name": name}}
+            api.spec.components.schema("JoinAsPlayer", {**player, "additionalProperties": False})
+            api.spec.components.schema(
+                "JoinAsBot", {**seat_bot, "required": ["bot"], "additionalProperties": False}
+            )
+            table["Join"] = {
+                "oneOf": [
+                    {"$ref": "#/components/schemas/JoinAsPlayer"},
+                    {"$ref": "#/components/schemas/JoinAsBot"},
+                ]
+            }
 
 
 def _document_union(api: Api, union: type[MoveUnion]) -> None:

@@ -151,6 +151,9 @@ class ManhattanStateSchema(Schema):
     players = fields.List(fields.Nested(SeatSchema), **REQ)
     discard_pile = seats("Cards discarded since the last reshuffle.")
     deck_size = fields.Integer(**REQ)
+    discards_this_turn = fields.Integer(
+        required=True, metadata={"description": "Discards made this turn (at most 4)."}
+    )
     promo = fields.Nested(PromoSchema, **REQ)
     you = fields.Integer(required=True, allow_none=True)
     hand = fields.List(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from windcity_client import AuthenticatedClient, Client
+from windcity_client import AuthenticatedClient
 from windcity_client.api.games import (
     create_game,
     join_game,
@@ -15,7 +15,7 @@ from windcity_client.api.games import (
 )
 from windcity_client.models import (
     Created,
-    Join,
+    JoinAsPlayer,
     Joined,
     LegalMoves,
     MoveResult,
@@ -27,14 +27,13 @@ from windcity_client.models import (
 
 def play(base_url: str, seed: int, api_key: str = "keys-are-off") -> WindCityResult:
     """A complete two-player game with random legal moves; the final result."""
-    anonymous = Client(base_url=base_url)
     creator = AuthenticatedClient(base_url=base_url, token=api_key)  # ignored with keys off
     created = create_game.sync(client=creator, body=WindCityOptions(players=2, seed=seed))
     assert isinstance(created, Created)
     seats: list[AuthenticatedClient] = []
     for name in ("Ada", "Grace"):
-        joined = join_game.sync(created.id, client=anonymous, body=Join(name=name))
-        assert isinstance(joined, Joined)
+        joined = join_game.sync(created.id, client=creator, body=JoinAsPlayer(name=name))
+        assert isinstance(joined, Joined) and joined.token is not None
         seats.append(AuthenticatedClient(base_url=base_url, token=joined.token))
     host = AuthenticatedClient(base_url=base_url, token=created.host_token)
     game = start_game.sync(created.id, client=host)
