@@ -117,20 +117,22 @@ def create_game_app(
 
 def _document_join(api: Api) -> None:
     """A join body needs ``name``, or ``bot`` for a bot seat: a rule across two fields
-    that marshmallow cannot state, so say it in the document as a ``oneOf`` of two
-    complete bodies (generators type that; a bare ``anyOf`` of ``required`` they do not)."""
+    that marshmallow cannot state, so say it in the document as an ``anyOf`` of two
+    complete bodies (generators type that; an ``anyOf`` of bare ``required`` they do not)."""
     for table in (api.spec.components.schemas, api.spec.components.schemas_lazy):
         if "Join" in table:
-            join = table["Join"]
-            name, bot = join["properties"]["name"], join["properties"]["bot"]
-            player = {"type": "object", "properties": {"name": name}, "required": ["name"]}
-            seat_bot = {"type": "object", "properties": {"bot": bot, "name": name}}
-            api.spec.components.schema("JoinAsPlayer", {**player, "additionalProperties": False})
-            api.spec.components.schema(
-                "JoinAsBot", {**seat_bot, "required": ["bot"], "additionalProperties": False}
-            )
+            props = table["Join"]["properties"]
+            player = {k: v for k, v in props.items() if k != "bot"}
+            for name, fields_, required in (
+                ("JoinAsPlayer", player, ["name"]),
+                ("JoinAsBot", props, ["bot"]),
+            ):
+                body = {"properties": fields_, "required": required}
+                api.spec.components.schema(
+                    name, {"type": "object", **body, "additionalProperties": False}
+                )
             table["Join"] = {
-                "oneOf": [
+                "anyOf": [
                     {"$ref": "#/components/schemas/JoinAsPlayer"},
                     {"$ref": "#/components/schemas/JoinAsBot"},
                 ]
