@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test demo bench fuzz lint format clean redis
+.PHONY: run test demo bench fuzz lint format clean redis openapi openapi-ts
 
 $(STAMP): pyproject.toml scripts/bootstrap.sh
 	@PYTHON=$(PYTHON) bash scripts/bootstrap.sh $(VENV)
@@ -29,6 +29,10 @@ fuzz: $(STAMP)
 	@bash scripts/need_redis_server.sh
 	FUZZ_EXAMPLES=2000 $(BIN)/python -m pytest tests/fuzz -p no:cacheprovider
 	RACE_SECONDS=60 $(BIN)/python -m pytest tests/reliability/test_races.py -p no:cacheprovider
+
+# The OpenAPI documents as files (docs/openapi/<game>.json); a test fails when stale.
+openapi: $(STAMP)
+	$(BIN)/python scripts/openapi.py
 
 # mypy keeps its cache in .mypy_cache: a re-run takes about a second. vulture: dead
 # code (config in pyproject.toml, framework-called names in vulture_whitelist.py).

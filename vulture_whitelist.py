@@ -15,6 +15,26 @@ _.discard, _.exclude_field
 # marshmallow schema fields (serialized by name) and an overridden signature.
 _.max_timeouts, _.timeouts, _.seed_commitment, _.seed_chosen, _.created_at, _.next_cursor
 _.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.delivered_at
+# the per-game payload schemas of the OpenAPI document (services/*/schemas.py)
+(
+    _.beach_max,
+    _.deck_size,
+    _.duplex,
+    _.enabled,
+    _.four,
+    _.hand_size,
+    _.house_points,
+    _.houses_on_board,
+    _.in_game,
+    _.land_sections,
+    _.majorities,
+    _.money_points,
+    _.pieces_per_round,
+    _.previous_owner,
+    _.quota,
+    _.safety_stop,
+    _.three,
+)
 _.many
 
 # flask-smorest / Flask overrides and the request-scoped ``g`` attribute

@@ -30,6 +30,27 @@ RETRY_AFTER_DOC = {
     "schema": {"type": "string"},
     "description": "Seconds to wait before trying again.",
 }
+ETAG_DOC = {
+    "schema": {"type": "string"},
+    "description": 'The game\'s version as an entity tag, e.g. `"7"` (send it in If-Match).',
+}
+ETAG = {"ETag": ETAG_DOC}
+IF_MATCH_DOC = {
+    "in": "header",
+    "name": "If-Match",
+    "schema": {"type": "string"},
+    "description": 'Apply only at this version, e.g. `"7"` (else 412 version-mismatch).',
+}
+IF_NONE_MATCH_DOC = {
+    "in": "header",
+    "name": "If-None-Match",
+    "schema": {"type": "string"},
+    "description": 'The ETag you hold, e.g. `"7"`: 304 with no body while it is current.',
+}
+WWW_AUTHENTICATE_DOC = {
+    "schema": {"type": "string"},
+    "description": 'The bearer challenge, e.g. `Bearer realm="boardgames"`.',
+}
 
 
 class StrictParser(FlaskParser):
@@ -109,6 +130,8 @@ def problems(*statuses: int) -> dict[str, Any]:
     }
     for status in {429, 503} & set(statuses):
         responses[str(status)]["headers"] = {"Retry-After": RETRY_AFTER_DOC}
+    if 401 in statuses:
+        responses["401"]["headers"] = {"WWW-Authenticate": WWW_AUTHENTICATE_DOC}
     return responses
 
 
@@ -121,11 +144,19 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
 
     @blp.route("/games", methods=["POST"])
     @blp.arguments(options_schema(), required=False, description="The game's options.")
-    @blp.response(201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}})
+    @blp.response(
+        201, s.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG}
+    )
     @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
     @blp.doc(responses=problems(400, 401, 403, 409, 413, 422, 429, 503))
+    @blp.doc(operationId="createGame")
     def create_game(options: dict[str, Any]) -> Answer:
-        """Create a game; the answer carries the host token, shown once."""
+        """Create a game; the answer carries the host token, shown once.
+
+        Options are the game's own plus `players` (seats) and `seed` (random when omitted, and
+        then committed to by `seed_commitment`). Keep `host_token`: it starts and cancels
+        the game and is never shown again. With API keys on, send a key as bearer token.
+        """
         kit = games()
         webhook, secret = webhooks.for_game(kit, options)
         doc, host_token = kit.create(options, owner(), webhook)
@@ -140,8 +171,13 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.response(200, s.GameListSchema)
     @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
     @blp.doc(responses=problems(401, 403, 422, 503))
+    @blp.doc(operationId="listGames")
     def list_games(query: dict[str, Any]) -> Answer:
-        """List games, newest first; filter by ``status``; follow ``next_cursor``."""
+        """List games, newest first; filter by ``status``; follow ``next_cursor``.
+
+        Public facts only (never tokens or hidden state). Pass `next_cursor` back as
+        `cursor` for the next page; it is `null` on the last one.
+        """
         kit = games()
         try:
             docs, cursor = kit.store.list_games(
@@ -154,12 +190,17 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
 
     @blp.route("/games/<game_id>/players", methods=["POST"])
     @blp.arguments(s.JoinSchema())
-    @blp.response(201, s.JoinedSchema)
+    @blp.response(201, s.JoinedSchema, headers=ETAG)
     @blp.doc(security=[{}, *BEARER])
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
+    @blp.doc(operationId="joinGame", parameters=[IF_MATCH_DOC])
     def join_game(body: dict[str, Any], game_id: str) -> Answer:
         """Take the next seat; the answer carries the seat's token, shown once. With
-        ``bot`` and the host token, seat a bot instead (its token is ``null``)."""
+        ``bot`` and the host token, seat a bot instead (its token is ``null``).
+
+        Seats are given in join order while the game is open. Keep `token`: it acts for
+        this seat alone and is never shown again.
+        """
         kit = games()
         if "bot" in body:
             doc, seat = seat_ops.add_bot(
@@ -176,54 +217,77 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return payload, 201, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/players/me", methods=["DELETE"])
-    @blp.response(200, s.ViewSchema)
+    @blp.response(200, s.ViewSchema, headers=ETAG)
+    @blp.doc(operationId="leaveGame", parameters=[IF_MATCH_DOC])
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
     def leave_game(game_id: str) -> Answer:
-        """Leave an open game (seat token): later joiners move down one seat."""
+        """Leave an open game (seat token): later joiners move down one seat.
+
+        Only while the game is open; once it runs, resign instead. The token stops working.
+        """
         kit = games()
         doc = seat_ops.leave(kit, game_id, bearer(), if_match())
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/resign", methods=["POST"])
     @blp.arguments(EmptySchema(), required=False)
-    @blp.response(200, s.ViewSchema)
+    @blp.response(200, s.ViewSchema, headers=ETAG)
+    @blp.doc(operationId="resignGame", parameters=[IF_MATCH_DOC])
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
     def resign_game(_body: dict[str, Any], game_id: str) -> Answer:
-        """Resign (seat token): a bot plays the seat to the end; it ranks last."""
+        """Resign (seat token): a bot plays the seat to the end; it ranks last.
+
+        The answer is the resigning seat's view; the seat's status becomes `resigned`.
+        """
         kit = games()
         doc, seat = seat_ops.resign(kit, game_id, bearer(), if_match())
         return kit.view(doc, seat), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>/start", methods=["POST"])
     @blp.arguments(EmptySchema(), required=False)
-    @blp.response(200, s.ViewSchema)
+    @blp.response(200, s.ViewSchema, headers=ETAG)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
+    @blp.doc(operationId="startGame", parameters=[IF_MATCH_DOC])
     def start_game(_body: dict[str, Any], game_id: str) -> Answer:
-        """The host starts the game with the players who joined."""
+        """The host starts the game with the players who joined.
+
+        Needs the host token and at least the game's minimum of players; the seats left
+        empty are dropped. The answer is the spectator's view of the started game.
+        """
         kit = games()
         doc = kit.start(game_id, bearer(), if_match())
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>", methods=["DELETE"])
-    @blp.response(200, s.ViewSchema)
+    @blp.response(200, s.ViewSchema, headers=ETAG)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
+    @blp.doc(operationId="cancelGame", parameters=[IF_MATCH_DOC])
     def cancel_game(game_id: str) -> Answer:
-        """The host cancels the game."""
+        """The host cancels the game.
+
+        Needs the host token; an open or running game becomes `cancelled` (409 once over).
+        """
         kit = games()
         doc = kit.cancel(game_id, bearer(), if_match())
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>", methods=["GET"])
-    @blp.response(200, s.ViewSchema, headers={"ETag": {"schema": {"type": "string"}}})
-    @blp.alt_response(304, description="Not modified (If-None-Match).")
+    @blp.response(200, s.ViewSchema, headers=ETAG)
+    @blp.alt_response(304, description="Not modified (If-None-Match).", headers=ETAG)
     @blp.doc(security=[{}, *BEARER])
     @blp.doc(responses=problems(401, 403, 404, 503))
+    @blp.doc(operationId="getGame", parameters=[IF_NONE_MATCH_DOC])
     def get_game(game_id: str) -> Answer:
-        """The game as the bearer's seat may see it (a spectator's view without a token)."""
+        """The game as the bearer's seat may see it (a spectator's view without a token).
+
+        A seat's token shows that seat's private information (its hand, its plan) too;
+        without a token, or with the host token, it is the spectator's view. Send the
+        last `ETag` in `If-None-Match` to get a bodiless 304 while nothing changed.
+        """
         kit = games()
         doc = kit.load(game_id)
         seat = seat_of(doc, bearer())
@@ -233,12 +297,16 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return kit.view(doc, seat), 200, headers
 
     @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
-    @blp.response(200, s.LegalMovesSchema)
+    @blp.response(200, s.LegalMovesSchema, headers=ETAG)
     @blp.doc(security=BEARER)
     @blp.doc(responses=problems(401, 403, 404, 503))
+    @blp.doc(operationId="listLegalMoves")
     def legal_moves(game_id: str) -> Answer:
         """The bearer's legal moves now, each postable to ``/moves`` unchanged, and the
-        subset fields they may fill instead (``choices``; see docs/api.md)."""
+        subset fields they may fill instead (``choices``; see docs/api.md).
+
+        Empty unless the game runs and the bearer's seat is expected to act.
+        """
         kit = games()
         doc = kit.load(game_id)
         seat = require_seat(doc, bearer())
@@ -247,7 +315,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
 
     @blp.route("/games/<game_id>/moves", methods=["POST"])
     @blp.arguments(move_schema())
-    @blp.response(200, s.MoveResultSchema)
+    @blp.response(200, s.MoveResultSchema, headers=ETAG)
     @blp.doc(
         security=BEARER,
         parameters=[
@@ -266,8 +334,13 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         ],
     )
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
+    @blp.doc(operationId="makeMove")
     def make_move(move: dict[str, Any], game_id: str) -> Answer:
-        """Make a move for the bearer's seat: the new view and the events it caused."""
+        """Make a move for the bearer's seat: the new view and the events it caused.
+
+        The move is checked against the game's rules (409 with the rule's `code` when
+        illegal, and nothing changes). Retry safely with the same `Idempotency-Key`.
+        """
         key = request.headers.get("Idempotency-Key")
         if key is not None and not IDEMPOTENCY_KEY.match(key):
             detail = "Idempotency-Key must be 1-200 visible ASCII characters."
@@ -276,26 +349,29 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return body, 200, etag_headers(body["game"]["version"])
 
     @blp.route("/games/<game_id>/score", methods=["GET"])
-    @blp.response(200, s.ScoreSchema)
+    @blp.response(200, s.ScoreboardSchema)
     @blp.doc(responses=problems(404, 503))
+    @blp.doc(operationId="getScore")
     def get_score(game_id: str) -> Answer:
-        """Scores so far (public) and the result once over."""
+        """Scores so far (public) and the result once over.
+
+        No token needed: the score breakdown is public.
+        """
         kit = games()
         return kit.score(kit.load(game_id))
 
     @blp.route("/games/<game_id>/events", methods=["GET"])
     @blp.arguments(s.EventsQuerySchema(), location="query")
-    @blp.response(200, s.EventsSchema)
-    @blp.alt_response(
-        200,
-        description="With `Accept: text/event-stream`: a Server-Sent Events stream "
-        "(resume with `Last-Event-ID`).",
-        content_type="text/event-stream",
-        success=True,
-    )
+    @blp.response(200, s.EventPageSchema)
     @blp.doc(responses=problems(404, 422, 429, 503))
+    @blp.doc(operationId="getEvents")
     def get_events(query: dict[str, Any], game_id: str) -> Answer:
-        """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream."""
+        """Events after ``after``: long-poll up to ``wait`` seconds, or an SSE stream.
+
+        With `Accept: text/event-stream` the answer is a Server-Sent Events stream, one
+        message per event (`id:` the event id, `event:` its type, `data:` the event as
+        JSON), resumable with `Last-Event-ID`; it ends once the game is over.
+        """
         kit = games()
         gate, address = current_app.extensions["game_kit"].waits, client_address()
         sse = "text/event-stream" in request.accept_mimetypes  # type: ignore[comparison-overlap]
@@ -333,8 +409,13 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.route("/games/<game_id>/log", methods=["GET"])
     @blp.response(200, s.LogSchema)
     @blp.doc(responses=problems(404, 503))
+    @blp.doc(operationId="getLog")
     def get_log(game_id: str) -> Answer:
-        """Every event; once the game is over also the seed and all moves, to replay it."""
+        """Every event; once the game is over also the seed and all moves, to replay it.
+
+        Once over, `seed`, `salt` and `moves` let anyone replay the game and check
+        `seed_commitment`.
+        """
         kit = games()
         return kit.log(kit.load(game_id))
 

@@ -4,6 +4,7 @@ complete Flask app (routes, OpenAPI, errors, health) back."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ from shared.games import Games
 from shared.headers import init_headers
 from shared.health import blp as health_blp
 from shared.metrics_http import init_metrics
+from shared.openapi import document_game
 from shared.play import blp as play_blp
 from shared.ratelimit import AddressLimits
 from shared.request_log import configure_logging, init_request_log
@@ -56,13 +58,17 @@ def create_game_app(
     move_schema: type[Schema],
     key_prefix: str,
     config: dict[str, Any] | None = None,
+    payloads: Mapping[str, type[Schema]] | None = None,
+    events: Mapping[str, type[Schema]] | None = None,
 ) -> Flask:
     """A complete Flask app serving ``engine``.
 
     ``options_schema`` validates ``POST /games`` (its ``players`` and ``seed`` fields are
     the kit's, the rest go to ``engine.setup``); ``move_schema`` validates moves (a
     :class:`~shared.schemas.MoveUnion` is documented as a ``oneOf``); ``key_prefix``
-    namespaces the Redis keys; ``config`` overrides settings from the environment.
+    namespaces the Redis keys; ``config`` overrides settings from the environment;
+    ``payloads`` (``State``, ``Score``, ``Result``) and ``events`` (by type) document the
+    engine's answers (shared/openapi.py).
     """
     settings = load_settings(config)
     app = Flask(engine.NAME)
@@ -102,6 +108,8 @@ def create_game_app(
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
     _document_join(api)
+    prefix = options_schema.__name__.removesuffix("OptionsSchema")
+    document_game(api, engine.NAME, prefix, payloads or {}, events or {})
     app.register_blueprint(play_blp)  # the browser client at /play
     init_cors(app, settings["CORS_ORIGINS"])
     init_metrics(app, app.extensions["game_kit"].games)
@@ -112,10 +120,26 @@ def create_game_app(
 
 def _document_join(api: Api) -> None:
     """A join body needs ``name``, or ``bot`` for a bot seat: a rule across two fields
-    that marshmallow cannot state, so say it in the document (``anyOf``)."""
+    that marshmallow cannot state, so say it in the document as an ``anyOf`` of two
+    complete bodies (generators type that; an ``anyOf`` of bare ``required`` they do not)."""
     for table in (api.spec.components.schemas, api.spec.components.schemas_lazy):
         if "Join" in table:
-            table["Join"]["anyOf"] = [{"required": ["name"]}, {"required": ["bot"]}]
+            props = table["Join"]["properties"]
+            player = {k: v for k, v in props.items() if k != "bot"}
+            for name, fields_, required in (
+                ("JoinAsPlayer", player, ["name"]),
+                ("JoinAsBot", props, ["bot"]),
+            ):
+                body = {"properties": fields_, "required": required}
+                api.spec.components.schema(
+                    name, {"type": "object", **body, "additionalProperties": False}
+                )
+            table["Join"] = {
+                "anyOf": [
+                    {"$ref": "#/components/schemas/JoinAsPlayer"},
+                    {"$ref": "#/components/schemas/JoinAsBot"},
+                ]
+            }
 
 
 def _document_union(api: Api, union: type[MoveUnion]) -> None:

@@ -232,14 +232,34 @@ class EventsQuerySchema(Schema):
 
 
 # -- responses -------------------------------------------------------------------------
+# Every field an answer always carries is ``required`` (so generated clients type it as
+# present); ``PAYLOAD`` marks a field whose schema is the game's own (its state, score,
+# result, events, moves): shared/openapi.py points it at the game's component.
+
+REQ: dict[str, Any] = {"required": True}
+TIMESTAMP = {"format": "date-time", "example": "2024-06-01T12:00:00.000Z"}
+
+
+def payload(name: str, **kwargs: Any) -> fields.Raw:
+    """A field documented by the game's ``<Game><name>`` component (see shared/openapi.py)."""
+    nullable = kwargs.get("allow_none", False)
+    metadata = {"x-payload": name, "x-nullable": nullable, **kwargs.pop("metadata", {})}
+    return fields.Raw(metadata=metadata, **kwargs)
+
+
+def timestamp(description: str) -> fields.String:
+    """An RFC 3339 UTC timestamp with milliseconds, as the kit writes them."""
+    return fields.String(required=True, metadata={"description": description, **TIMESTAMP})
 
 
 class ProblemSchema(Schema):
-    type = fields.String()
-    title = fields.String()
-    status = fields.Integer()
-    detail = fields.String()
-    code = fields.String(metadata={"description": "Stable machine-readable error code."})
+    type = fields.String(required=True, metadata={"example": "urn:boardgames:problem:not-found"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    code = fields.String(
+        required=True, metadata={"description": "Stable machine-readable error code."}
+    )
     errors = fields.Dict(metadata={"description": "Validation messages by location and field."})
     version = fields.Integer(metadata={"description": "The game's current version (on 412)."})
     request_id = fields.String(
@@ -248,30 +268,40 @@ class ProblemSchema(Schema):
 
 
 class PlayerSchema(Schema):
-    seat = fields.Integer()
-    name = fields.String()
-    status = fields.String(metadata={"enum": list(SEAT_STATUSES)})
+    seat = fields.Integer(**REQ)
+    name = fields.String(**REQ)
+    status = fields.String(required=True, metadata={"enum": list(SEAT_STATUSES)})
     bot = fields.String(
+        required=True,
         allow_none=True,
         metadata={"enum": list(BOT_STRATEGIES), "description": "The bot playing the seat."},
     )
     deadline = fields.String(
+        required=True,
         allow_none=True,
-        metadata={"description": "RFC 3339 UTC: when the seat's move is due (clock only)."},
+        metadata={
+            "description": "RFC 3339 UTC: when the seat's move is due (clock only).",
+            **TIMESTAMP,
+        },
     )
-    timeouts = fields.Integer(metadata={"description": "Deadlines missed in a row."})
+    timeouts = fields.Integer(required=True, metadata={"description": "Deadlines missed in a row."})
 
 
 class GameSchema(Schema):
     """The public head of a view, a listing entry and a log."""
 
-    id = fields.String()
-    game = fields.String()
-    status = fields.String()
-    version = fields.Integer()
-    options = fields.Dict()
-    players = fields.List(fields.Nested(PlayerSchema))
+    id = fields.String(**REQ)
+    game = fields.String(**REQ)
+    status = fields.String(required=True, metadata={"enum": list(STATUSES)})
+    version = fields.Integer(
+        required=True, metadata={"description": "Bumped by every change; the ETag."}
+    )
+    options = payload(
+        "Options", required=True, metadata={"description": "The options the game was made with."}
+    )
+    players = fields.List(fields.Nested(PlayerSchema), **REQ)
     seed_commitment = fields.String(
+        required=True,
         allow_none=True,
         metadata={
             "description": "When the service picked the seed: SHA-256 hex of "
@@ -280,45 +310,68 @@ class GameSchema(Schema):
         },
     )
     seed_chosen = fields.Boolean(
-        metadata={"description": "The creator chose the seed (and may know every hand)."}
+        required=True,
+        metadata={"description": "The creator chose the seed (and may know every hand)."},
     )
 
 
 class ViewSchema(GameSchema):
-    status = fields.String(metadata={"enum": list(STATUSES)})
-    you = fields.Integer(allow_none=True, metadata={"description": "The bearer's seat."})
-    to_act = fields.List(fields.Integer(), metadata={"description": "Seats expected to act."})
-    state = fields.Raw(allow_none=True, metadata={"description": "The engine's view."})
-    result = fields.Raw(allow_none=True)
-    created_at = fields.String()
-    updated_at = fields.String()
+    you = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The bearer's seat (`null`: a spectator or the host)."},
+    )
+    to_act = fields.List(
+        fields.Integer(), required=True, metadata={"description": "Seats expected to act."}
+    )
+    state = payload(
+        "State",
+        required=True,
+        allow_none=True,
+        metadata={"description": "The engine's view for the bearer; `null` until started."},
+    )
+    result = payload(
+        "Result",
+        required=True,
+        allow_none=True,
+        metadata={"description": "Final standings once finished, else `null`."},
+    )
+    created_at = timestamp("When the game was created.")
+    updated_at = timestamp("When the game last changed.")
 
 
 class SummarySchema(GameSchema):
-    to_act = fields.List(fields.Integer())
-    created_at = fields.String()
+    to_act = fields.List(fields.Integer(), **REQ)
+    created_at = timestamp("When the game was created.")
 
 
 class GameListSchema(Schema):
-    games = fields.List(fields.Nested(SummarySchema))
-    next_cursor = fields.String(allow_none=True)
+    games = fields.List(fields.Nested(SummarySchema), **REQ)
+    next_cursor = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Pass as `cursor` for the next page; `null` on the last."},
+    )
 
 
 class CreatedSchema(Schema):
-    id = fields.String()
-    host_token = fields.String(metadata={"description": "Shown once; starts or cancels."})
-    game = fields.Nested(ViewSchema)
+    id = fields.String(**REQ)
+    host_token = fields.String(
+        required=True, metadata={"description": "Shown once; starts or cancels."}
+    )
+    game = fields.Nested(ViewSchema, **REQ)
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
 
 
 class JoinedSchema(Schema):
-    seat = fields.Integer()
+    seat = fields.Integer(**REQ)
     token = fields.String(
+        required=True,
         allow_none=True,
         metadata={"description": "The seat's secret token, shown once (null for a bot)."},
     )
-    game = fields.Nested(ViewSchema)
+    game = fields.Nested(ViewSchema, **REQ)
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
 
@@ -344,7 +397,8 @@ class ChoiceSchema(Schema):
 
 class LegalMovesSchema(Schema):
     moves = fields.List(
-        fields.Dict(),
+        payload("Move"),
+        required=True,
         metadata={
             "description": "Every legal move with its subset fields empty, plus a few "
             "ready-made subsets; each postable unchanged."
@@ -352,6 +406,7 @@ class LegalMovesSchema(Schema):
     )
     choices = fields.List(
         fields.Nested(ChoiceSchema),
+        required=True,
         metadata={
             "description": "A listed move of this `type` may carry in `field`, instead of "
             "its list, any distinct `options` whose prices add up to at most `budget` (and "
@@ -365,29 +420,49 @@ EVENT_DESCRIPTION = "An event: `id`, `type`, `version` and the event's own field
 
 
 def _events() -> fields.List[Any]:
-    return fields.List(fields.Dict(metadata={"description": EVENT_DESCRIPTION}))
+    return fields.List(payload("Event"), required=True, metadata={"description": EVENT_DESCRIPTION})
 
 
 class MoveResultSchema(Schema):
-    game = fields.Nested(ViewSchema)
+    game = fields.Nested(ViewSchema, **REQ)
     events = _events()
 
 
-class EventsSchema(Schema):
+class EventPageSchema(Schema):
+    """A page of events (not "Events": a generated model may not share a field's name)."""
+
     events = _events()
-    last_id = fields.String(metadata={"description": "Pass as `after` to continue."})
+    last_id = fields.String(required=True, metadata={"description": "Pass as `after` to continue."})
 
 
-class ScoreSchema(Schema):
-    status = fields.String()
-    score = fields.Raw(allow_none=True)
-    result = fields.Raw(allow_none=True)
+class ScoreboardSchema(Schema):
+    """The score and result (not "Score": a generated model may not share a field's name)."""
+
+    status = fields.String(required=True, metadata={"enum": list(STATUSES)})
+    score = payload(
+        "Score",
+        required=True,
+        allow_none=True,
+        metadata={"description": "Scores so far; `null` until started."},
+    )
+    result = payload(
+        "Result",
+        required=True,
+        allow_none=True,
+        metadata={"description": "Final standings once finished, else `null`."},
+    )
+
+
+class LoggedMoveSchema(Schema):
+    seat = fields.Integer(**REQ)
+    move = payload("Move", required=True)
+    version = fields.Integer(required=True, metadata={"description": "The version the move made."})
 
 
 class LogSchema(GameSchema):
-    events = fields.List(fields.Dict())
+    events = _events()
     moves = fields.List(
-        fields.Dict(), metadata={"description": "`{seat, move, version}`; once over."}
+        fields.Nested(LoggedMoveSchema), metadata={"description": "Every move; once over."}
     )
     seed = fields.Integer(metadata={"description": "Only once the game is over."})
     salt = fields.String(
@@ -397,4 +472,81 @@ class LogSchema(GameSchema):
 
 
 class HealthSchema(Schema):
-    status = fields.String()
+    status = fields.String(required=True, metadata={"enum": ["ok"]})
+
+
+# -- events (documentation: the kit's own; a game adds its own, see shared/openapi.py) ---
+
+
+class EventBase(Schema):
+    """What every event has: its id, type and the version that made it."""
+
+    id = fields.String(required=True, metadata={"description": "`<version>-<n>`; pass as `after`."})
+    version = fields.Integer(required=True, metadata={"description": "The version it made."})
+
+
+def event_type(name: str) -> fields.String:
+    """An event's ``type``, fixed to ``name`` (the discriminator)."""
+    return type_field(name)
+
+
+class GameCreatedEvent(EventBase):
+    type = event_type("game_created")
+    options = payload("Options", required=True)
+
+
+class PlayerJoinedEvent(EventBase):
+    type = event_type("player_joined")
+    seat = fields.Integer(**REQ)
+    name = fields.String(**REQ)
+    bot = fields.String(
+        metadata={"enum": list(BOT_STRATEGIES), "description": "Only for a bot seat."}
+    )
+
+
+class SeatEvent(EventBase):
+    seat = fields.Integer(**REQ)
+
+
+class SeatResignedEvent(SeatEvent):
+    type = event_type("seat_resigned")
+
+
+class PlayerLeftEvent(SeatEvent):
+    type = event_type("player_left")
+    name = fields.String(**REQ)
+
+
+class SeatTimedOutEvent(SeatEvent):
+    type = event_type("seat_timed_out")
+
+
+class SeatAbandonedEvent(SeatEvent):
+    type = event_type("seat_abandoned")
+
+
+class GameStartedEvent(EventBase):
+    type = event_type("game_started")
+    players = fields.List(fields.Nested(PlayerSchema), **REQ)
+
+
+class GameFinishedEvent(EventBase):
+    type = event_type("game_finished")
+    result = payload("Result", required=True)
+
+
+class GameCancelledEvent(EventBase):
+    type = event_type("game_cancelled")
+
+
+KIT_EVENTS: dict[str, type[Schema]] = {
+    "game_created": GameCreatedEvent,
+    "player_joined": PlayerJoinedEvent,
+    "game_started": GameStartedEvent,
+    "game_finished": GameFinishedEvent,
+    "game_cancelled": GameCancelledEvent,
+    "seat_resigned": SeatResignedEvent,
+    "player_left": PlayerLeftEvent,
+    "seat_timed_out": SeatTimedOutEvent,
+    "seat_abandoned": SeatAbandonedEvent,
+}

@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 
 from services.manhattan import rules
-from services.manhattan.schemas import ManhattanMoveSchema, ManhattanOptionsSchema
+from services.manhattan.schemas import EVENTS, PAYLOADS, ManhattanMoveSchema, ManhattanOptionsSchema
 from shared.app import create_game_app
 
 KEY_PREFIX = "mh"
@@ -17,5 +17,11 @@ KEY_PREFIX = "mh"
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Manhattan app (``gunicorn -k gevent 'services.manhattan.app:create_app()'``)."""
     return create_game_app(
-        rules.ENGINE, ManhattanOptionsSchema, ManhattanMoveSchema, KEY_PREFIX, config
+        rules.ENGINE,
+        ManhattanOptionsSchema,
+        ManhattanMoveSchema,
+        KEY_PREFIX,
+        config,
+        PAYLOADS,
+        EVENTS,
     )

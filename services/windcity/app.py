@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 
 from services.windcity import rules
-from services.windcity.schemas import WindCityMoveSchema, WindCityOptionsSchema
+from services.windcity.schemas import EVENTS, PAYLOADS, WindCityMoveSchema, WindCityOptionsSchema
 from shared.app import create_game_app
 
 KEY_PREFIX = "wc"
@@ -17,5 +17,11 @@ KEY_PREFIX = "wc"
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Wind City app (``gunicorn -k gevent 'services.windcity.app:create_app()'``)."""
     return create_game_app(
-        rules.ENGINE, WindCityOptionsSchema, WindCityMoveSchema, KEY_PREFIX, config
+        rules.ENGINE,
+        WindCityOptionsSchema,
+        WindCityMoveSchema,
+        KEY_PREFIX,
+        config,
+        PAYLOADS,
+        EVENTS,
     )

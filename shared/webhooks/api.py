@@ -105,17 +105,25 @@ def add_routes(blp: Any, bearer: Callable[[], str | None], problems: Callable[..
 
     @blp.route("/games/<game_id>/webhooks", methods=["GET"])
     @blp.response(200, ws.DeliveryListSchema)
+    @blp.doc(operationId="listWebhookDeliveries")
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.doc(responses=problems(401, 403, 404, 503))
     def list_webhook_deliveries(game_id: str) -> dict[str, Any]:
         """Recent webhook deliveries with status and attempts (host token: all; a seat
-        token: its own registration's)."""
+        token: its own registration's).
+
+        For debugging a receiver: each delivery's status, attempts and last error.
+        """
         return deliveries(kit(), game_id, bearer())
 
     @blp.route("/games/<game_id>/webhooks/test", methods=["POST"])
     @blp.response(202, ws.TestSentSchema)
+    @blp.doc(operationId="testWebhooks")
     @blp.doc(security=[{"bearerAuth": []}])
     @blp.doc(responses=problems(401, 403, 404, 409, 503))
     def test_webhooks(game_id: str) -> dict[str, Any]:
-        """Queue a ``webhook.test`` for each registration the bearer can see."""
+        """Queue a ``webhook.test`` for each registration the bearer can see.
+
+        Check a receiver end to end (signature, reachability) without playing a move.
+        """
         return send_test(kit(), game_id, bearer())

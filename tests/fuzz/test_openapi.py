@@ -262,6 +262,11 @@ def _run(case: Any, seeds: Seeds, service: str) -> None:
         # A cursor is opaque: only values from ``next_cursor`` are valid, which a schema
         # cannot express; any other string is a documented 422 (checked by problem_json).
         excluded.append(positive_data_acceptance)
+    if isinstance(case.body, dict) and "webhook" in case.body:
+        # A webhook URL must reach a public address (checked by resolving its host, the
+        # SSRF guard), which a schema cannot express: a refusal is a documented 422
+        # webhook-url-refused (checked by problem_json).
+        excluded.append(positive_data_acceptance)
     key = _key_use(case, explicit)
     if key is not None and APPLIED_KEYS.get(key[0], key[1]) != key[1]:
         excluded.append(positive_data_acceptance)
