@@ -26,11 +26,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-import redis.exceptions
 from flask import Flask, Response, g, request
 
 from shared.errors import ApiError
 from shared.games import Games
+from shared.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -217,6 +217,6 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
         if member is not None:  # the game (if created) holds its own live place now
             try:
                 tracking.release(g.api_key.id, member, creation=response.status_code != 201)
-            except redis.exceptions.RedisError as error:  # pruned later (SETTLE_SECONDS)
+            except StoreError as error:  # pruned later (SETTLE_SECONDS)
                 log.warning("could not release a quota reservation: %s", error)
         return response

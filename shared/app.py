@@ -30,7 +30,7 @@ from shared.play import blp as play_blp
 from shared.ratelimit import AddressLimits
 from shared.request_log import configure_logging, init_request_log
 from shared.schemas import MoveUnion, ProblemSchema
-from shared.store import GameStore, make_clients
+from shared.store import open_store
 
 
 @dataclass
@@ -88,8 +88,7 @@ def create_game_app(
     configure_logging(settings["LOG_LEVEL"], settings["LOG_FORMAT"])
     init_request_log(app)
 
-    client, blocking = make_clients(settings)
-    store = GameStore(client, blocking, key_prefix, settings["WORKER_DUE_SHARDS"])
+    store = open_store(settings, key_prefix)
     waits = WaitGate(
         settings["EVENTS_MAX_WAITERS_PER_ADDRESS"],
         settings["EVENTS_MAX_WAITERS_PER_PROCESS"],

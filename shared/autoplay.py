@@ -1,7 +1,7 @@
 """One step of a game that is due: a bot's move for a seat played by a bot, or for an
 active seat whose deadline passed (a timeout; ``max_timeouts`` in a row abandon it).
 
-The step goes through :meth:`Games._mutate`, the compare-and-set write of a human move:
+The step goes through :meth:`Games.mutate`, the compare-and-set write of a human move:
 a human move that lands first wins (the step re-reads, finds nothing due and writes
 nothing), and two workers playing the same turn cannot both succeed.
 """
@@ -78,11 +78,11 @@ def play_due(games: Games, game_id: str) -> tuple[Doc, int]:
             state, move_events = engine.apply_move(doc["state"], seat, move)
         new = {**doc, "state": state, "players": players}
         events += move_events
-        games._settle(new, events)
+        games.settle(new, events)
         return Outcome(new, events, [{"seat": seat, "move": move, "version": doc["version"] + 1}])
 
     try:
-        return games._mutate(game_id, decide)[0], lag
+        return games.mutate(game_id, decide)[0], lag
     except NothingDue:
         raise
     except Exception as error:

@@ -6,12 +6,12 @@ import json
 import logging
 from typing import Any
 
-import redis.exceptions
 from flask import Flask, Response, current_app, g, has_request_context
 from werkzeug.exceptions import HTTPException
 
 from shared.engine import RuleError
 from shared.request_log import request_id
+from shared.store import STORE_DOWN, StoreFull
 
 PROBLEM_MIME = "application/problem+json"
 TYPE_PREFIX = "urn:boardgames:problem:"
@@ -144,10 +144,6 @@ def register_error_handlers(app: Flask) -> None:
 
     app.register_error_handler(HTTPException, _from_http_exception)
 
-    @app.errorhandler(redis.exceptions.ConnectionError)
-    @app.errorhandler(redis.exceptions.TimeoutError)
-    @app.errorhandler(redis.exceptions.ClusterDownError)
-    @app.errorhandler(redis.exceptions.ReadOnlyError)
     def _storage_down(error: Exception) -> Response:
         log.warning("storage unavailable: %s", error)
         retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
@@ -158,7 +154,10 @@ def register_error_handlers(app: Flask) -> None:
             {"Retry-After": retry_after},
         )
 
-    @app.errorhandler(redis.exceptions.OutOfMemoryError)
+    for kind in STORE_DOWN:
+        app.register_error_handler(kind, _storage_down)
+
+    @app.errorhandler(StoreFull)
     def _storage_full(error: Exception) -> Response:
         """Redis at ``maxmemory`` (``noeviction``) refuses writes; reads still work."""
         log.warning("storage full: %s", error)

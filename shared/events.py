@@ -19,13 +19,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import redis.exceptions
-
 from shared import metrics
 from shared.errors import ApiError, problem
 from shared.games import OVER, TERMINAL_EVENTS
 from shared.ratelimit import address_of
-from shared.store import GameStore, normalize_after
+from shared.store import GameStore, StoreError, normalize_after
 
 log = logging.getLogger(__name__)
 
@@ -220,5 +218,5 @@ def sse_stream(
                     yield sse_format(event)
                     if event["type"] in TERMINAL_EVENTS:
                         over = True
-        except redis.exceptions.RedisError as error:  # the stream ends; the client resumes
+        except StoreError as error:  # the stream ends; the client resumes
             log.warning("event stream of %s ended: %s", game_id, error)

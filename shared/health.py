@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import redis.exceptions
 from flask import current_app
 from flask_smorest import Blueprint
 
 from shared.errors import PROBLEM_MIME, ApiError
 from shared.schemas import HealthSchema, ProblemSchema
+from shared.store import StoreFull
 
 blp = Blueprint("health", __name__, description="Liveness and readiness.")
 
@@ -43,7 +43,7 @@ def readyz() -> dict[str, str]:
     retry = {"Retry-After": str(current_app.config["RETRY_AFTER_SECONDS"])}
     try:
         current_app.extensions["game_kit"].games.store.probe_write()
-    except redis.exceptions.OutOfMemoryError as error:
+    except StoreFull as error:
         raise ApiError(
             503, "storage-full", "The game store is full and refuses writes.", headers=retry
         ) from error

@@ -40,12 +40,12 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import limits
-import redis.exceptions
 from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import RateLimitItem
 
 from shared.errors import PROBLEM_MIME, ApiError, problem
+from shared.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -189,7 +189,7 @@ class AddressLimits:
         try:  # the window started at its first hit: ask the storage when it ends
             if current is not None:
                 retry_after = min(retry_after, max(1, math.ceil(current.reset_at - time.time())))
-        except redis.exceptions.RedisError as failure:
+        except StoreError as failure:
             log.warning("rate limit storage: %s", failure)
         limited = rate_limited(
             rate, retry_after, self._what.get(request.endpoint or "", "requests")
@@ -228,7 +228,7 @@ class AddressLimits:
             if strategy.hit(rate, self.prefix, _AUTH_SCOPE, address):
                 return response
             reset, _ = strategy.get_window_stats(rate, self.prefix, _AUTH_SCOPE, address)
-        except redis.exceptions.RedisError as failure:  # the answer stands; count later
+        except StoreError as failure:  # the answer stands; count later
             log.warning("could not count a failed authentication: %s", failure)
             return response
         retry_after = min(rate.get_expiry(), max(1, math.ceil(reset - time.time())))

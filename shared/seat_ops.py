@@ -1,12 +1,12 @@
 """Seat changes beyond joining: the host adds a bot seat, a player resigns a running game
-or leaves an open one. Each is one compare-and-set write through :meth:`Games._mutate`."""
+or leaves an open one. Each is one compare-and-set write through :meth:`Games.mutate`."""
 
 from __future__ import annotations
 
 from shared import seats, tokens
 from shared.access import require_host, require_seat
 from shared.errors import ApiError
-from shared.games import OPEN, RUNNING, Games, IfMatch, Outcome, _check_if_match
+from shared.games import OPEN, RUNNING, Games, IfMatch, Outcome, check_if_match
 from shared.store import Doc
 
 
@@ -28,7 +28,7 @@ def add_bot(
 
     def decide(doc: Doc) -> Outcome:
         require_host(doc, digest)
-        _check_if_match(doc, if_match)
+        check_if_match(doc, if_match)
         if doc["status"] != OPEN:
             raise ApiError(409, "game-not-open", "This game does not take players now.")
         if len(doc["players"]) >= doc["seats"]:
@@ -42,7 +42,7 @@ def add_bot(
         event = {"type": "player_joined", "seat": seat, "name": label, "bot": bot}
         return Outcome(new, [event])
 
-    doc, _, _ = games._mutate(game_id, decide)
+    doc, _, _ = games.mutate(game_id, decide)
     return doc, len(doc["players"]) - 1
 
 
@@ -54,7 +54,7 @@ def resign(games: Games, game_id: str, digest: str | None, if_match: IfMatch) ->
     def decide(doc: Doc) -> Outcome:
         nonlocal seat
         seat = require_seat(doc, digest)
-        _check_if_match(doc, if_match)
+        check_if_match(doc, if_match)
         if doc["status"] == OPEN:
             raise ApiError(
                 409,
@@ -72,7 +72,7 @@ def resign(games: Games, game_id: str, digest: str | None, if_match: IfMatch) ->
         new = {**doc, "players": players}
         return Outcome(new, [{"type": "seat_resigned", "seat": seat}])
 
-    doc, _, _ = games._mutate(game_id, decide)
+    doc, _, _ = games.mutate(game_id, decide)
     return doc, seat
 
 
@@ -83,7 +83,7 @@ def leave(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> 
 
     def decide(doc: Doc) -> Outcome:
         seat = require_seat(doc, digest)
-        _check_if_match(doc, if_match)
+        check_if_match(doc, if_match)
         if doc["status"] != OPEN:
             raise ApiError(
                 409, "game-not-open", "Only an open game can be left; resign a running one."
@@ -95,4 +95,4 @@ def leave(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> 
         new = {**doc, "players": players}
         return Outcome(new, [{"type": "player_left", "seat": seat, "name": gone["name"]}])
 
-    return games._mutate(game_id, decide)[0]
+    return games.mutate(game_id, decide)[0]

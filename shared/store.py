@@ -27,6 +27,20 @@ import redis.exceptions
 Doc = dict[str, Any]
 log = logging.getLogger(__name__)
 
+# The store's failures under the store's names: callers catch these, never redis-py's,
+# so this module stays the only one that knows the store is Redis.
+StoreError = redis.exceptions.RedisError
+"""Any failure of a store command (bookkeeping that may fail quietly catches this)."""
+StoreFull = redis.exceptions.OutOfMemoryError
+"""Redis at ``maxmemory`` under ``noeviction``: writes refused, reads still work."""
+STORE_DOWN: tuple[type[Exception], ...] = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    redis.exceptions.ClusterDownError,
+    redis.exceptions.ReadOnlyError,
+)
+"""Failures that mean the store is unreachable or not writable for now (503)."""
+
 _SCRIPT = resources.files("shared").joinpath("store.lua").read_text(encoding="utf-8")
 _SCHEDULE = resources.files("shared").joinpath("schedule.lua").read_text(encoding="utf-8")
 _UNLOCK = """
@@ -74,6 +88,12 @@ def make_clients(settings: dict[str, Any]) -> tuple[Any, Any]:
     client = factory(url, socket_timeout=settings["REDIS_SOCKET_TIMEOUT"], **common)
     blocking = factory(url, socket_timeout=blocking_timeout, **common)
     return client, blocking
+
+
+def open_store(settings: dict[str, Any], prefix: str) -> GameStore:
+    """The store of one service (key prefix ``prefix``) on its own pair of clients."""
+    client, blocking = make_clients(settings)
+    return GameStore(client, blocking, prefix, settings["WORKER_DUE_SHARDS"])
 
 
 @dataclass(frozen=True)

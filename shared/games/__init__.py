@@ -1,0 +1,154 @@
+"""The games layer: seats, tokens, turn order and versions, the game-agnostic life of a
+game. :class:`Games` is the one face the routes, the worker and the webhooks use; behind
+it each part has one job:
+
+- ``base``: statuses, :class:`Outcome`, the ``If-Match`` check, settling after a move;
+- ``writes``: the write loop (read, decide, compare-and-set, retried on a conflict);
+- ``lifecycle``: create, join, start, cancel (bot seats and leaving: shared/seat_ops.py);
+- ``moves``: a seat's move, once per ``Idempotency-Key``;
+- ``replay``: idempotency records, and a retried move's first answer rebuilt;
+- ``answers``: views, summaries, scores, legal moves and the log.
+
+Nothing here touches Flask or Redis directly (the store does); errors are
+:class:`ApiError` or the engine's ``RuleError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from shared.engine import Choice, Engine
+from shared.games.answers import Answers, summary
+from shared.games.base import (
+    CANCELLED,
+    FINISHED,
+    OPEN,
+    OVER,
+    RUNNING,
+    TERMINAL_EVENTS,
+    Context,
+    IfMatch,
+    Outcome,
+    check_if_match,
+    settle,
+)
+from shared.games.lifecycle import Lifecycle
+from shared.games.moves import Moves
+from shared.games.writes import WriteLoop
+from shared.store import Doc, GameStore
+
+__all__ = [
+    "CANCELLED",
+    "FINISHED",
+    "OPEN",
+    "OVER",
+    "RUNNING",
+    "TERMINAL_EVENTS",
+    "Games",
+    "IfMatch",
+    "Outcome",
+    "check_if_match",
+]
+
+
+class Games:
+    """The games of one engine, stored in one :class:`GameStore`: a thin face over the
+    parts above.
+
+    Requests name their bearer by ``digest``, the token's hash (``None``: no token),
+    computed once per request by the caller; the raw token never gets this far.
+    """
+
+    def __init__(self, engine: Engine, store: GameStore, settings: dict[str, Any]) -> None:
+        self.ctx = Context(engine, store, settings)
+        self.writes = WriteLoop(self.ctx)
+        self.answers = Answers(self.ctx)
+        self.lifecycle = Lifecycle(self.ctx, self.writes)
+        self.moves = Moves(self.ctx, self.writes, self.answers)
+
+    @property
+    def engine(self) -> Engine:
+        return self.ctx.engine
+
+    @engine.setter
+    def engine(self, engine: Engine) -> None:
+        self.ctx.engine = engine
+
+    @property
+    def store(self) -> GameStore:
+        return self.ctx.store
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        return self.ctx.settings
+
+    # -- reads and answers ---------------------------------------------------------------
+
+    def load(self, game_id: str) -> Doc:
+        """The document; 404 if there is none."""
+        return self.writes.read(game_id)[0]
+
+    def view(self, doc: Doc, seat: int | None) -> dict[str, Any]:
+        return self.answers.view(doc, seat)
+
+    summary = staticmethod(summary)
+
+    def legal_moves(self, doc: Doc, seat: int) -> list[dict[str, Any]]:
+        return self.answers.legal_moves(doc, seat)
+
+    def choices(self, doc: Doc, seat: int) -> list[Choice]:
+        return self.answers.choices(doc, seat)
+
+    def score(self, doc: Doc) -> dict[str, Any]:
+        return self.answers.score(doc)
+
+    def log(self, doc: Doc) -> dict[str, Any]:
+        return self.answers.log(doc)
+
+    # -- writes --------------------------------------------------------------------------
+
+    def ttl(self, doc: Doc) -> int:
+        return self.writes.ttl(doc)
+
+    def mutate(
+        self, game_id: str, decide: Callable[[Doc], Outcome]
+    ) -> tuple[Doc, list[dict[str, Any]], str | None]:
+        """One decided change through the write loop (seat_ops, the worker's bots)."""
+        return self.writes.mutate(game_id, decide)
+
+    def settle(self, doc: Doc, events: list[dict[str, Any]]) -> None:
+        settle(self.ctx.engine, doc, events)
+
+    def create(
+        self,
+        options: dict[str, Any],
+        owner: str | None = None,
+        webhook: dict[str, Any] | None = None,
+    ) -> tuple[Doc, str]:
+        return self.lifecycle.create(options, owner, webhook)
+
+    def join(
+        self,
+        game_id: str,
+        name: str,
+        if_match: IfMatch = None,
+        webhook: Callable[[int], dict[str, Any]] | None = None,
+    ) -> tuple[Doc, int, str]:
+        return self.lifecycle.join(game_id, name, if_match, webhook)
+
+    def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+        return self.lifecycle.start(game_id, digest, if_match)
+
+    def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+        return self.lifecycle.cancel(game_id, digest, if_match)
+
+    def move(
+        self,
+        game_id: str,
+        digest: str | None,
+        move: dict[str, Any],
+        if_match: IfMatch = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        return self.moves.move(game_id, digest, move, if_match, idempotency_key)

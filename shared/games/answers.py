@@ -1,0 +1,92 @@
+"""What the games layer answers about a game: views, listing entries, scores, legal
+moves and the log. Reads only; what each audience may see is decided here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared import seats
+from shared.engine import Choice
+from shared.games.base import OVER, RUNNING, Context
+from shared.store import Doc
+
+
+def clock_option(doc: Doc) -> dict[str, Any]:
+    return {"clock": doc["clock"]} if doc.get("clock") else {}
+
+
+def players(doc: Doc) -> list[dict[str, Any]]:
+    return [{"seat": p["seat"], "name": p["name"], **seats.public(p)} for p in doc["players"]]
+
+
+def public(doc: Doc) -> dict[str, Any]:
+    """The facts about a game anyone may see (the head of a view, summary and log)."""
+    return {
+        "id": doc["id"],
+        "game": doc["game"],
+        "status": doc["status"],
+        "version": doc["version"],
+        "options": {"players": doc["seats"], **clock_option(doc), **doc["options"]},
+        "players": players(doc),
+        # documents stored before seed commitments have neither (null, false)
+        "seed_commitment": doc.get("seed_commitment"),
+        "seed_chosen": doc.get("seed_chosen", False),
+    }
+
+
+def summary(doc: Doc) -> dict[str, Any]:
+    """A listing entry: public facts only."""
+    return {**public(doc), "to_act": doc["to_act"], "created_at": doc["created_at"]}
+
+
+class Answers:
+    """The answers that need the engine (views, scores, moves) or the store (the log)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def view(self, doc: Doc, seat: int | None) -> dict[str, Any]:
+        """The game as ``seat`` (``None``: a spectator) may see it. Never the seed, the
+        token hashes or the raw engine state: only the engine's own view of it."""
+        state = doc["state"]
+        return {
+            **public(doc),
+            "you": seat,
+            "to_act": doc["to_act"],
+            "state": None if state is None else self.ctx.engine.view(state, seat),
+            "result": doc["result"],
+            "created_at": doc["created_at"],
+            "updated_at": doc["updated_at"],
+        }
+
+    def legal_moves(self, doc: Doc, seat: int) -> list[dict[str, Any]]:
+        """The seat's legal moves now (none unless the game runs and the seat is to act)."""
+        if doc["status"] != RUNNING or seat not in doc["to_act"]:
+            return []
+        return list(self.ctx.engine.legal_moves(doc["state"], seat))
+
+    def choices(self, doc: Doc, seat: int) -> list[Choice]:
+        """How the seat may fill the subset fields of its legal moves (see shared.engine)."""
+        if doc["status"] != RUNNING or seat not in doc["to_act"]:
+            return []
+        return self.ctx.engine.choices(doc["state"], seat)
+
+    def score(self, doc: Doc) -> dict[str, Any]:
+        """Public scores so far and the result once over."""
+        state = doc["state"]
+        return {
+            "status": doc["status"],
+            "score": None if state is None else self.ctx.engine.score(state),
+            "result": doc["result"],
+        }
+
+    def log(self, doc: Doc) -> dict[str, Any]:
+        """Every event; once the game is over also the seed, its commitment's salt and
+        every move (replayable, and checkable against ``seed_commitment``)."""
+        store = self.ctx.store
+        body = {**public(doc), "events": store.all_events(doc["id"])}
+        if doc["status"] in OVER:
+            body["seed"] = doc["seed"]
+            body["salt"] = doc.get("salt")
+            body["moves"] = store.all_moves(doc["id"])
+        return body

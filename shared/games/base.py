@@ -1,0 +1,75 @@
+"""What every part of the games layer shares: the statuses, the decided change
+(:class:`Outcome`), the ``If-Match`` check and the engine's settling of a document."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from shared import seats
+from shared.engine import Engine
+from shared.errors import ApiError
+from shared.store import Doc, GameStore
+
+OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
+OVER = (FINISHED, CANCELLED)
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+TERMINAL_EVENTS = ("game_finished", "game_cancelled")
+IfMatch = Callable[[int], bool] | None
+"""A predicate on versions from ``If-Match``; ``None`` when the header is absent."""
+
+
+@dataclass
+class Context:
+    """The engine, store and settings of one service, shared by the parts of the games
+    layer (the engine is swapped in place by tests that interfere with a write)."""
+
+    engine: Engine
+    store: GameStore
+    settings: dict[str, Any]
+
+
+@dataclass
+class Outcome:
+    """What a change decided: the new document, its events (not yet stamped with id and
+    version) and the moves to append to the moves list."""
+
+    doc: Doc
+    events: list[dict[str, Any]]
+    moves: list[dict[str, Any]] = field(default_factory=list)
+
+
+def now_text() -> str:
+    """Now as a document's ``updated_at`` (ISO 8601, milliseconds, ``Z``)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def not_found(game_id: str) -> ApiError:
+    return ApiError(404, "game-not-found", f"There is no game {game_id!r}.")
+
+
+def check_if_match(doc: Doc, if_match: IfMatch) -> None:
+    """412 when the client's ``If-Match`` names another version."""
+    if if_match is not None and not if_match(doc["version"]):
+        raise ApiError(
+            412,
+            "version-mismatch",
+            f"The game is at version {doc['version']}; If-Match does not match.",
+            version=doc["version"],
+        )
+
+
+def settle(engine: Engine, doc: Doc, events: list[dict[str, Any]]) -> None:
+    """Status, ``to_act`` and result after the engine moved; ends a finished game."""
+    state = doc["state"]
+    if engine.is_over(state):
+        doc["status"] = FINISHED
+        doc["to_act"] = []
+        doc["result"] = seats.rank_resigned_last(engine.result(state), doc["players"])
+        events.append({"type": "game_finished", "result": doc["result"]})
+    else:
+        doc["status"] = RUNNING
+        doc["to_act"] = list(engine.to_act(state))

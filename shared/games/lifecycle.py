@@ -1,0 +1,207 @@
+"""A game's life before and around its moves: create, join, start and cancel (bot seats,
+resigning and leaving are in shared/seat_ops.py). Each change is one decision handed to
+the write loop."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from shared import fairness, metrics, names, seats, tokens
+from shared.access import require_host
+from shared.engine import RuleError
+from shared.errors import ApiError, invalid
+from shared.games.answers import clock_option, players
+from shared.games.base import (
+    CANCELLED,
+    OPEN,
+    OVER,
+    Context,
+    IfMatch,
+    Outcome,
+    check_if_match,
+    now_text,
+    settle,
+)
+from shared.games.writes import WriteLoop
+from shared.store import Doc, event_id, now_us
+
+
+class Lifecycle:
+    """Create, join, start and cancel the games of one service."""
+
+    def __init__(self, ctx: Context, writes: WriteLoop) -> None:
+        self.ctx = ctx
+        self.writes = writes
+
+    def create(
+        self,
+        options: dict[str, Any],
+        owner: str | None = None,
+        webhook: dict[str, Any] | None = None,
+    ) -> tuple[Doc, str]:
+        """A new open game and its host token. ``players`` (seat count, default the
+        engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
+        engine's options, checked now by a trial setup so a bad mix fails at once.
+        ``owner``: the id of the API key that creates it (see shared/apikeys.py)."""
+        engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
+        options = dict(options)
+        count = options.pop("players", None) or engine.MAX_PLAYERS
+        seed = options.pop("seed", None)
+        salt = commitment = None
+        clock = self._check_clock(options.pop("clock", None))
+        if seed is None:
+            seed, salt, commitment = fairness.new_seed()
+        elif not settings.get("ALLOW_CHOSEN_SEED", True):
+            raise ApiError(
+                422,
+                "option-not-allowed",
+                "This service picks every seed itself (ALLOW_CHOSEN_SEED is off).",
+            )
+        if not engine.MIN_PLAYERS <= count <= engine.MAX_PLAYERS:
+            raise invalid("json", "players", "players is out of range.", "Out of range.")
+        try:  # a trial set-up: option combinations the schema cannot judge are bad input
+            engine.setup(count, options, seed)
+        except RuleError as error:
+            raise ApiError(422, error.code, error.message) from error
+        host_token = tokens.new_token()
+        game_id = secrets.token_hex(8)
+        now = now_text()
+        doc: Doc = {
+            "version": 1,  # first: the write script reads it without decoding the document
+            "id": game_id,
+            "game": engine.NAME,
+            "status": OPEN,
+            "seats": count,
+            "options": options,
+            "seed": seed,
+            "salt": salt,
+            "seed_commitment": commitment,
+            "seed_chosen": commitment is None,
+            "clock": clock,
+            "host": tokens.hash_token(host_token),
+            "players": [],
+            "state": None,
+            "to_act": [],
+            "result": None,
+            "created_at": now,
+            "updated_at": now,
+        }
+        if owner is not None:
+            doc["owner"] = owner
+        if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
+            doc["webhooks"] = [webhook]
+        event = {
+            "type": "game_created",
+            "options": {"players": count, **clock_option(doc), **options},
+            "version": 1,
+            "id": event_id(1, 0),
+        }
+        result = store.write(doc, 0, [event], [], self.writes.ttl(doc))
+        if result.outcome != "ok":  # pragma: no cover - a 64-bit id collision
+            raise ApiError(409, "version-conflict", "Could not create the game; try again.")
+        created_us = now_us()
+        try:  # listed only once written (a listing drops ids without a document)...
+            store.index_add(game_id, created_us, settings["GAME_TTL_IDLE"])
+        except Exception:  # ...and never written unlisted: the client got no id
+            with contextlib.suppress(Exception):
+                store.discard(game_id)
+            raise
+        metrics.record_write(engine.NAME, None, OPEN, "ok")
+        ttl = settings["GAME_TTL_IDLE"]
+        store.tracking.moved(game_id, None, OPEN, owner, created_us, ttl)
+        return doc, host_token
+
+    def _check_clock(self, clock: dict[str, Any] | None) -> dict[str, Any] | None:
+        """The ``clock`` option with its defaults; 422 below ``CLOCK_MIN_TURN_SECONDS``."""
+        if clock is None:
+            return None
+        low = self.ctx.settings.get("CLOCK_MIN_TURN_SECONDS", 10)
+        if not low <= clock["turn_seconds"] <= seats.MAX_TURN_SECONDS:
+            detail = f"turn_seconds must be {low}..{seats.MAX_TURN_SECONDS}."
+            raise invalid("json", "clock", detail, "Out of range.")
+        return {
+            "turn_seconds": clock["turn_seconds"],
+            "max_timeouts": clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS),
+        }
+
+    def join(
+        self,
+        game_id: str,
+        name: str,
+        if_match: IfMatch = None,
+        webhook: Callable[[int], dict[str, Any]] | None = None,
+    ) -> tuple[Doc, int, str]:
+        """Take the next free seat; returns the document, the seat and its token.
+        ``webhook``: makes the seat's webhook registration, given the seat."""
+        name = names.normalize(name)
+        token = tokens.new_token()
+        digest = tokens.hash_token(token)
+
+        def decide(doc: Doc) -> Outcome:
+            check_if_match(doc, if_match)
+            if doc["status"] != OPEN:
+                raise ApiError(409, "game-not-open", "This game does not take players now.")
+            if len(doc["players"]) >= doc["seats"]:
+                raise ApiError(409, "game-full", "Every seat of this game is taken.")
+            taken = next(
+                (p["name"] for p in doc["players"] if names.clashes(p["name"], name)), None
+            )
+            if taken is not None:
+                detail = f"{name!r} is taken or too like {taken!r}, who already joined."
+                raise ApiError(409, "name-taken", detail)
+            seat = len(doc["players"])
+            player = {"seat": seat, "name": name, "token_hash": digest}
+            new = {**doc, "players": [*doc["players"], player]}
+            if webhook is not None:
+                new["webhooks"] = [*doc.get("webhooks", []), webhook(seat)]
+            return Outcome(new, [{"type": "player_joined", "seat": seat, "name": name}])
+
+        doc, _, _ = self.writes.mutate(game_id, decide)
+        return doc, len(doc["players"]) - 1, token
+
+    def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+        """The host starts an open game with at least the engine's minimum of players."""
+        engine = self.ctx.engine
+
+        def decide(doc: Doc) -> Outcome:
+            if doc["status"] != OPEN:
+                raise ApiError(409, "game-not-open", "Only an open game can be started.")
+            joined = len(doc["players"])
+            if joined < engine.MIN_PLAYERS:
+                raise ApiError(
+                    409,
+                    "not-enough-players",
+                    f"{joined} joined; at least {engine.MIN_PLAYERS} are needed.",
+                )
+            new = {**doc, "state": engine.setup(joined, dict(doc["options"]), doc["seed"])}
+            events = [{"type": "game_started", "players": players(doc)}]
+            settle(engine, new, events)
+            return Outcome(new, events)
+
+        return self._as_host(game_id, digest, if_match, decide)
+
+    def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+        """The host cancels an open or running game."""
+
+        def decide(doc: Doc) -> Outcome:
+            if doc["status"] in OVER:
+                raise ApiError(409, "game-over", f"The game is already {doc['status']}.")
+            new = {**doc, "status": CANCELLED, "to_act": []}
+            return Outcome(new, [{"type": "game_cancelled"}])
+
+        return self._as_host(game_id, digest, if_match, decide)
+
+    def _as_host(
+        self, game_id: str, digest: str | None, if_match: IfMatch, decide: Callable[[Doc], Outcome]
+    ) -> Doc:
+        """A write for the host only (401/403 first, then 412, then ``decide``)."""
+
+        def guarded(doc: Doc) -> Outcome:
+            require_host(doc, digest)
+            check_if_match(doc, if_match)
+            return decide(doc)
+
+        return self.writes.mutate(game_id, guarded)[0]

@@ -1,0 +1,72 @@
+"""A seat's move: checked against the seat and the turn, decided by the engine, written
+once per ``Idempotency-Key`` (a retry gets the first answer rebuilt, nothing applied)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared import metrics, seats
+from shared.access import missing_token, require_seat
+from shared.errors import ApiError
+from shared.games.answers import Answers
+from shared.games.base import RUNNING, Context, IfMatch, Outcome, check_if_match, settle
+from shared.games.replay import move_digest, replay
+from shared.games.writes import WriteLoop
+from shared.store import Doc
+
+
+class Moves:
+    """The move route's work for the games of one service."""
+
+    def __init__(self, ctx: Context, writes: WriteLoop, answers: Answers) -> None:
+        self.ctx = ctx
+        self.writes = writes
+        self.answers = answers
+
+    def move(
+        self,
+        game_id: str,
+        digest: str | None,
+        move: dict[str, Any],
+        if_match: IfMatch = None,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """Apply a seat's move; returns ``{"game": <the mover's view>, "events": [...]}``.
+
+        With an ``Idempotency-Key`` already used by this bearer, returns the first answer
+        and applies nothing. The key is stored by the same script that applies the move;
+        it and the move counter are per token (per seat; a wrong token counts apart).
+        """
+        if digest is None:
+            raise missing_token()
+        engine = self.ctx.engine
+        idem_field = None if idempotency_key is None else f"{digest[:32]}:{idempotency_key}"
+        limit_as = digest[:16] if self.writes.move_rate is not None else None
+        seat = -1
+
+        def decide(doc: Doc) -> Outcome:
+            nonlocal seat
+            seat = require_seat(doc, digest)
+            check_if_match(doc, if_match)
+            if doc["status"] != RUNNING:
+                raise ApiError(409, "game-not-running", f"The game is {doc['status']}.")
+            if seat not in doc["to_act"]:
+                raise ApiError(409, "not-your-turn", f"Seat {seat} is not expected to act now.")
+            seats.require_active(doc, seat)
+            state, events = engine.apply_move(doc["state"], seat, move)
+            new = {**doc, "state": state, "players": seats.human_moved(doc["players"], seat)}
+            events = list(events)
+            settle(engine, new, events)
+            return Outcome(
+                new, events, [{"seat": seat, "move": move, "version": doc["version"] + 1}]
+            )
+
+        doc, events, record = self.writes.mutate(
+            game_id, decide, idem_field, limit_as, move_digest(move) if idem_field else ""
+        )
+        if record is not None:  # a retry: decide() may not have run
+            doc, events = replay(self.ctx, doc, record)
+            seat = require_seat(doc, digest)
+        else:
+            metrics.MOVES_APPLIED.labels(engine.NAME).inc()
+        return {"game": self.answers.view(doc, seat), "events": events}

@@ -1,0 +1,139 @@
+"""The write loop: read the document (one round trip), decide with the engine in memory,
+then one compare-and-set script call. When someone else wrote in between, the whole step
+is retried on the fresh document, so the engine decides again (two moves racing for one
+turn: the loser gets the engine's or the turn's rejection)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from shared import metrics, ratelimit, seats
+from shared.engine import RuleError
+from shared.errors import ApiError
+from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
+from shared.games.replay import make_record, same_move
+from shared.store import Doc, event_id
+from shared.webhooks import notify
+
+
+class WriteLoop:
+    """Reads and compare-and-set writes of the games of one service."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.move_rate = ratelimit.parse_rate(ctx.settings.get("RATE_LIMIT_MOVES"))
+
+    def read(
+        self, game_id: str, idem_field: str | None = None, limit_as: str | None = None
+    ) -> tuple[Doc, str | None]:
+        """The document and the idempotency record if asked; with ``limit_as`` (a
+        client's name in this game) the same round trip counts the request against
+        ``RATE_LIMIT_MOVES`` (429 over it). 404 when there is no such game."""
+        store = self.ctx.store
+        if not GAME_ID.match(game_id):
+            raise not_found(game_id)
+        if limit_as is None:
+            doc, record = store.read(game_id, idem_field)
+        else:
+            rate = self.move_rate
+            assert rate is not None
+            number, retry_after = ratelimit.window_of(rate)
+            doc, record, count = store.read_counted(
+                game_id, idem_field, f"{limit_as}:{number}", rate.get_expiry() + 1
+            )
+            ratelimit.check(count, rate, retry_after, "moves")
+        if doc is None:
+            raise not_found(game_id)
+        if doc["state"] is not None:
+            try:
+                doc["state"] = self.ctx.engine.upgrade(doc["state"])
+            except RuleError as error:  # stored by code this version cannot read
+                raise ApiError(409, error.code, error.message) from error
+        return doc, record
+
+    def ttl(self, doc: Doc) -> int:
+        """Seconds the game lives after this write: short once over, long while it runs
+        (from its last write), and while open until ``GAME_TTL_OPEN`` after its creation
+        (joins do not extend it: nobody can keep an unstarted game alive for ever)."""
+        settings = self.ctx.settings
+        if doc["status"] in OVER:
+            return int(settings["GAME_TTL_FINISHED"])
+        if doc["status"] == OPEN:
+            created = datetime.fromisoformat(doc["created_at"].replace("Z", "+00:00"))
+            age = (datetime.now(UTC) - created).total_seconds()
+            return max(1, math.ceil(float(settings["GAME_TTL_OPEN"]) - age))
+        return int(settings["GAME_TTL_IDLE"])
+
+    def mutate(
+        self,
+        game_id: str,
+        decide: Callable[[Doc], Outcome],
+        idem_field: str | None = None,
+        limit_as: str | None = None,
+        digest: str = "",
+    ) -> tuple[Doc, list[dict[str, Any]], str | None]:
+        """Read, ``decide``, compare-and-set; retried on a version conflict.
+
+        Returns the written document, its stamped events and ``None``; or, when
+        ``idem_field`` was used before, the current document, no events and the stored
+        record (see :func:`shared.games.replay.replay`); ``422 idempotency-key-reused``
+        when that record holds another move's ``digest``. Only the first read counts
+        against the move limit.
+        """
+        store, name = self.ctx.store, self.ctx.engine.NAME
+        for _ in range(self.ctx.settings["CAS_RETRIES"]):
+            doc, record = self.read(game_id, idem_field, limit_as)
+            limit_as = None
+            if record is not None:
+                return doc, [], same_move(record, digest)
+            outcome = decide(doc)
+            new = outcome.doc
+            due = _clock(doc, outcome)
+            new["version"] = version = doc["version"] + 1
+            new["updated_at"] = now_text()
+            events = [
+                {**event, "version": version, "id": event_id(version, n)}
+                for n, event in enumerate(outcome.events)
+            ]
+            movers = {move["seat"] for move in outcome.moves}
+            outbox = notify.notifications(doc, new, events, movers)
+            result = store.write(
+                new,
+                doc["version"],
+                events,
+                outcome.moves,
+                self.ttl(new),
+                idem_field,
+                make_record(version, new["updated_at"], digest) if idem_field else None,
+                due,
+                outbox,
+            )
+            metrics.record_write(name, doc["status"], new["status"], result.outcome)
+            if result.outcome == "ok":
+                if new["status"] != doc["status"]:
+                    store.tracking.moved(game_id, doc["status"], new["status"], doc.get("owner"))
+                return new, events, None
+            if result.outcome == "duplicate":
+                return doc, [], same_move(result.record or "", digest)
+            if result.outcome == "missing":
+                raise not_found(game_id)
+        raise ApiError(
+            409,
+            "version-conflict",
+            "The game kept changing while this request was applied; try again.",
+        )
+
+
+def _clock(old: Doc, outcome: Outcome) -> int | None | bool:
+    """Deadlines of the seats to act after this change, and the game's due time for
+    the worker (``False``: a game without clock or bots, never scheduled)."""
+    new = outcome.doc
+    movers = {move["seat"] for move in outcome.moves}
+    now = seats.now_ms()
+    seats.refresh(old, new, movers, now)
+    if not (seats.is_scheduled(new) or seats.is_scheduled(old)):
+        return False
+    return seats.due_ms(new, now)
