@@ -302,10 +302,12 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     @blp.doc(responses=problems(401, 403, 404, 503))
     @blp.doc(operationId="listLegalMoves")
     def legal_moves(game_id: str) -> Answer:
-        """The bearer's legal moves now, each postable to ``/moves`` unchanged, and the
-        subset fields they may fill instead (``choices``; see docs/api.md).
+        """The bearer's legal moves now, each postable unchanged, and their subset choices.
 
-        Empty unless the game runs and the bearer's seat is expected to act.
+        `moves`: every legal move, each postable to `/moves` unchanged. `choices`: the
+        subset fields (e.g. Wind City's renewals and insurance) a listed move may fill
+        instead, with each option's price and the budget; see docs/api.md. Both are empty
+        unless the game runs and the bearer's seat is expected to act.
         """
         kit = games()
         doc = kit.load(game_id)
