@@ -54,34 +54,34 @@ def test_importing_the_client_loads_no_server_code() -> None:
     assert out.stdout.strip() == "[]"
 
 
-def test_verify_loads_only_the_pure_rules() -> None:
+def _server_modules_loaded_by(setup: str, action: str) -> set[str]:
+    """The server-side modules that ``action`` loads after ``setup`` ran, in a fresh process."""
     code = (
-        "import sys\nfrom clients.cli import verify\n"
-        "before = set(sys.modules)\n"
-        "for game in ('manhattan', 'windcity'): verify.load_rules(game)\n"
+        f"import sys\n{setup}\nbefore = set(sys.modules)\n{action}\n"
         "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in "
         "('shared', 'flask', 'redis', 'werkzeug', 'marshmallow')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
-    loaded = set(ast.literal_eval(out.stdout))
+    return set(ast.literal_eval(out.stdout))
+
+
+def test_verify_loads_only_the_pure_rules() -> None:
+    loaded = _server_modules_loaded_by(
+        "from clients.cli import verify",
+        "for game in ('manhattan', 'windcity'): verify.load_rules(game)",
+    )
     assert loaded <= {"shared", "shared.rng", "shared.engine"}, loaded
     assert "shared.rng" in loaded
 
 
 def test_bots_load_only_the_pure_rules() -> None:
     """The CLI's bots are the rules packages' strategies, loaded when asked for."""
-    code = (
-        "import sys\nfrom clients.cli import bots\n"
-        "before = set(sys.modules)\n"
+    loaded = _server_modules_loaded_by(
+        "from clients.cli import bots",
         "for game in ('manhattan', 'windcity'):\n"
-        "    for name in ('random', 'greedy'): bots.strategy(game, name)\n"
-        "print(sorted(m for m in set(sys.modules) - before if m.split('.')[0] in "
-        "('shared', 'flask', 'redis', 'werkzeug', 'marshmallow')))"
+        "    for name in ('random', 'greedy'): bots.strategy(game, name)",
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
-    )
-    loaded = set(ast.literal_eval(out.stdout))
     assert loaded <= {"shared", "shared.rng", "shared.engine"}, loaded
+    assert "shared.rng" in loaded
