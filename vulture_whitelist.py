@@ -46,7 +46,7 @@ _.sort_keys, _.ensure_ascii, _.api_key_reservation, _._handle_invalid_json_error
 _.install, _.write_error, _.mesg
 
 # Metrics defined ahead for the worker and webhooks, documented in docs/operations.md.
-_.WORKER_LAG, _.WEBHOOK_DELIVERIES, _.WEBHOOK_LATENCY, _.serve_worker_metrics
+_.WEBHOOK_DELIVERIES, _.WEBHOOK_LATENCY
 
 # Tests: http.server handler hooks, a schemathesis check's signature, redis-py's script
 # cache attribute set by a test.

@@ -88,8 +88,8 @@ trap stop EXIT
 serve manhattan manhattan "$MANHATTAN_PORT"
 [ -f services/windcity/app.py ] && serve windcity windcity "$WINDCITY_PORT"
 # one worker plays bot seats and timeouts of both games (any number may run)
-"$BIN/python" -m shared.worker 9>&- &
+WORKER_METRICS_PORT=${WORKER_METRICS_PORT:-9100} "$BIN/python" -m shared.worker 9>&- &
 pids+=($!)
-echo "worker: plays bots and turn timeouts (WORKER_GAMES=${WORKER_GAMES:-manhattan,windcity})"
+echo "worker: plays bots and turn timeouts (WORKER_GAMES=${WORKER_GAMES:-manhattan,windcity}; metrics: http://127.0.0.1:${WORKER_METRICS_PORT:-9100}/metrics)"
 echo "Redis: $REDIS_URL.  Ctrl-C stops the services."
 wait -n

@@ -48,6 +48,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WORKER_LEASE_SECONDS": (float, 5.0),
     "WORKER_BATCH": (int, 50),
     "WORKER_HEARTBEAT_FILE": (str, "/tmp/boardgames-worker.heartbeat"),
+    # the worker's own /metrics (Prometheus): 0 is off; make run and compose serve 9100
+    "WORKER_METRICS_PORT": (int, 0),
+    "WORKER_METRICS_HOST": (str, "127.0.0.1"),
     # webhooks (shared/webhooks): the server key secrets derive from, SSRF opt-out, delivery
     "WEBHOOK_SIGNING_KEY": (str, ""),
     "WEBHOOK_ALLOW_PRIVATE": (bool, False),

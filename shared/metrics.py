@@ -77,7 +77,7 @@ WAITING = Gauge(
 
 WORKER_LAG = Gauge(
     "boardgames_worker_lag_seconds",
-    "How far the worker is behind: age of the oldest job it has not handled yet.",
+    "How late the worker's last tick played its due moves (the latest one), by job.",
     ["job"],
     multiprocess_mode="max",
 )

@@ -23,10 +23,11 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
-from shared import seats
+from shared import metrics, seats
 from shared.autoplay import NothingDue, play_due
 from shared.config import load_settings
 from shared.games import Games
@@ -34,6 +35,8 @@ from shared.store import GameStore, make_clients
 from shared.webhooks.delivery import Deliverer
 
 log = logging.getLogger("shared.worker")
+LAGS_KEPT = 100_000
+"""Lags kept for ``--report`` (bounded: a worker runs for months)."""
 STEPS_PER_CLAIM = 25
 """Moves played in a row for one claimed game before turning to the next (a game of
 bots only goes on at the next tick: one busy game cannot starve the others)."""
@@ -53,8 +56,8 @@ def build_games(settings: dict[str, Any]) -> list[Games]:
 
 
 class Worker:
-    """The loop over the due games of ``games``; ``lags`` (ms, due to played) are kept
-    for the bench and the log."""
+    """The loop over the due games of ``games``; the latest ``lags`` (ms, due to played)
+    are kept for the bench and the log."""
 
     def __init__(self, games: list[Games], settings: dict[str, Any]) -> None:
         self.games = games
@@ -63,7 +66,8 @@ class Worker:
         self.batch = settings["WORKER_BATCH"]
         self.heartbeat = settings["WORKER_HEARTBEAT_FILE"]
         self.stop = threading.Event()
-        self.lags: list[int] = []
+        self.lags: deque[int] = deque(maxlen=LAGS_KEPT)
+        self.late_ms = 0
         self.moves = 0
         self.deliverer = Deliverer([g.store for g in games], settings)
         self.deliverer.stop = self.stop.is_set
@@ -99,7 +103,15 @@ class Worker:
         sender.join(self.deliverer.timeout + 1)  # let a delivery in flight finish
 
     def tick(self) -> int:
-        """Claim and play every game due now; the number of games looked at."""
+        """Claim and play every game due now; the number of games looked at. The lag
+        gauge says how late this tick's latest move was (0 when nothing was due)."""
+        self.late_ms = 0
+        try:
+            return self._claim_and_play()
+        finally:
+            metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
+
+    def _claim_and_play(self) -> int:
         seen = 0
         for games in self.games:
             claimed = games.store.claim_all_due(seats.now_ms(), self.lease_ms, self.batch)
@@ -126,6 +138,7 @@ class Worker:
                 return
             self.moves += 1
             self.lags.append(lag)
+            self.late_ms = max(self.late_ms, lag)
 
     def _beat(self) -> None:
         if self.heartbeat:
@@ -157,6 +170,10 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     worker = Worker(build_games(settings), settings)
+    if settings["WORKER_METRICS_PORT"]:
+        metrics.serve_worker_metrics(
+            settings["WORKER_METRICS_PORT"], settings["WORKER_METRICS_HOST"]
+        )
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: worker.stop.set())
     names = ", ".join(g.engine.NAME for g in worker.games)
@@ -164,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     worker.run()
     log.info("worker stopped after %d moves", worker.moves)
     if args.report:
-        print(json.dumps({"moves": worker.moves, "lags_ms": worker.lags}), flush=True)
+        print(json.dumps({"moves": worker.moves, "lags_ms": list(worker.lags)}), flush=True)
     return 0
 
 

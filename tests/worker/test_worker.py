@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 import pytest
+import requests
 
 from clients.cli.bots import play_seat, random_strategy
 from clients.cli.client import client_for
@@ -237,3 +238,24 @@ def test_the_cli_plays_alone_against_server_bots(tmp_path, clock_manhattan, work
     cli("bot", "--strategy", "random")
     final = client_for("manhattan", clock_manhattan).view(created["id"])
     assert final["status"] == "finished"
+
+
+def test_the_worker_serves_its_own_metrics(clock_manhattan, workers):
+    """With WORKER_METRICS_PORT the worker answers /metrics: its lag gauge is there and
+    parses with prometheus-client's parser once it played a bot game's moves."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    from tests.conftest import free_port
+
+    port = free_port()
+    gid, host, _ = new_game("manhattan", clock_manhattan, [], ["random", "greedy"])
+    workers.start(WORKER_METRICS_PORT=str(port))
+    host.start(gid)
+    done = lambda: host.view(gid, spectator=True)["status"] == "finished"  # noqa: E731
+    wait_for(done, 60, "the bots to finish")
+    text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    families = {f.name: f for f in text_string_to_metric_families(text)}
+    lag = families["boardgames_worker_lag_seconds"]
+    assert [s.labels for s in lag.samples] == [{"job": "move"}]
+    assert lag.samples[0].value >= 0
+    assert "boardgames_webhook_deliveries" in families
