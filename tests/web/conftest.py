@@ -75,3 +75,20 @@ def screenshots_dir() -> Path:
     path = Path(os.environ.get("SCREENSHOTS_DIR", ROOT / "var" / "screenshots"))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@pytest.fixture
+def workers(redis_url: str) -> Iterator[Any]:
+    """Real ``python -m shared.worker`` processes on the session's Redis, as in
+    ``tests/worker`` (the same ``Workers`` pool; every one is stopped after the test)."""
+    import tempfile
+
+    from tests.worker.conftest import Workers
+
+    with tempfile.TemporaryDirectory() as workdir:
+        pool = Workers(redis_url, workdir)
+        yield pool
+        for worker in pool.running:
+            if worker.proc.poll() is None:
+                worker.proc.kill()
+                worker.proc.wait(10)

@@ -5,6 +5,15 @@ import { h, rerender } from "./dom.js";
 import { follow } from "./live.js";
 
 const LOG_SIZE = 40;
+const STATUS_TEXT = { bot: "bot", abandoned: "abandoned: a bot plays", resigned: "resigned: a bot plays" };
+
+/** "1:05" / "1:02:03" for `ms` milliseconds (0 when past). */
+function remaining(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (n) => String(n).padStart(2, "0");
+  return hours ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`;
+}
 
 class GamePage {
   constructor(config, gameId, watch, rules) {
@@ -23,13 +32,21 @@ class GamePage {
     this.live = "connecting";
     this.loading = false;
     this.dirty = false;
+    this.confirmingResign = false;
     this.main = document.getElementById("main");
   }
 
   get token() { return this.record && this.record.token; }
   get seat() { return this.view && typeof this.view.you === "number" ? this.view.you : null; }
   get myTurn() {
-    return this.seat !== null && this.view.status === "running" && this.view.to_act.includes(this.seat);
+    return this.seat !== null && this.view.status === "running" && this.view.to_act.includes(this.seat) &&
+      GamePage.active(this.view, this.seat);
+  }
+
+  /** Only an active seat moves through the API (a bot plays a resigned or abandoned one). */
+  static active(view, seat) {
+    const player = view.players.find((p) => p.seat === seat);
+    return !player || !player.status || player.status === "active";
   }
 
   name(seat) {
@@ -87,7 +104,7 @@ class GamePage {
   /** The seat's legal moves in `view` ([] when it is not to act there). */
   async fetchLegal(view) {
     const seat = typeof view.you === "number" ? view.you : null;
-    if (seat === null || view.status !== "running" || !view.to_act.includes(seat)) return [];
+    if (seat === null || view.status !== "running" || !view.to_act.includes(seat) || !GamePage.active(view, seat)) return [];
     const { moves } = await call("GET", `/games/${encodeURIComponent(this.id)}/legal-moves`, { token: this.token });
     return moves;
   }
@@ -156,6 +173,53 @@ class GamePage {
     } catch (error) { this.say(error.message); }
   }
 
+  /** The host seats a bot (before the start): the worker plays its turns. */
+  async addBot(kind) {
+    try {
+      await call("POST", `/games/${encodeURIComponent(this.id)}/players`, { token: this.record.host, body: { bot: kind } });
+      await this.refresh();
+    } catch (error) { this.say(error.message); }
+  }
+
+  /** Give up the seat: a bot plays it to the end and the player ranks last. */
+  async resign() {
+    this.confirmingResign = false;
+    try {
+      this.view = await call("POST", `/games/${encodeURIComponent(this.id)}/resign`, { token: this.token, body: {} });
+      this.legal = [];
+      this.say("You resigned: a bot plays your seat to the end.");
+    } catch (error) {
+      this.say(error.message);
+      try { await this.load(); } catch { /* shown above */ }
+    }
+    this.render();
+    const back = document.getElementById("resign-open");
+    if (back) back.focus();
+  }
+
+  /** The earliest deadline (ms since the epoch) of the seats to act, or null. */
+  nextDeadline() {
+    const v = this.view;
+    if (!v || v.status !== "running") return null;
+    const times = v.players.filter((p) => v.to_act.includes(p.seat) && p.deadline).map((p) => Date.parse(p.deadline));
+    return times.length ? Math.min(...times) : null;
+  }
+
+  /** Refresh the countdown in the status bar (once a second; no re-render). */
+  tickClock() {
+    const clock = document.getElementById("clock");
+    if (!clock) return;
+    const deadline = this.nextDeadline();
+    clock.hidden = deadline === null;
+    const text = deadline === null ? "" : `${remaining(deadline - Date.now())} left`;
+    if (clock.textContent !== text) clock.textContent = text;
+    if (deadline !== null) clock.dataset.deadline = new Date(deadline).toISOString();
+    for (const cell of document.querySelectorAll("[data-deadline-of]")) {
+      const left = `${remaining(Date.parse(cell.dataset.deadlineOf) - Date.now())} left`;
+      if (cell.textContent !== left) cell.textContent = left;
+    }
+  }
+
   async host(action) {
     const path = `/games/${encodeURIComponent(this.id)}${action === "start" ? "/start" : ""}`;
     try {
@@ -210,9 +274,14 @@ class GamePage {
     if (status.dataset.text !== text) {
       status.dataset.text = text;
       status.replaceChildren(h("span", { id: "turn", class: this.myTurn ? "mine" : "" }, text),
-        h("span", { id: "live", class: "live" }));
+        h("span", { class: "status-side" },
+          // role=timer is not announced every second; the time is in view in the sticky bar.
+          h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left for this turn", hidden: true }),
+          h("span", { id: "live", class: "live" })));
       this.renderLive();
     }
+    this.tickClock();
+    if (!this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
     status.classList.toggle("mine", this.myTurn);
   }
 
@@ -242,6 +311,15 @@ class GamePage {
         });
         parts.push(form);
       }
+      if (this.record && this.record.host && v.players.length < v.options.players) {
+        const bot = h("form", { id: "add-bot-form", class: "inline" },
+          h("label", { for: "bot-kind" }, "Bot for a free seat"),
+          h("select", { id: "bot-kind", name: "bot" },
+            h("option", { value: "greedy" }, "Greedy (plays well)"), h("option", { value: "random" }, "Random")),
+          h("button", { type: "submit", id: "add-bot" }, "Add bot"));
+        bot.addEventListener("submit", (event) => { event.preventDefault(); this.addBot(bot.elements.bot.value); });
+        parts.push(bot);
+      }
       if (this.record && this.record.host) {
         parts.push(h("div", { class: "inline" },
           h("button", { type: "button", id: "start-game", class: "primary", onclick: () => this.host("start") }, "Start game"),
@@ -249,17 +327,48 @@ class GamePage {
       }
     } else if (this.seat === null) {
       parts.push(h("p", {}, "You are watching this game."));
+    } else if (v.status === "running") {
+      const me = v.players.find((p) => p.seat === this.seat);
+      if (me && me.status === "active") parts.push(this.renderResign());
+      else if (me) parts.push(h("p", { id: "seat-status" }, `Your seat is ${STATUS_TEXT[me.status] || me.status}.`));
     }
     return parts;
+  }
+
+  renderResign() {
+    if (!this.confirmingResign) {
+      return h("div", { class: "inline" }, h("button", {
+        type: "button", id: "resign-open", class: "quiet", "aria-haspopup": "true",
+        onclick: () => {
+          this.confirmingResign = true; this.render();
+          document.getElementById("resign-confirm").focus();
+        },
+      }, "Resign…"));
+    }
+    return h("div", { class: "confirm", id: "resign-box", role: "group", "aria-labelledby": "resign-question" },
+      h("p", { id: "resign-question" }, "Resign this game? A bot plays your seat to the end and you rank last."),
+      h("div", { class: "inline" },
+        h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => this.resign() }, "Yes, resign"),
+        h("button", {
+          type: "button", id: "resign-cancel",
+          onclick: () => { this.confirmingResign = false; this.render(); document.getElementById("resign-open").focus(); },
+        }, "Keep playing")));
   }
 
   renderPlayers() {
     const v = this.view;
     return h("section", { class: "panel", "aria-labelledby": "players-title" },
       h("h2", { id: "players-title" }, "Players"),
+      v.options.clock ? h("p", { class: "clock-rule", id: "clock-rule" },
+        `Turn clock: ${v.options.clock.turn_seconds} s per turn; a bot takes a seat over after ${v.options.clock.max_timeouts} missed turns in a row.`) : null,
       h("ul", { class: "players" }, v.players.map((p) => h("li", { class: v.to_act.includes(p.seat) ? "to-act" : "" },
         this.tag(p.seat), p.seat === this.seat ? " (you)" : "",
         v.to_act.includes(p.seat) ? h("span", { class: "badge" }, "to act") : null,
+        h("span", { class: `seat-status ${p.status || "active"}`, dataset: { seatStatus: p.status || "active" } },
+          p.status && p.status !== "active" ? `${STATUS_TEXT[p.status] || p.status}${p.bot ? ` (${p.bot})` : ""}` : "active"),
+        p.deadline && v.status === "running" && v.to_act.includes(p.seat)
+          ? h("span", { class: "deadline", dataset: { deadlineOf: p.deadline }, title: `Deadline ${new Date(p.deadline).toLocaleTimeString()}` }, "") : null,
+        p.timeouts ? h("span", { class: "timeouts" }, ` missed ${p.timeouts} in a row`) : null,
         v.state ? h("div", { class: "details" }, this.rules.playerDetails(this.context(), p.seat)) : null))));
   }
 
@@ -291,7 +400,11 @@ class GamePage {
     if (own) return own;
     switch (event.type) {
       case "game_created": return "The game was created.";
-      case "player_joined": return `${event.name} joined (seat ${LETTERS[event.seat]}).`;
+      case "player_joined": return `${event.name} joined (seat ${LETTERS[event.seat]})${event.bot ? ", a bot" : ""}.`;
+      case "player_left": return `${event.name} left.`;
+      case "seat_resigned": return `${this.name(event.seat)} resigned: a bot plays the seat.`;
+      case "seat_timed_out": return `${this.name(event.seat)} ran out of time: a bot moved.`;
+      case "seat_abandoned": return `${this.name(event.seat)} missed too many turns: a bot plays the seat.`;
       case "game_started": return "The game started.";
       case "game_cancelled": return "The host cancelled the game.";
       case "game_finished": return "The game is over.";
@@ -348,6 +461,7 @@ class GamePage {
         h("div", { class: "side" }, seatPanel, this.renderResult(), this.renderPlayers(),
           this.rules.renderInfo ? this.rules.renderInfo(ctx) : null, this.renderScorePanel(ctx), this.renderLog()))];
     });
+    this.tickClock();
   }
 }
 

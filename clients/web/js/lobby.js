@@ -53,6 +53,14 @@ function createForm(config, say) {
     spec.fields.map(field),
     h("div", { class: "field" }, h("label", { for: "host-name" }, "Your name (joins the first seat)"),
       h("input", { id: "host-name", name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "leave empty to only host" })),
+    h("fieldset", { id: "clock-options" }, h("legend", {}, "Turn clock"),
+      h("div", { class: "field check" },
+        h("input", { type: "checkbox", id: "opt-clock", name: "clock" }),
+        h("label", { for: "opt-clock" }, "Limit the time per turn (a bot moves for a late player)")),
+      h("div", { class: "field" }, h("label", { for: "opt-turn_seconds" }, "Seconds per turn"),
+        h("input", { type: "number", id: "opt-turn_seconds", name: "turn_seconds", min: 1, max: 1209600, value: 120, inputmode: "numeric" })),
+      h("div", { class: "field" }, h("label", { for: "opt-max_timeouts" }, "Missed turns in a row before a bot takes the seat"),
+        h("input", { type: "number", id: "opt-max_timeouts", name: "max_timeouts", min: 1, max: 10, value: 3, inputmode: "numeric" }))),
     h("details", {}, h("summary", {}, "Advanced"),
       h("div", { class: "field" }, h("label", { for: "opt-seed" }, "Seed (replays the same deal)"),
         h("input", { id: "opt-seed", name: "seed", type: "number", min: 0, inputmode: "numeric" }))),
@@ -67,6 +75,9 @@ function createForm(config, say) {
       else options[f.name] = data.get(f.name);
     }
     if (data.get("seed") !== "") options.seed = Number(data.get("seed"));
+    if (data.get("clock") === "on") {
+      options.clock = { turn_seconds: Number(data.get("turn_seconds")), max_timeouts: Number(data.get("max_timeouts")) };
+    }
     const name = String(data.get("name") || "").trim();
     form.querySelector("button[type=submit]").disabled = true;
     try {
@@ -87,7 +98,7 @@ function createForm(config, say) {
 
 function gameRow(config, summary) {
   const mine = loadSeat(config.game, summary.id);
-  const names = summary.players.map((p) => p.name).join(", ") || "nobody yet";
+  const names = summary.players.map((p) => (p.bot && p.status === "bot" ? `${p.name} (bot)` : p.name)).join(", ") || "nobody yet";
   const seats = `${summary.players.length} of ${summary.options.players} seats`;
   const open = summary.status === "open";
   return h("li", { class: "game-row", dataset: { id: summary.id } },
