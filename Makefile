@@ -34,6 +34,13 @@ fuzz: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/python scripts/openapi.py
 
+# TypeScript types from those documents (openapi-typescript, into clients/ts/generated/)
+# and tsc --strict on a game loop per game. Needs node and npm; versions pinned in
+# clients/ts/package-lock.json.
+openapi-ts:
+	@command -v npm >/dev/null || { echo "make openapi-ts needs node and npm (e.g. apt-get install nodejs npm)"; exit 1; }
+	cd clients/ts && npm ci --no-audit --no-fund --loglevel=error && npm run --silent generate && npx --no-install tsc -p tsconfig.json
+
 # mypy keeps its cache in .mypy_cache: a re-run takes about a second. vulture: dead
 # code (config in pyproject.toml, framework-called names in vulture_whitelist.py).
 lint: $(STAMP)
