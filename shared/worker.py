@@ -171,9 +171,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     worker = Worker(build_games(settings), settings)
     if settings["WORKER_METRICS_PORT"]:
-        metrics.serve_worker_metrics(
-            settings["WORKER_METRICS_PORT"], settings["WORKER_METRICS_HOST"]
-        )
+        try:
+            metrics.serve_worker_metrics(
+                settings["WORKER_METRICS_PORT"], settings["WORKER_METRICS_HOST"]
+            )
+        except OSError as error:  # a taken port costs the metrics, not the moves
+            log.warning("no worker metrics on port %s: %s", settings["WORKER_METRICS_PORT"], error)
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: worker.stop.set())
     names = ", ".join(g.engine.NAME for g in worker.games)
