@@ -38,7 +38,8 @@ class Bot:
 
     def legal(self) -> list[dict[str, Any]]:
         headers = self.auth(self.tokens[self.to_act[0]])
-        return self.c.get(f"/games/{self.id}/legal-moves", headers=headers).get_json()["moves"]
+        path = f"/games/{self.id}?include=legal_moves"
+        return self.c.get(path, headers=headers).get_json()["legal_moves"]
 
     def post(self, move: dict[str, Any]) -> None:
         headers = self.auth(self.tokens[self.to_act[0]])

@@ -14,7 +14,7 @@ Modes:
   (no coordinated omission). ``--waiters W`` adds W clients long-polling the events of
   idle started games the whole time.
 
-A "move" is what a bot does for one turn: ``GET /games/{id}/legal-moves`` with the
+A "move" is what a bot does for one turn: ``GET /games/{id}?include=legal_moves`` with the
 seat's token, pick one at random, ``POST /games/{id}/moves`` with it (bearer token and an
 ``Idempotency-Key``, as the CLI client sends). The POST answer tells whose turn is next.
 """
@@ -169,8 +169,8 @@ class Game:
                 return
         seat = self.to_act[0]
         token = auth(self.tokens[seat])
-        _, legal = self.call("GET", f"/games/{self.id}/legal-moves", headers=token)
-        choice = self.rng.choice(legal["moves"])
+        _, view = self.call("GET", f"/games/{self.id}?include=legal_moves", headers=token)
+        choice = self.rng.choice(view["legal_moves"])
         sent = time.perf_counter()
         status, body = self.call(
             "POST",

@@ -276,17 +276,19 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>", methods=["GET"])
+    @blp.arguments(s.ViewQuerySchema, location="query")
     @blp.response(200, s.ViewSchema, headers=ETAG)
     @blp.alt_response(304, description="Not modified (If-None-Match).", headers=ETAG)
     @blp.doc(security=[{}, *BEARER])
     @blp.doc(responses=problems(401, 403, 404, 503))
     @blp.doc(operationId="getGame", parameters=[IF_NONE_MATCH_DOC])
-    def get_game(game_id: str) -> Answer:
+    def get_game(query: dict[str, Any], game_id: str) -> Answer:
         """The game as the bearer's seat may see it (a spectator's view without a token).
 
         A seat's token shows that seat's private information (its hand, its plan) too;
         without a token, or with the host token, it is the spectator's view. Send the
-        last `ETag` in `If-None-Match` to get a bodiless 304 while nothing changed.
+        last `ETag` in `If-None-Match` to get a bodiless 304 while nothing changed. With
+        `include=legal_moves` the view also lists the seat's legal moves (none for a spectator).
         """
         kit = games()
         doc = kit.load(game_id)
@@ -294,7 +296,10 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         headers = etag_headers(doc["version"])
         if request.if_none_match.contains_weak(str(doc["version"])):
             return Response(status=304, headers=headers)
-        return kit.view(doc, seat), 200, headers
+        body = kit.view(doc, seat)
+        if query.get("include") == "legal_moves":
+            body["legal_moves"] = [] if seat is None else kit.legal_moves(doc, seat)
+        return body, 200, headers
 
     @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
     @blp.response(200, s.LegalMovesSchema, headers=ETAG)

@@ -214,6 +214,17 @@ class ListQuerySchema(Schema):
     cursor = fields.String(validate=validate.Length(1, 200))
 
 
+class ViewQuerySchema(Schema):
+    include = fields.String(
+        validate=validate.OneOf(["legal_moves"]),
+        metadata={
+            "description": "`legal_moves`: the view also carries the bearer's legal moves "
+            "(`legal_moves`, as `GET /legal-moves` gives them), so a player needs one read "
+            "per move."
+        },
+    )
+
+
 class EventsQuerySchema(Schema):
     after = fields.String(
         validate=_event_id,
@@ -338,6 +349,10 @@ class ViewSchema(GameSchema):
     )
     created_at = timestamp("When the game was created.")
     updated_at = timestamp("When the game last changed.")
+    legal_moves = fields.List(
+        fields.Dict(),
+        metadata={"description": "With `include=legal_moves`: the bearer's legal moves now."},
+    )
 
 
 class SummarySchema(GameSchema):

@@ -69,7 +69,8 @@ def play_seat(
         if not my_turn(view):
             view = wait(view)
             continue
-        legal = client.legal_moves(game_id)
+        view = client.view(game_id, legal_moves=True)  # the view and the moves in one read
+        legal = view.pop("legal_moves", None) or []
         if not legal:
             view = wait()
             continue
