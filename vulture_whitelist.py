@@ -14,7 +14,7 @@ _.discard, _.exclude_field
 
 # marshmallow schema fields (serialized by name) and an overridden signature.
 _.max_timeouts, _.timeouts, _.seed_commitment, _.seed_chosen, _.created_at, _.next_cursor
-_.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.delivered_at
+_.include, _.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.delivered_at
 # the per-game payload schemas of the OpenAPI document (services/*/schemas.py)
 (
     _.beach_max,

@@ -276,11 +276,11 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>", methods=["GET"])
-    @blp.arguments(s.ViewQuerySchema, location="query")
+    @blp.arguments(s.ViewQuerySchema(), location="query")
     @blp.response(200, s.ViewSchema, headers=ETAG)
     @blp.alt_response(304, description="Not modified (If-None-Match).", headers=ETAG)
     @blp.doc(security=[{}, *BEARER])
-    @blp.doc(responses=problems(401, 403, 404, 503))
+    @blp.doc(responses=problems(401, 403, 404, 422, 503))
     @blp.doc(operationId="getGame", parameters=[IF_NONE_MATCH_DOC])
     def get_game(query: dict[str, Any], game_id: str) -> Answer:
         """The game as the bearer's seat may see it (a spectator's view without a token).
