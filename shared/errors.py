@@ -144,14 +144,15 @@ def register_error_handlers(app: Flask) -> None:
 
     app.register_error_handler(HTTPException, _from_http_exception)
 
+    def _unavailable(code: str, detail: str) -> Response:
+        """A 503 the client should retry after ``RETRY_AFTER_SECONDS``."""
+        retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
+        return problem(503, code, detail, {"Retry-After": retry_after})
+
     def _storage_down(error: Exception) -> Response:
         log.warning("storage unavailable: %s", error)
-        retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
-        return problem(
-            503,
-            "storage-unavailable",
-            "The game store is unreachable; try again shortly.",
-            {"Retry-After": retry_after},
+        return _unavailable(
+            "storage-unavailable", "The game store is unreachable; try again shortly."
         )
 
     for kind in STORE_DOWN:
@@ -161,12 +162,8 @@ def register_error_handlers(app: Flask) -> None:
     def _storage_full(error: Exception) -> Response:
         """Redis at ``maxmemory`` (``noeviction``) refuses writes; reads still work."""
         log.warning("storage full: %s", error)
-        retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
-        return problem(
-            503,
-            "storage-full",
-            "The game store is full and refuses writes; try again later.",
-            {"Retry-After": retry_after},
+        return _unavailable(
+            "storage-full", "The game store is full and refuses writes; try again later."
         )
 
     @app.errorhandler(Exception)

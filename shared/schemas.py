@@ -208,6 +208,16 @@ class JoinSchema(Schema):
             raise ValidationError("Missing data for required field.", "name")
 
 
+def _result_or_null() -> fields.Raw:
+    """The engine's result (the game's ``Result`` payload), ``null`` until finished."""
+    return payload(
+        "Result",
+        required=True,
+        allow_none=True,
+        metadata={"description": "Final standings once finished, else `null`."},
+    )
+
+
 class ListQuerySchema(Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
@@ -341,12 +351,7 @@ class ViewSchema(GameSchema):
         allow_none=True,
         metadata={"description": "The engine's view for the bearer; `null` until started."},
     )
-    result = payload(
-        "Result",
-        required=True,
-        allow_none=True,
-        metadata={"description": "Final standings once finished, else `null`."},
-    )
+    result = _result_or_null()
     created_at = timestamp("When the game was created.")
     updated_at = timestamp("When the game last changed.")
     legal_moves = fields.List(
@@ -460,12 +465,7 @@ class ScoreboardSchema(Schema):
         allow_none=True,
         metadata={"description": "Scores so far; `null` until started."},
     )
-    result = payload(
-        "Result",
-        required=True,
-        allow_none=True,
-        metadata={"description": "Final standings once finished, else `null`."},
-    )
+    result = _result_or_null()
 
 
 class LoggedMoveSchema(Schema):
