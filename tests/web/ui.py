@@ -41,6 +41,7 @@ def create_game(page: Page, base: str, name: str, seed: int, **fields: Any) -> s
 def join(page: Page, base: str, game_id: str, name: str) -> None:
     """Open the join link and take a seat."""
     page.goto(f"{base}/play?game={game_id}")
+    page.wait_for_selector("body[data-status=open]")  # the page's script is in charge
     page.fill("#join-name", name)
     page.click("#join button[type=submit]")
     page.wait_for_function("() => document.body.dataset.seat !== ''")
