@@ -1,9 +1,13 @@
 """Benchmark: random complete 4-player Wind City games through the pure rules engine.
 
 Run: python -m bench.windcity_engine [--games N] [--players P] [--profile]
-Prints games/s and moves/s on one core, per CPU second (robust on a shared machine),
-bot included, and for the engine alone. The random bot reads the state directly (it is
-the bench's own bot) so that the figure measures the engine, not move listing.
+Prints games/s and moves/s on one core, per CPU second (robust on a shared machine):
+first bot included (the games as played: setup, is_over, to_act, the bench's random bot,
+apply_move), then the engine alone (the same games' moves replayed through setup,
+is_over, to_act and apply_move, no bot). The random bot reads the state directly (it is
+the bench's own bot) so that the figure measures the engine, not move listing; it draws
+the same random numbers and makes the same moves as the first version of this bench, so
+the games (moves/game, rejected tries/game) are the same as in the earlier figures.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import random
 import sys
 import time
 from itertools import permutations
+from typing import Any
 
 from services.windcity import rules as E
 from services.windcity.rules import board
@@ -26,98 +31,143 @@ _SECTION_SQUARES = {
 }
 _BEACH = list(board.row_squares(5))
 _BEACH_SET = frozenset(_BEACH)
+_HURRICANE = [board.COLS[c] + "1" for c in range(12)]
+_ROW = board.ROW
 _ORDERS = [list(permutations((1, 2, 3, 4, 5), k)) for k in (1, 2, 3)]
+# card -> size index -> ordering index -> (actions, usable without a target, has Kauf):
+# the plan loop below looks its draw up instead of rebuilding the kinds each time.
+_PLANS = {
+    n: [
+        [
+            (
+                list(acts),
+                not any(card[a - 1][0] == KAUF for a in acts),
+                not all(card[a - 1][0] == KAUF for a in acts),
+            )
+            for acts in by_size
+        ]
+        for by_size in _ORDERS
+    ]
+    for n, card in CARDS.items()
+}
 
 
-def _placement(st: dict, seat: int, rnd: random.Random) -> str:
+def _below(rnd: random.Random, n: int) -> int:
+    """``rnd.choice``'s index (same draws: random.Random._randbelow_with_getrandbits)."""
+    k = n.bit_length()
+    r = rnd.getrandbits(k)
+    while r >= n:
+        r = rnd.getrandbits(k)
+    return r
+
+
+def _choice(rnd: random.Random, seq: list[str]) -> str:
+    """``rnd.choice(seq)``, without its method calls."""
+    return seq[_below(rnd, len(seq))]
+
+
+def _placement(st: dict[str, Any], seat: int, rnd: random.Random) -> str:
     """A random square in a section where the seat still has quota (rarely rejected)."""
     n = st["num_players"]
     q = board.QUOTA[n]
     t = st["tally"][seat]
     open_ = [s for s in range(1, board.SECTIONS_IN_USE[n] + 1) if t[s] < q]
-    s = rnd.choice(open_)
+    s = open_[_below(rnd, len(open_))]
     if s == 1 and t[0] < board.BEACH_MAX[n] and (t[0] == 0 and t[1] == q - 1 or rnd.random() < 0.3):
-        return rnd.choice(_BEACH)
-    return rnd.choice(_SECTION_SQUARES[s])
+        return _choice(rnd, _BEACH)
+    return _choice(rnd, _SECTION_SQUARES[s])
 
 
-def bot_move(st: dict, seat: int, rnd: random.Random) -> dict:
+def bot_move(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
     """A random legal move, composed from the state (any subset of renewals/insurance)."""
     phase = st["phase"]
-    if phase == "hurricane":
-        return {"type": "place_hurricane", "square": board.COLS[rnd.randrange(12)] + "1"}
-    if phase == "houses":
-        return {"type": "place_house", "square": _placement(st, seat, rnd)}
     houses = st["houses"]
     money = st["money"][seat]
-    if phase == "plan":
-        card = CARDS[st["card"]]
-        targets = [
-            sq for sq, h in houses.items() if h[0] == seat and h[1] == 1 and board.ROW[sq] != 5
-        ]
-        rand = rnd.random
-        while True:
-            # same distribution as rnd.sample(range(1, 6), rnd.randint(1, 3)), cheaper
-            by_size = _ORDERS[int(rand() * 3)]
-            acts = list(by_size[int(rand() * len(by_size))])
-            kinds = [card[a - 1][0] for a in acts]
-            if all(k == KAUF for k in kinds) or (KAUF in kinds and not targets):
-                continue
-            break
-        kauf = rnd.choice(targets) if KAUF in kinds else None
-        renew = []
+    rand = rnd.random
+    if phase == "insure":
+        squares = []
         for sq, h in houses.items():
-            if h[0] == seat and h[2] and sq != kauf and rnd.random() < 0.5:
-                price = 3 if h[1] == 2 or board.ROW[sq] == 5 else 2
+            if h[0] == seat and not h[2] and rand() < 0.3:
+                price = 6 if h[1] == 2 or sq in _BEACH_SET else 3
                 if price <= money:
-                    renew.append(sq)
+                    squares.append(sq)
                     money -= price
-        return {"type": "plan", "actions": acts, "kauf": kauf, "renew": renew}
-    squares = []
-    for sq in [sq for sq, h in houses.items() if h[0] == seat and not h[2]]:
-        if rnd.random() < 0.3:
-            h = houses[sq]
-            price = 6 if h[1] == 2 or sq in _BEACH_SET else 3
-            if price <= money:
-                squares.append(sq)
-                money -= price
-    return {"type": "insure", "squares": squares}
-
-
-def play(seed: int, players: int) -> tuple[int, int, float]:
-    """One complete game; returns (accepted moves, rejected tries, seconds in the engine)."""
-    clock = time.perf_counter
-    rnd = random.Random(seed)
-    t = clock()
-    st = E.setup(players, {}, seed)
-    engine = clock() - t
-    moves = rejected = 0
-    apply, to_act = E.apply_move, E.to_act
+        return {"type": "insure", "squares": squares}
+    if phase == "houses":
+        return {"type": "place_house", "square": _placement(st, seat, rnd)}
+    if phase == "hurricane":
+        return {"type": "place_hurricane", "square": _HURRICANE[rnd.randrange(12)]}
+    # plan: one pass for our Kauf targets and our insured houses
+    targets = []
+    insured = []
+    for sq, h in houses.items():
+        if h[0] == seat:
+            if h[2]:
+                insured.append((sq, 3 if h[1] == 2 or _ROW[sq] == 5 else 2))
+            if h[1] == 1 and _ROW[sq] != 5:
+                targets.append(sq)
+    plans = _PLANS[st["card"]]
     while True:
-        t = clock()
-        over = E.is_over(st)
-        seats = None if over else to_act(st)
-        engine += clock() - t
-        if over:
-            break
-        seat = seats[0] if len(seats) == 1 else rnd.choice(seats)
+        # same distribution as rnd.sample(range(1, 6), rnd.randint(1, 3)), cheaper
+        by_size = plans[int(rand() * 3)]
+        acts, no_kauf, has_move = by_size[int(rand() * len(by_size))]
+        if not has_move or (not no_kauf and not targets):
+            continue
+        break
+    kauf = None if no_kauf else _choice(rnd, targets)
+    renew = []
+    for sq, price in insured:
+        if sq != kauf and rand() < 0.5 and price <= money:
+            renew.append(sq)
+            money -= price
+    return {"type": "plan", "actions": list(acts), "kauf": kauf, "renew": renew}
+
+
+Record = list[tuple[int, dict[str, Any]]]
+
+
+def play(seed: int, players: int, record: Record | None = None) -> tuple[int, int]:
+    """One complete game; returns (accepted moves, rejected tries). With ``record``,
+    appends every (seat, move) tried, for :func:`replay`."""
+    rnd = random.Random(seed)
+    st = E.setup(players, {}, seed)
+    moves = rejected = 0
+    apply, to_act, is_over = E.apply_move, E.to_act, E.is_over
+    choice = rnd.choice
+    keep = record.append if record is not None else None
+    while not is_over(st):
+        seats = to_act(st)
+        seat = seats[0] if len(seats) == 1 else choice(seats)
         move = bot_move(st, seat, rnd)
-        t = clock()
+        if keep is not None:
+            keep((seat, move))
         try:
             st, _ = apply(st, seat, move)
         except RuleError:
-            engine += clock() - t
             rejected += 1
             if rejected > 100_000:
                 raise
             continue
-        engine += clock() - t
         moves += 1
-    return moves, rejected, engine
+    return moves, rejected
+
+
+def replay(seed: int, players: int, record: Record) -> None:
+    """The engine's share of a game: the same calls as :func:`play`, minus the bot."""
+    st = E.setup(players, {}, seed)
+    apply, to_act, is_over = E.apply_move, E.to_act, E.is_over
+    for seat, move in record:
+        is_over(st)
+        to_act(st)
+        try:
+            st, _ = apply(st, seat, move)
+        except RuleError:
+            continue
+    assert is_over(st)
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--profile", action="store_true")
@@ -131,17 +181,19 @@ def main(argv: list[str] | None = None) -> None:
         )
         pstats.Stats("/tmp/wc.prof").sort_stats("tottime").print_stats(20)
         return
+    records: list[Record] = [[] for _ in range(args.games)]
     t0, c0 = time.perf_counter(), time.process_time()
     moves = rejected = 0
-    engine = 0.0
     for i in range(args.games):
-        m, r, e = play(i, args.players)
+        m, r = play(i, args.players, records[i])
         moves += m
         rejected += r
-        engine += e
     dt = time.perf_counter() - t0
     cpu = time.process_time() - c0
-    engine *= cpu / dt  # the engine's share of the wall time, applied to CPU time
+    c1 = time.process_time()
+    for i in range(args.games):
+        replay(i, args.players, records[i])
+    engine = time.process_time() - c1
     cmd = "python -m bench.windcity_engine " + " ".join(sys.argv[1:] if argv is None else argv)
     print(f"command: {cmd.strip()}")
     print(
@@ -150,8 +202,9 @@ def main(argv: list[str] | None = None) -> None:
         f"({moves / args.games:.1f} moves/game, {rejected / args.games:.1f} rejected tries/game)"
     )
     print(
-        f"engine alone (time inside setup/to_act/is_over/apply_move, bot excluded): "
-        f"{args.games / engine:.0f} games/s, {moves / engine:.0f} moves/s"
+        f"engine alone (the same moves replayed through setup/to_act/is_over/apply_move, "
+        f"no bot; {engine:.2f} s CPU): {args.games / engine:.0f} games/s, "
+        f"{moves / engine:.0f} moves/s"
     )
 
 

@@ -8,7 +8,9 @@ from shared.engine import Choice, Event, Move, RuleError, State
 
 from . import placement, turn
 from .board import row_squares
+from .placement import place_house
 from .resolve import resolve
+from .turn import apply_insure, apply_plan
 from .views import to_act
 
 # move type -> the phase it belongs to
@@ -22,18 +24,22 @@ _PHASE = {
 
 def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
     """Common checks; returns the move type."""
-    if state["phase"] == "over":
+    phase = state["phase"]
+    if phase == "over":
         raise RuleError("game-over", "the game is over")
     if not isinstance(move, dict):
         raise RuleError("bad-move", "a move is a JSON object")
     mtype = move.get("type")
     if not isinstance(mtype, str) or mtype not in _PHASE:
         raise RuleError("unknown-move", f"unknown move type {mtype!r}")
-    if _PHASE[mtype] != state["phase"]:
-        raise RuleError("wrong-phase", f"{mtype} is not possible in phase {state['phase']}")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["num_players"]:
+    if _PHASE[mtype] != phase:
+        raise RuleError("wrong-phase", f"{mtype} is not possible in phase {phase}")
+    if type(seat) is not int:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise RuleError("not-your-turn", f"no seat {seat!r}")
+    if not 0 <= seat < state["num_players"]:
         raise RuleError("not-your-turn", f"no seat {seat!r}")
-    if mtype == "insure":
+    if phase == "insure":
         if seat in state["pending"]:
             return mtype
         if seat != state["active"] and state["alive"][seat]:
@@ -49,14 +55,14 @@ def apply_move(state: State, seat: int, move: Move) -> tuple[State, list[Event]]
     and every changed container is replaced, not edited)."""
     mtype = _check_turn(state, seat, move)
     new = dict(state)
-    if mtype == "place_house":
-        events = placement.place_house(new, seat, move)
-    elif mtype == "insure":
-        events = turn.apply_insure(new, seat, move)
+    if mtype == "insure":
+        events = apply_insure(new, seat, move)
         if not new["pending"]:
             events += resolve(new)
+    elif mtype == "place_house":
+        events = place_house(new, seat, move)
     elif mtype == "plan":
-        events = turn.apply_plan(new, seat, move)
+        events = apply_plan(new, seat, move)
         if not new["pending"]:
             events += resolve(new)
     else:

@@ -42,33 +42,41 @@ def place_hurricane(state: dict[str, Any], seat: int, move: dict[str, Any]) -> l
     return [{"type": "hurricane_placed", "seat": seat, "square": sq}]
 
 
+# square -> (row, section, on the beach?), for the placement checks.
+_INFO: dict[str, tuple[int, int, bool]] = {
+    sq: (r, board.SECTION[sq], r == board.BEACH_ROW) for sq, (_, r) in board.POS.items()
+}
+_QUOTA = board.QUOTA
+_BEACH_MAX = board.BEACH_MAX
+_IN_USE = board.SECTIONS_IN_USE
+
+
 def check_house(
     state: dict[str, Any], seat: int, sq: Any, t: list[list[int]] | None = None
 ) -> None:
     """Raise RuleError unless ``seat`` may place a house on ``sq`` now."""
-    if not isinstance(sq, str) or sq not in board.POS or board.ROW[sq] > state["north"]:
+    info = _INFO.get(sq) if isinstance(sq, str) else None
+    if info is None or info[0] > state["north"]:
         raise RuleError("bad-square", f"{sq!r} is not a square of the play area")
-    section = board.SECTION[sq]
+    _, section, beach = info
     if section == 0:
         raise RuleError("not-a-land-square", f"{sq} is in the sea")
     n = state["num_players"]
-    used = board.SECTIONS_IN_USE[n]
+    used = _IN_USE[n]
     if section > used:
         raise RuleError("section-not-in-use", f"houses go only in land sections 1-{used}")
     if sq in state["observatories"]:
         raise RuleError("observatory", f"{sq} is an observatory")
-    houses = state["houses"]
-    if sq in houses:
+    if sq in state["houses"]:
         raise RuleError("square-occupied", f"{sq} already holds a house")
     if t is None:
         t = tally(state)
-    q = board.QUOTA[n]
+    q = _QUOTA[n]
     mine = t[seat]
     if mine[section] >= q:
         raise RuleError("quota-full", f"you already have {q} houses in section L{section}")
-    beach = board.ROW[sq] == board.BEACH_ROW
-    if beach and mine[0] >= board.BEACH_MAX[n]:
-        raise RuleError("beach-limit", f"at most {board.BEACH_MAX[n]} beach houses each")
+    if beach and mine[0] >= _BEACH_MAX[n]:
+        raise RuleError("beach-limit", f"at most {_BEACH_MAX[n]} beach houses each")
     if not _feasible_after(state, seat, sq, section, beach, t):
         raise RuleError("quota-impossible", f"placing on {sq} makes the quotas impossible")
 
@@ -77,12 +85,10 @@ def _feasible_after(
     state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
 ) -> bool:
     """Can every player still complete the quotas after this placement?"""
-    n = state["num_players"]
-    q = board.QUOTA[n]
+    q = _QUOTA[state["num_players"]]
     need_beach = 0
     beach_taken = 1 if beach else 0
-    for p in range(n):
-        tp = t[p]
+    for p, tp in enumerate(t):
         b = tp[0]
         beach_taken += b
         if p == seat:
@@ -101,9 +107,10 @@ def _feasible_after(
 
 def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """Place one house, then pass to the next placer or start the first turn."""
-    for key in move:
-        if key not in ("type", "square"):
-            raise RuleError("bad-move", f"unexpected field {key!r}")
+    if len(move) != 2 or "square" not in move:
+        for key in move:
+            if key not in ("type", "square"):
+                raise RuleError("bad-move", f"unexpected field {key!r}")
     sq = move.get("square")
     check_house(state, seat, sq)
     assert isinstance(sq, str)  # check_house refused anything else
@@ -115,18 +122,19 @@ def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[
     state["stock"] = stock
     t = list(state["tally"])
     row = list(t[seat])
-    row[board.SECTION[sq]] += 1
-    row[0] += board.ROW[sq] == board.BEACH_ROW
+    _, section, beach = _INFO[sq]
+    row[section] += 1
+    row[0] += beach
     t[seat] = row
     state["tally"] = t
-    events = [{"type": "house_placed", "seat": seat, "square": sq}]
     n = state["num_players"]
     if len(houses) == HOUSES * n:
         del state["tally"]
+        events = [{"type": "house_placed", "seat": seat, "square": sq}]
         events += start_turn(state, state["first"])
         return events
     state["active"] = (seat + 1) % n
-    return events
+    return [{"type": "house_placed", "seat": seat, "square": sq}]
 
 
 def legal_placements(state: dict[str, Any], seat: int) -> list[str]:

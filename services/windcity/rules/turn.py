@@ -15,7 +15,11 @@ from .cards import CARDS, KAUF
 RENEW_PRICE = (2, 3)  # single house, beach house or duplex
 INSURE_PRICE = (3, 6)
 _ROW = board.ROW
+_POS = board.POS
+_SECTION = board.SECTION
 _BEACH = board.BEACH_ROW
+_ORDER_GET = board.ORDER.__getitem__
+_EMPTY: list[str] = []  # sentinel: no ``renew`` field
 _BEACH_SQUARES = frozenset(board.row_squares(board.BEACH_ROW))
 
 # Every ordered choice of 1-3 distinct actions out of 5 (1-based), fixed order.
@@ -57,20 +61,29 @@ def _square_list(value: Any, what: str) -> list[str]:
     if not isinstance(value, list):
         raise RuleError("bad-move", f"{what} must be a list of squares")
     for sq in value:
-        if not isinstance(sq, str) or sq not in board.POS:
+        if not isinstance(sq, str) or sq not in _POS:
             raise RuleError("bad-square", f"{sq!r} is not a square")
-    if len(set(value)) != len(value):
+    if len(value) > 1 and len(set(value)) != len(value):
         raise RuleError("bad-move", f"{what} lists a square twice")
     return value
+
+
+def _bad_field(move: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    for key in move:
+        if key not in allowed:
+            raise RuleError("bad-move", f"unexpected field {key!r}")
+
+
+_PLAN_FIELDS = ("type", "actions", "kauf", "renew")
+_PLAN_FIELD_SET = frozenset(_PLAN_FIELDS)
 
 
 def check_plan(
     state: dict[str, Any], seat: int, move: dict[str, Any]
 ) -> tuple[list[int], Any, list[str], int]:
     """Validate a plan move; returns (actions, kauf target, renewals, renewal cost)."""
-    for key in move:
-        if key not in ("type", "actions", "kauf", "renew"):
-            raise RuleError("bad-move", f"unexpected field {key!r}")
+    if not move.keys() <= _PLAN_FIELD_SET:
+        _bad_field(move, _PLAN_FIELDS)
     actions = move.get("actions")
     if type(actions) is not list or not 1 <= len(actions) <= 3:
         raise RuleError("bad-actions", "choose 1-3 different actions numbered 1-5, in order")
@@ -83,25 +96,29 @@ def check_plan(
             has_kauf = True
         else:
             has_move = True
-    if len(set(actions)) != len(actions):
+    if len(actions) > 1 and len(set(actions)) != len(actions):
         raise RuleError("bad-actions", "choose different actions")
     if not has_move:
         raise RuleError("bad-actions", "at least one chosen action must move the hurricane")
-    renew = _square_list(move.get("renew", []), "renew")
+    renew = move.get("renew", _EMPTY)
     houses = state["houses"]
     cost = 0
-    for sq in renew:
-        h = _own_house(houses, seat, sq)
-        if not h[2]:
-            raise RuleError("not-insured", f"your house on {sq} is not insured")
-        cost += renew_price(sq, h)
+    if renew is _EMPTY or (type(renew) is list and not renew):
+        renew = []
+    else:
+        renew = _square_list(renew, "renew")
+        for sq in renew:
+            h = _own_house(houses, seat, sq)
+            if not h[2]:
+                raise RuleError("not-insured", f"your house on {sq} is not insured")
+            cost += 3 if h[1] == 2 or _ROW[sq] == _BEACH else 2
     kauf = move.get("kauf")
     if has_kauf:
         if kauf is None:
             raise RuleError("kauf-target-required", "a Kauf action needs a target square")
-        if not isinstance(kauf, str) or kauf not in board.POS or _ROW[kauf] > state["north"]:
+        if not isinstance(kauf, str) or kauf not in _POS or _ROW[kauf] > state["north"]:
             raise RuleError("bad-square", f"{kauf!r} is not a square of the play area")
-        if board.SECTION[kauf] == 0:
+        if _SECTION[kauf] == 0:
             raise RuleError("not-a-land-square", f"{kauf} is in the sea")
         h = _own_house(houses, seat, kauf)
         if h[1] == 2 or _ROW[kauf] == _BEACH or kauf in renew:
@@ -119,52 +136,59 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[d
     """Record the secret plan, lapse/renew insurance publicly, open the market."""
     actions, kauf, renew, cost = check_plan(state, seat, move)
     houses = state["houses"]
+    n = state["num_players"]
     lapsed = [sq for sq, h in houses.items() if h[2] and h[0] == seat and sq not in renew]
     if lapsed:
         houses = dict(houses)
         for sq in lapsed:
             h = houses[sq]
             houses[sq] = [h[0], h[1], False]
-    state["houses"] = houses
+        state["houses"] = houses
+    renew_sorted = _sorted(renew)
     events: list[dict[str, Any]] = [
         {
             "type": "plan_made",
             "seat": seat,
-            "renew": board.sort_squares(renew),
-            "lapsed": board.sort_squares(lapsed),
+            "renew": renew_sorted,
+            "lapsed": _sorted(lapsed),
             "paid": cost,
         }
     ]
+    money = state["money"]
     if cost:
-        money = list(state["money"])
+        money = list(money)
         money[seat] -= cost
         state["money"] = money
         events.append(
             {"type": "payment", "payer": seat, "payee": "bank", "amount": cost, "reason": "renewal"}
         )
-    state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": events[0]["renew"][:]}
+    state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": renew_sorted[:]}
     # Who can answer: a seat with an uninsured house it can afford (3, or 6 for a beach
     # house or duplex); the others' only answer would be "nothing", so they are skipped.
-    money = state["money"]
     alive = state["alive"]
-    owners = {h[0] for h in houses.values() if not h[2]}
-    pending: list[int] = []
-    skipped: list[int] = []
-    for p in range(state["num_players"]):
-        if p == seat or not alive[p]:
-            continue
+    others = [p for p in range(n) if p != seat and alive[p]]
+    # seat -> what it must own to answer: 1 any uninsured house, 2 a cheap one (single,
+    # not on the beach); the scan stops once every such seat is known to have one.
+    need: dict[int, int] = {}
+    for p in others:
         m = money[p]
-        ok = p in owners and (
-            m >= INSURE_PRICE[1]
-            or (
-                m >= INSURE_PRICE[0]
-                and any(
-                    h[0] == p and not h[2] and h[1] == 1 and sq not in _BEACH_SQUARES
-                    for sq, h in houses.items()
-                )
-            )
-        )
-        (pending if ok else skipped).append(p)
+        if m >= INSURE_PRICE[1]:
+            need[p] = 1
+        elif m >= INSURE_PRICE[0]:
+            need[p] = 2
+    can: set[int] = set()
+    if need:
+        for sq, h in houses.items():
+            if not h[2]:
+                p = h[0]
+                k = need.get(p)
+                if k is not None and (k == 1 or (h[1] == 1 and _ROW[sq] != _BEACH)):
+                    del need[p]
+                    can.add(p)
+                    if not need:
+                        break
+    pending = [p for p in others if p in can]
+    skipped = [p for p in others if p not in can]
     state["pending"] = pending
     state["phase"] = "insure"
     events.append(
@@ -183,44 +207,68 @@ def _own_house(houses: dict[str, list[Any]], seat: int, square: str) -> list[Any
 
 def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
     """Insure some of ``seat``'s houses, paying the active player."""
-    for key in move:
-        if key not in ("type", "squares"):
-            raise RuleError("bad-move", f"unexpected field {key!r}")
-    squares = _square_list(move.get("squares"), "squares")
+    if len(move) != 2 or "squares" not in move:
+        _bad_field(move, ("type", "squares"))
+    squares = move.get("squares")
     houses = state["houses"]
     cost = 0
-    for sq in squares:
-        h = _own_house(houses, seat, sq)
-        if h[2]:
-            raise RuleError("already-insured", f"your house on {sq} is already insured")
-        cost += insure_price(sq, h)
+    # Fast path: a list of our distinct uninsured houses; anything else is checked again
+    # below in the rules' order, so the error is the same.
+    ok = type(squares) is list
+    if ok:
+        try:
+            for sq in squares:
+                h = houses.get(sq)
+                if h is None or h[0] != seat or h[2]:
+                    ok = False
+                    break
+                cost += 6 if h[1] == 2 or _ROW[sq] == _BEACH else 3
+        except TypeError:  # an unhashable item
+            ok = False
+        if ok and len(squares) > 1 and len(set(squares)) != len(squares):
+            ok = False
+    if not ok:
+        squares = _square_list(squares, "squares")
+        cost = 0
+        for sq in squares:
+            h = _own_house(houses, seat, sq)
+            if h[2]:
+                raise RuleError("already-insured", f"your house on {sq} is already insured")
+            cost += 6 if h[1] == 2 or _ROW[sq] == _BEACH else 3
     if cost > state["money"][seat]:
         raise RuleError("cannot-afford", f"insurance costs {cost}")
+    pending = state["pending"]
+    # seat is pending (checked by the caller), so a single entry is seat itself
+    state["pending"] = [] if len(pending) == 1 else [p for p in pending if p != seat]
+    if not squares:
+        return [{"type": "insured", "seat": seat, "squares": [], "paid": 0}]
     seller = state["active"]
-    events: list[dict[str, Any]] = [
-        {"type": "insured", "seat": seat, "squares": board.sort_squares(squares), "paid": cost}
+    houses = dict(houses)
+    for sq in squares:
+        h = houses[sq]
+        houses[sq] = [h[0], h[1], True]
+    state["houses"] = houses
+    money = list(state["money"])
+    money[seat] -= cost
+    money[seller] += cost
+    state["money"] = money
+    return [
+        {"type": "insured", "seat": seat, "squares": _sorted(squares), "paid": cost},
+        {
+            "type": "payment",
+            "payer": seat,
+            "payee": seller,
+            "amount": cost,
+            "reason": "insurance",
+        },
     ]
-    if squares:
-        houses = dict(houses)
-        for sq in squares:
-            h = houses[sq]
-            houses[sq] = [h[0], h[1], True]
-        state["houses"] = houses
-        money = list(state["money"])
-        money[seat] -= cost
-        money[seller] += cost
-        state["money"] = money
-        events.append(
-            {
-                "type": "payment",
-                "payer": seat,
-                "payee": seller,
-                "amount": cost,
-                "reason": "insurance",
-            }
-        )
-    state["pending"] = [p for p in state["pending"] if p != seat]
-    return events
+
+
+def _sorted(squares: list[str]) -> list[str]:
+    """A new list of ``squares`` in board order (:func:`board.sort_squares`)."""
+    if len(squares) > 1:
+        return sorted(squares, key=_ORDER_GET)
+    return list(squares)
 
 
 def _greedy(items: list[tuple[str, int]], budget: int, skip: str | None = None) -> list[str]:
