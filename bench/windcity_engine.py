@@ -74,38 +74,70 @@ def _placement(st: dict[str, Any], seat: int, rnd: random.Random) -> str:
     open_ = [s for s in range(1, board.SECTIONS_IN_USE[n] + 1) if t[s] < q]
     s = open_[_below(rnd, len(open_))]
     if s == 1 and t[0] < board.BEACH_MAX[n] and (t[0] == 0 and t[1] == q - 1 or rnd.random() < 0.3):
-        return _choice(rnd, _BEACH)
-    return _choice(rnd, _SECTION_SQUARES[s])
+        squares = _BEACH
+    else:
+        squares = _SECTION_SQUARES[s]
+    size = len(squares)  # rnd.choice(squares), inline
+    k = size.bit_length()
+    r = rnd.getrandbits(k)
+    while r >= size:
+        r = rnd.getrandbits(k)
+    return squares[r]
 
 
-def bot_move(st: dict[str, Any], seat: int, rnd: random.Random) -> dict[str, Any]:
-    """A random legal move, composed from the state (any subset of renewals/insurance)."""
+def bot_move(
+    st: dict[str, Any], seat: int, rnd: random.Random, own: list[list[str]] | None = None
+) -> dict[str, Any]:
+    """A random legal move, composed from the state (any subset of renewals/insurance).
+
+    ``own`` (per seat: the squares it built on, in building order) is the bot's memory
+    of one game, filled on its first turn: houses are only built during setup and the
+    board never re-orders them, so it lists a seat's houses in the board's order and the
+    bot looks at its own squares instead of the whole board (same moves either way)."""
     phase = st["phase"]
-    houses = st["houses"]
-    money = st["money"][seat]
-    rand = rnd.random
-    if phase == "insure":
-        squares = []
-        for sq, h in houses.items():
-            if h[0] == seat and not h[2] and rand() < 0.3:
-                price = 6 if h[1] == 2 or sq in _BEACH_SET else 3
-                if price <= money:
-                    squares.append(sq)
-                    money -= price
-        return {"type": "insure", "squares": squares}
     if phase == "houses":
         return {"type": "place_house", "square": _placement(st, seat, rnd)}
     if phase == "hurricane":
         return {"type": "place_hurricane", "square": _HURRICANE[rnd.randrange(12)]}
-    # plan: one pass for our Kauf targets and our insured houses
+    houses = st["houses"]
+    if own is None:
+        own = []
+    if not own:
+        own.extend([] for _ in range(st["num_players"]))
+        for sq, h in houses.items():
+            own[h[0]].append(sq)
+    mine = own[seat]
+    money = st["money"][seat]
+    rand = rnd.random
+    gone = False  # some of our houses were destroyed: forget them afterwards
+    if phase == "insure":
+        squares = []
+        for sq in mine:
+            h = houses.get(sq)
+            if h is None:
+                gone = True
+            elif not h[2] and rand() < 0.3:
+                price = 6 if h[1] == 2 or sq in _BEACH_SET else 3
+                if price <= money:
+                    squares.append(sq)
+                    money -= price
+        if gone:
+            mine[:] = [sq for sq in mine if sq in houses]
+        return {"type": "insure", "squares": squares}
+    # plan: our Kauf targets and our insured houses
     targets = []
     insured = []
-    for sq, h in houses.items():
-        if h[0] == seat:
-            if h[2]:
-                insured.append((sq, 3 if h[1] == 2 or _ROW[sq] == 5 else 2))
-            if h[1] == 1 and _ROW[sq] != 5:
-                targets.append(sq)
+    for sq in mine:
+        h = houses.get(sq)
+        if h is None:
+            gone = True
+            continue
+        if h[2]:
+            insured.append((sq, 3 if h[1] == 2 or _ROW[sq] == 5 else 2))
+        if h[1] == 1 and _ROW[sq] != 5:
+            targets.append(sq)
+    if gone:
+        mine[:] = [sq for sq in mine if sq in houses]
     plans = _PLANS[st["card"]]
     while True:
         # same distribution as rnd.sample(range(1, 6), rnd.randint(1, 3)), cheaper
@@ -133,12 +165,12 @@ def play(seed: int, players: int, record: Record | None = None) -> tuple[int, in
     st = E.setup(players, {}, seed)
     moves = rejected = 0
     apply, to_act, is_over = E.apply_move, E.to_act, E.is_over
-    choice = rnd.choice
     keep = record.append if record is not None else None
+    own: list[list[str]] = []
     while not is_over(st):
         seats = to_act(st)
-        seat = seats[0] if len(seats) == 1 else choice(seats)
-        move = bot_move(st, seat, rnd)
+        seat = seats[0] if len(seats) == 1 else seats[_below(rnd, len(seats))]
+        move = bot_move(st, seat, rnd, own)
         if keep is not None:
             keep((seat, move))
         try:

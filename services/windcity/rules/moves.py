@@ -23,7 +23,7 @@ _PHASE = {
 
 
 def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
-    """Common checks; returns the move type."""
+    """The checks every move shares, in the rules' order; returns the move type."""
     phase = state["phase"]
     if phase == "over":
         raise RuleError("game-over", "the game is over")
@@ -34,10 +34,7 @@ def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
         raise RuleError("unknown-move", f"unknown move type {mtype!r}")
     if _PHASE[mtype] != phase:
         raise RuleError("wrong-phase", f"{mtype} is not possible in phase {phase}")
-    if type(seat) is not int:
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise RuleError("not-your-turn", f"no seat {seat!r}")
-    if not 0 <= seat < state["num_players"]:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["num_players"]:
         raise RuleError("not-your-turn", f"no seat {seat!r}")
     if phase == "insure":
         if seat in state["pending"]:
@@ -52,16 +49,28 @@ def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
 
 def apply_move(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     """The new state and the public events; ``state`` is never mutated (shallow copy,
-    and every changed container is replaced, not edited)."""
-    mtype = _check_turn(state, seat, move)
+    and every changed container is replaced, not edited).
+
+    A well-formed move of the seat to act passes one inline test; anything else goes
+    through :func:`_check_turn`, which raises the rules' first error."""
+    phase = state["phase"]
+    mtype = move.get("type") if type(move) is dict else None
+    if (
+        type(mtype) is not str
+        or _PHASE.get(mtype) != phase
+        or type(seat) is not int
+        or not 0 <= seat < state["num_players"]
+        or (seat not in state["pending"] if phase == "insure" else seat != state["active"])
+    ):
+        _check_turn(state, seat, move)
     new = dict(state)
-    if mtype == "insure":
+    if phase == "insure":
         events = apply_insure(new, seat, move)
         if not new["pending"]:
             events += resolve(new)
-    elif mtype == "place_house":
+    elif phase == "houses":
         events = place_house(new, seat, move)
-    elif mtype == "plan":
+    elif phase == "plan":
         events = apply_plan(new, seat, move)
         if not new["pending"]:
             events += resolve(new)

@@ -6,6 +6,8 @@ quotas or the beach minimum could then no longer be met by someone.
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import itemgetter, not_
 from typing import Any, cast
 
 from shared.engine import RuleError
@@ -46,6 +48,8 @@ def place_hurricane(state: dict[str, Any], seat: int, move: dict[str, Any]) -> l
 _INFO: dict[str, tuple[int, int, bool]] = {
     sq: (r, board.SECTION[sq], r == board.BEACH_ROW) for sq, (_, r) in board.POS.items()
 }
+_FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
 _QUOTA = board.QUOTA
 _BEACH_MAX = board.BEACH_MAX
 _IN_USE = board.SECTIONS_IN_USE
@@ -84,50 +88,69 @@ def check_house(
 def _feasible_after(
     state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
 ) -> bool:
-    """Can every player still complete the quotas after this placement?"""
-    q = _QUOTA[state["num_players"]]
-    need_beach = 0
-    beach_taken = 1 if beach else 0
-    for p, tp in enumerate(t):
-        b = tp[0]
-        beach_taken += b
-        if p == seat:
-            b += beach
-            l1 = tp[1] + (section == 1)
-        else:
-            l1 = tp[1]
-        if b == 0:
-            if l1 >= q:
-                return False  # no room left in L1 for the compulsory beach house
-            need_beach += 1
-    # Section capacity never binds (58 free squares per section, at most n * quota <= 18
-    # houses needed); only the 12 beach squares can run out.
-    return board.NCOLS - beach_taken >= need_beach
+    """Can every player still complete the quotas after this placement?
+
+    A player without a beach house still needs one, and room in L1 for it; there must be
+    enough free beach squares for all of them. Section capacity never binds (58 free
+    squares per section, at most n * quota <= 18 houses needed); only the 12 beach
+    squares can run out. (Column-wise on the tally: C-level passes, no Python loop.)"""
+    b = list(map(_FIRST, t))  # beach houses per seat, after this placement
+    if beach:
+        b[seat] += 1
+    need = b.count(0)
+    if need:
+        l1 = list(map(_SECOND, t))  # houses in L1 per seat, after this placement
+        if section == 1:
+            l1[seat] += 1
+        if max(compress(l1, map(not_, b))) >= _QUOTA[state["num_players"]]:
+            return False  # no room left in L1 for someone's compulsory beach house
+    return board.NCOLS - sum(b) >= need
 
 
 def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
-    """Place one house, then pass to the next placer or start the first turn."""
+    """Place one house, then pass to the next placer or start the first turn.
+
+    The common case (a free, allowed square) is checked inline; anything else goes
+    through :func:`check_house`, which raises the rules' first error."""
     if len(move) != 2 or "square" not in move:
         for key in move:
             if key not in ("type", "square"):
                 raise RuleError("bad-move", f"unexpected field {key!r}")
     sq = move.get("square")
-    check_house(state, seat, sq)
-    assert isinstance(sq, str)  # check_house refused anything else
+    t = state.get("tally")
+    info = _INFO.get(sq) if type(sq) is str else None
+    n = state["num_players"]
+    if (
+        t is None
+        or info is None
+        or info[0] > state["north"]
+        or not 0 < info[1] <= _IN_USE[n]
+        or sq in state["houses"]
+        or sq in state["observatories"]
+    ):
+        check_house(state, seat, sq, t)
+        t = state["tally"]  # (a state without it fails here, as it always did)
+        info = _INFO[sq]
+    _, section, beach = info
+    mine = t[seat]
+    if (
+        mine[section] >= _QUOTA[n]
+        or (beach and mine[0] >= _BEACH_MAX[n])
+        or not _feasible_after(state, seat, sq, section, beach, t)
+    ):
+        check_house(state, seat, sq, t)
     houses = dict(state["houses"])
     houses[sq] = [seat, 1, False]
     state["houses"] = houses
     stock = list(state["stock"])
     stock[seat] -= 1
     state["stock"] = stock
-    t = list(state["tally"])
-    row = list(t[seat])
-    _, section, beach = _INFO[sq]
+    t = list(t)
+    row = list(mine)
     row[section] += 1
     row[0] += beach
     t[seat] = row
     state["tally"] = t
-    n = state["num_players"]
     if len(houses) == HOUSES * n:
         del state["tally"]
         events = [{"type": "house_placed", "seat": seat, "square": sq}]

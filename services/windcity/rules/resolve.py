@@ -42,7 +42,7 @@ def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
             "type": "turn_revealed",
             "seat": seat,
             "card": card_no,
-            "card_actions": [dict(a) for a in PUBLIC_CARDS[card_no]],
+            "card_actions": list(map(dict, PUBLIC_CARDS[card_no])),
             "plan": list(actions),
             "kauf": kauf_sq,
         }

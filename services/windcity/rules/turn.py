@@ -19,6 +19,9 @@ _POS = board.POS
 _SECTION = board.SECTION
 _BEACH = board.BEACH_ROW
 _ORDER_GET = board.ORDER.__getitem__
+# square -> renewal / insurance price of a single house there (beach: the higher price)
+_RENEW_SINGLE = {sq: RENEW_PRICE[r == _BEACH] for sq, r in _ROW.items()}
+_INSURE_SINGLE = {sq: INSURE_PRICE[r == _BEACH] for sq, r in _ROW.items()}
 _EMPTY: list[str] = []  # sentinel: no ``renew`` field
 _BEACH_SQUARES = frozenset(board.row_squares(board.BEACH_ROW))
 
@@ -106,12 +109,29 @@ def check_plan(
     if renew is _EMPTY or (type(renew) is list and not renew):
         renew = []
     else:
-        renew = _square_list(renew, "renew")
-        for sq in renew:
-            h = _own_house(houses, seat, sq)
-            if not h[2]:
-                raise RuleError("not-insured", f"your house on {sq} is not insured")
-            cost += 3 if h[1] == 2 or _ROW[sq] == _BEACH else 2
+        # Fast path: our distinct insured houses; anything else is checked again in the
+        # rules' order, so the error is the same.
+        ok = type(renew) is list
+        if ok:
+            try:
+                for sq in renew:
+                    h = houses.get(sq)
+                    if h is None or h[0] != seat or not h[2]:
+                        ok = False
+                        break
+                    cost += 3 if h[1] == 2 else _RENEW_SINGLE[sq]
+            except TypeError:  # an unhashable item
+                ok = False
+            if ok and len(renew) > 1 and len(set(renew)) != len(renew):
+                ok = False
+        if not ok:
+            cost = 0
+            renew = _square_list(renew, "renew")
+            for sq in renew:
+                h = _own_house(houses, seat, sq)
+                if not h[2]:
+                    raise RuleError("not-insured", f"your house on {sq} is not insured")
+                cost += 3 if h[1] == 2 or _ROW[sq] == _BEACH else 2
     kauf = move.get("kauf")
     if has_kauf:
         if kauf is None:
@@ -209,7 +229,7 @@ def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list
     """Insure some of ``seat``'s houses, paying the active player."""
     if len(move) != 2 or "squares" not in move:
         _bad_field(move, ("type", "squares"))
-    squares = move.get("squares")
+    squares: Any = move.get("squares")
     houses = state["houses"]
     cost = 0
     # Fast path: a list of our distinct uninsured houses; anything else is checked again
@@ -222,7 +242,7 @@ def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list
                 if h is None or h[0] != seat or h[2]:
                     ok = False
                     break
-                cost += 6 if h[1] == 2 or _ROW[sq] == _BEACH else 3
+                cost += 6 if h[1] == 2 else _INSURE_SINGLE[sq]
         except TypeError:  # an unhashable item
             ok = False
         if ok and len(squares) > 1 and len(set(squares)) != len(squares):
@@ -237,9 +257,12 @@ def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list
             cost += 6 if h[1] == 2 or _ROW[sq] == _BEACH else 3
     if cost > state["money"][seat]:
         raise RuleError("cannot-afford", f"insurance costs {cost}")
-    pending = state["pending"]
-    # seat is pending (checked by the caller), so a single entry is seat itself
-    state["pending"] = [] if len(pending) == 1 else [p for p in pending if p != seat]
+    # seat is pending (checked by the caller) and a market lists each seat once
+    pending = list(state["pending"])
+    pending.remove(seat)
+    if seat in pending:  # never in a market this engine opened; same answer anyway
+        pending = [p for p in pending if p != seat]
+    state["pending"] = pending
     if not squares:
         return [{"type": "insured", "seat": seat, "squares": [], "paid": 0}]
     seller = state["active"]

@@ -16,7 +16,8 @@ HOUSE_POINTS = (10, 20)  # single house; beach house or duplex
 
 
 def is_over(state: dict[str, Any]) -> bool:
-    return bool(state["phase"] == "over")
+    phase: str = state["phase"]
+    return phase == "over"
 
 
 def to_act(state: dict[str, Any]) -> list[int]:
