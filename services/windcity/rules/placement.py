@@ -6,8 +6,6 @@ quotas or the beach minimum could then no longer be met by someone.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import itemgetter, not_
 from typing import Any, cast
 
 from shared.engine import RuleError
@@ -48,8 +46,6 @@ def place_hurricane(state: dict[str, Any], seat: int, move: dict[str, Any]) -> l
 _INFO: dict[str, tuple[int, int, bool]] = {
     sq: (r, board.SECTION[sq], r == board.BEACH_ROW) for sq, (_, r) in board.POS.items()
 }
-_FIRST = itemgetter(0)
-_SECOND = itemgetter(1)
 _QUOTA = board.QUOTA
 _BEACH_MAX = board.BEACH_MAX
 _IN_USE = board.SECTIONS_IN_USE
@@ -93,18 +89,18 @@ def _feasible_after(
     A player without a beach house still needs one, and room in L1 for it; there must be
     enough free beach squares for all of them. Section capacity never binds (58 free
     squares per section, at most n * quota <= 18 houses needed); only the 12 beach
-    squares can run out. (Column-wise on the tally: C-level passes, no Python loop.)"""
-    b = list(map(_FIRST, t))  # beach houses per seat, after this placement
+    squares can run out."""
+    b = [tp[0] for tp in t]  # beach houses per seat, after this placement
     if beach:
         b[seat] += 1
     need = b.count(0)
     if need:
-        l1 = list(map(_SECOND, t))  # houses in L1 per seat, after this placement
-        if section == 1:
-            l1[seat] += 1
-        if max(compress(l1, map(not_, b))) >= _QUOTA[state["num_players"]]:
-            return False  # no room left in L1 for someone's compulsory beach house
-    return board.NCOLS - sum(b) >= need
+        q = _QUOTA[state["num_players"]]
+        for p, tp in enumerate(t):
+            if not b[p] and tp[1] + (p == seat and section == 1) >= q:
+                return False  # no room left in L1 for this seat's compulsory beach house
+    free: int = board.NCOLS - sum(b)
+    return free >= need
 
 
 def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
@@ -116,7 +112,7 @@ def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[
         for key in move:
             if key not in ("type", "square"):
                 raise RuleError("bad-move", f"unexpected field {key!r}")
-    sq = move.get("square")
+    sq: Any = move.get("square")
     t = state.get("tally")
     info = _INFO.get(sq) if type(sq) is str else None
     n = state["num_players"]
