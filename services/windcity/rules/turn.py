@@ -120,7 +120,7 @@ def check_plan(
                         ok = False
                         break
                     cost += 3 if h[1] == 2 else _RENEW_SINGLE[sq]
-            except TypeError:  # an unhashable item
+            except (TypeError, KeyError):  # an unhashable item; a board without that square
                 ok = False
             if ok and len(renew) > 1 and len(set(renew)) != len(renew):
                 ok = False
@@ -243,7 +243,7 @@ def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list
                     ok = False
                     break
                 cost += 6 if h[1] == 2 else _INSURE_SINGLE[sq]
-        except TypeError:  # an unhashable item
+        except (TypeError, KeyError):  # an unhashable item; a board without that square
             ok = False
         if ok and len(squares) > 1 and len(set(squares)) != len(squares):
             ok = False
