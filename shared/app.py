@@ -8,11 +8,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from marshmallow import Schema
 
+from shared import jsoncodec
 from shared.api import make_blueprint
 from shared.apikeys import init_api_keys
 from shared.config import load_settings
@@ -41,6 +42,26 @@ class GameKit:
 
     games: Games
     waits: WaitGate
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON provider with :mod:`shared.jsoncodec` (orjson) writing the answers:
+    the same bytes (compact, UTF-8, keys in order, a final newline), several times
+    faster. Debug mode's indented output and reading stay Flask's own."""
+
+    sort_keys = False
+    ensure_ascii = False
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs:
+            return super().dumps(obj, **kwargs)
+        return jsoncodec.dumps_text(obj, self.default)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        if self.compact is False or (self.compact is None and self._app.debug):
+            return super().response(*args, **kwargs)
+        body = jsoncodec.dumps(self._prepare_response_obj(args, kwargs), self.default)
+        return self._app.response_class(body + b"\n", mimetype=self.mimetype)
 
 
 class KitApi(Api):
@@ -72,6 +93,7 @@ def create_game_app(
     """
     settings = load_settings(config)
     app = Flask(engine.NAME)
+    app.json = JSONProvider(app)
     app.config.update(settings)
     app.config.update(
         API_TITLE=f"{engine.NAME} game service",
@@ -81,9 +103,6 @@ def create_game_app(
         OPENAPI_JSON_PATH="openapi.json",
     )
     app.config.update(swagger_ui_config())  # /docs with assets served here, not from a CDN
-    assert isinstance(app.json, DefaultJSONProvider)
-    app.json.sort_keys = False
-    app.json.ensure_ascii = False
     _configure_logging(app, settings["LOG_LEVEL"])
     configure_logging(settings["LOG_LEVEL"], settings["LOG_FORMAT"])
     init_request_log(app)
