@@ -11,7 +11,7 @@ from marshmallow import Schema
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort
 
-from shared import jsonbody, seat_ops
+from shared import jsonbody, jsoncodec, seat_ops
 from shared import schemas as s
 from shared.access import invalid_token, missing_token, require_seat, seat_of
 from shared.apikeys import owner, owner_index
@@ -124,13 +124,12 @@ def as_built(body: dict[str, Any], headers: dict[str, str], status: int = 200) -
 
     For answers built field by field as their schema documents them
     (:mod:`shared.games.answers`): there a marshmallow dump only copies the body (about
-    6% of a move's worker CPU in the profile in docs/performance.md). ``tests/kit/test_answers_as_built.py`` checks over whole games
-    that each such body is exactly what the schema's dump would send.
+    6% of a move's worker CPU in the profile in docs/performance.md). Over whole games,
+    ``tests/kit/test_answers_as_built.py`` checks that each such body is exactly what
+    the schema's dump would send.
     """
-    response = current_app.json.response(body)
-    response.status_code = status
-    response.headers.update(headers)
-    return response
+    data = jsoncodec.dumps(body) + b"\n"  # what Flask's jsonify writes
+    return Response(data, status=status, headers=headers, mimetype="application/json")
 
 
 def problems(*statuses: int) -> dict[str, Any]:
