@@ -30,6 +30,7 @@ import json
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -125,30 +126,23 @@ def run(args) -> dict:
             "--players",
             str(args.players),
         ]
-        out["max"] = phase(
-            groups_game,
-            ["games", *common, "--mode", "closed", "--seconds", str(args.max_seconds)],
-            args,
-        )
-        out["posts"] = phase(
-            groups_game,
-            [
-                "games",
-                *common,
-                "--mode",
-                "closed",
-                "--seconds",
-                str(args.max_seconds),
-                "--seed",
-                "3000",
-                "--posts-only",
-                "--game",
-                args.game,
-            ],
-            args,
-        )
-        out["floor_end"] = phase(groups_floor, ["floor", "--conns", str(args.games), *base], args)
-        rate = max(1.0, round(out["max"]["sustained_moves_per_s"] / 2, 1))
+        floor_args = ["floor", "--conns", str(args.games), *base]
+        closed = [*common, "--mode", "closed", "--seconds", str(args.max_seconds)]
+        rounds: list[dict] = []
+        for n in range(args.rounds):
+            step = {"floor": out["floor"] if n == 0 else rounds[-1]["floor_end"]}
+            seed = 1 + 10_000 * n
+            step["max"] = phase(groups_game, ["games", *closed, "--seed", str(seed)], args)
+            posts = ["--seed", str(seed + 3000), "--posts-only", "--game", args.game]
+            step["posts"] = phase(groups_game, ["games", *closed, *posts], args)
+            step["floor_end"] = phase(groups_floor, floor_args, args)
+            step.update(figures(step))
+            rounds.append(step)
+        out["rounds"] = rounds
+        for name in ("max", "posts", "floor_end"):
+            out[name] = rounds[0][name]
+        out.update(median_figures(rounds))
+        rate = max(1.0, round(out["max_moves_per_s"] / 2, 1))
         openargs = [*common, "--mode", "open", "--rate", str(rate)]
         openargs += ["--seconds", str(args.open_seconds)]
         out["half"] = phase(groups_game, ["games", *openargs, "--seed", "5000"], args)
@@ -158,8 +152,15 @@ def run(args) -> dict:
                 ["games", *openargs, "--seed", "9000", "--waiters", str(args.waiters)],
                 args,
             )
-    out.update(figures(out))
     return out
+
+
+def median_figures(rounds: list[dict]) -> dict:
+    """Each figure's median over the rounds (the figures of one round when only one)."""
+    keys = [k for k, v in rounds[0].items() if not isinstance(v, dict)]
+    found = {k: round(statistics.median(r[k] for r in rounds), 3) for k in keys}
+    found["max_moves_per_s"] = statistics.median(r["max"]["sustained_moves_per_s"] for r in rounds)
+    return found
 
 
 def _cpu_ms(step: dict, group: str, per_s: float) -> float:
@@ -193,6 +194,8 @@ def figures(out: dict) -> dict:
 
 def command(args) -> str:
     flags = ["--game", args.game, "--games", str(args.games), "--players", str(args.players)]
+    if args.rounds > 1:
+        flags += ["--rounds", str(args.rounds)]
     if args.waiters:
         flags += ["--waiters", str(args.waiters)]
     if args.cluster:
@@ -207,6 +210,24 @@ def _lat(d: dict) -> str:
 
 def _cores(d: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
+
+
+def _round_lines(out: dict) -> list[str]:
+    """With ``--rounds N`` > 1: each round's figures; the bold lines are then medians."""
+    if len(out["rounds"]) < 2:
+        return []
+    lines = []
+    for n, r in enumerate(out["rounds"], 1):
+        lines.append(
+            f"| round {n}: floor {r['floor']['rps']} / {r['floor_end']['rps']} req/s, "
+            f"{r['max']['sustained_moves_per_s']} moves/s, "
+            f"{r['posts']['sustained_moves_per_s']} POST/s "
+            f"| whole move {r['ratio']:.0%}, POST {r['post_ratio']:.0%}; CPU: floor "
+            f"{r['floor_cpu_ms']} ms, move {r['move_cpu_floors']} floors, POST "
+            f"{r['post_cpu_floors']} floors | other {r['max']['cores']['other']} core |"
+        )
+    lines.append(f"| the bold lines below: medians of the {len(out['rounds'])} rounds | | |")
+    return lines
 
 
 def markdown(out: dict) -> list[str]:
@@ -234,7 +255,8 @@ def markdown(out: dict) -> list[str]:
         f"POST {_lat(po['post_latency'])} | {_cores(po['cores'])} |",
         f"| floor again, {fe['conns']} conns | {fe['rps']} req/s; {_lat(fe['latency'])} "
         f"| {_cores(fe['cores'])} |",
-        f"| **rate: whole move : floor req/s** (floor = mean of both, {out['floor_rps']} req/s) "
+        *_round_lines(out),
+        f"| **rate: whole move : floor req/s** (floor = mean of the floor before and after, {out['floor_rps']} req/s) "
         f"| **{out['ratio']:.0%}** (target ≥ 45%; per HTTP request {2 * out['ratio']:.0%}) | |",
         f"| **rate: POST alone : floor req/s** | **{out['post_ratio']:.0%}** (target ≥ 80%) | |",
         f"| **CPU per operation** (workers + Redis; floor = mean of both) "
@@ -269,6 +291,12 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--floor-seconds", type=float, default=10)
     ap.add_argument("--max-seconds", type=float, default=180, help="bound of the max step")
     ap.add_argument("--open-seconds", type=float, default=20)
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat max, POSTs alone and floor N times; ratios are medians",
+    )
     ap.add_argument("--gen-cpus", default="1", help="taskset CPUs of the generator ('' = any)")
     ap.add_argument("--server-cpus", default=None, help="taskset CPUs of gunicorn (default any)")
     ap.add_argument("--redis-cpus", default=None, help="taskset CPUs of redis-server")
