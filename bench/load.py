@@ -256,7 +256,8 @@ def markdown(out: dict) -> list[str]:
         f"| floor again, {fe['conns']} conns | {fe['rps']} req/s; {_lat(fe['latency'])} "
         f"| {_cores(fe['cores'])} |",
         *_round_lines(out),
-        f"| **rate: whole move : floor req/s** (floor = mean of the floor before and after, {out['floor_rps']} req/s) "
+        f"| **rate: whole move : floor req/s** (floor: mean before and after, "
+        f"{out['floor_rps']} req/s) "
         f"| **{out['ratio']:.0%}** (target ≥ 45%; per HTTP request {2 * out['ratio']:.0%}) | |",
         f"| **rate: POST alone : floor req/s** | **{out['post_ratio']:.0%}** (target ≥ 80%) | |",
         f"| **CPU per operation** (workers + Redis; floor = mean of both) "
