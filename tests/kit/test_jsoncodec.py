@@ -17,7 +17,7 @@ def _stdlib(value: object) -> bytes:
     "value",
     [
         {"id": "g1", "players": [{"seat": 0, "name": "Zoë 李", "bot": None}], "ok": True},
-        [1, -2, 2**63 - 1, "\u2028", "quote \" and \\ slash"],
+        [1, -2, 2**63 - 1, "\u2028", 'quote " and \\ slash'],
         {"big": 2**70, "neg": -(2**80)},  # past 64 bits: the fallback
         {1: "a", 2: ["b"]},  # non-string keys: the fallback, as json writes them
     ],
