@@ -12,7 +12,7 @@ from functools import lru_cache
 import shared.rng as rng
 from shared.engine import Event, Move, RuleError
 
-from .board import CITIES, LOTS, index, needed
+from .board import CITIES, LOTS, height, index, needed
 from .cards import HAND_SIZE, ROTATION, SIDES_BY_COUNT, UNROTATION
 from .options import rounds
 from .promos import FAKE_NEWS
@@ -49,21 +49,81 @@ def _hand_lots(state: ManhattanState, seat: int) -> list[int]:
     return sorted({rot[c - 1] for c in state["hands"][seat]})
 
 
+@lru_cache(maxsize=1 << 16)
+def _need(seat: int, building: tuple[int, ...]) -> int:
+    """:func:`needed`, memoized: the same few short buildings recur all game long."""
+    return needed(building, seat)
+
+
+def _size_mask(sizes: list[int]) -> int:
+    """The selected piece sizes as a bit set: bit ``f`` for an ``f``-floor piece."""
+    mask = 0
+    for f in sizes:
+        mask |= 1 << f
+    return mask
+
+
+def _place_table() -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """``[board index][size mask]``: the place moves there for those sizes, ascending.
+
+    Templates only: :func:`legal_moves` hands out copies, so callers may keep or change
+    the moves they get.
+    """
+    table = []
+    for i in range(CITIES * LOTS):
+        city, lot = divmod(i, LOTS)
+        moves = [{"type": "place", "city": city + 1, "lot": lot + 1, "floors": f} for f in range(5)]
+        table.append(
+            tuple(
+                tuple(moves[f] for f in (1, 2, 3, 4) if mask >> f & 1) for mask in range(1 << 5)
+            )
+        )
+    return tuple(table)
+
+
+_PLACE = _place_table()
+
+
+def _lots_table() -> dict[int, tuple[int, ...]]:
+    """``[bit set of lots]``: their board indices, city by city, lots ascending."""
+    table = {}
+    for lots in range(0, 1 << (LOTS + 1), 2):
+        table[lots] = tuple(
+            index(city, lot)
+            for city in range(1, CITIES + 1)
+            for lot in range(1, LOTS + 1)
+            if lots >> lot & 1
+        )
+    return table
+
+
+_INDICES = _lots_table()
+_LOT_BIT = tuple(tuple(1 << rot[c - 1] for c in range(LOTS + 1)) for rot in ROTATION)
+"""``[side][card]``: the bit of the board lot that card allows from that side."""
+
+
 def _placements(state: ManhattanState, seat: int) -> list[Move]:
-    sizes = sorted(set(state["selected"][seat]))
-    lots = _hand_lots(state, seat)
+    """The place moves of ``seat`` as shared templates (city, then lot, then floors)."""
+    mask = _size_mask(state["selected"][seat])
+    if not mask:
+        return []
+    bits = _LOT_BIT[SIDES_BY_COUNT[state["num_players"]][seat]]
+    lots = 0
+    for card in state["hands"][seat]:
+        lots |= bits[card]
     board = state["board"]
     out: list[Move] = []
-    append = out.append
-    for city in range(1, CITIES + 1):
-        base = (city - 1) * LOTS - 1
-        for lot in lots:
-            b = board[base + lot]
+    for i in _INDICES[lots]:
+        b = board[i]
+        if b:
+            top = b[-1]
             # the stacking rule only restricts buildings someone else owns
-            need = needed(b, seat) if b and b[-1] // 10 != seat else 0
-            for f in sizes:
-                if f >= need:
-                    append({"type": "place", "city": city, "lot": lot, "floors": f})
+            if top // 10 != seat:
+                need = top % 10 if len(b) == 1 else _need(seat, tuple(b))
+                if need > 0:
+                    out += _PLACE[i][mask >> need << need]
+                    continue
+        out += _PLACE[i][mask]
     return out
 
 
@@ -96,7 +156,7 @@ def legal_moves(state: ManhattanState, seat: int) -> list[Move]:
         ]
     moves = _placements(state, seat)
     if moves:
-        return moves
+        return list(map(dict.copy, moves))
     if _stuck_move(state, seat) == "discard":
         return [{"type": "discard", "lot": lot} for lot in _hand_lots(state, seat)]
     return [{"type": "forfeit", "floors": f} for f in sorted(set(state["selected"][seat]))]
@@ -109,24 +169,25 @@ def _int(move: Move, key: str, lo: int, hi: int) -> int:
     return v
 
 
-def _draw(new: ManhattanState, seat: int, events: list[Event]) -> None:
-    """Draw one card for ``seat``; reshuffle the played cards first if the pile is empty."""
+def _draw(new: ManhattanState, hand: list[int], events: list[Event]) -> None:
+    """Draw one card into ``hand`` (already ``new``'s own copy); reshuffle the played
+    cards first if the pile is empty."""
     deck = new["deck"]
     if not deck:
         new["rng"], deck = rng.shuffle(new["rng"], new["discard_pile"])
         new["discard_pile"] = []
         events.append({"type": "deck_reshuffled", "size": len(deck)})
     new["deck"] = deck[:-1]
-    hands = new["hands"] = list(new["hands"])
-    hand = hands[seat] = list(hands[seat])
     insort(hand, deck[-1])
 
 
-def _spend(new: ManhattanState, seat: int, card: int) -> None:
+def _spend(new: ManhattanState, seat: int, card: int) -> list[int]:
+    """Play ``card`` from ``seat``'s hand; returns ``new``'s own copy of that hand."""
     hands = new["hands"] = list(new["hands"])
     hand = hands[seat] = list(hands[seat])
     hand.remove(card)
     new["discard_pile"] = new["discard_pile"] + [card]
+    return hand
 
 
 def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
@@ -145,10 +206,10 @@ def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanS
         raise RuleError("wrong-phase", f"no {kind!r} in the {phase} phase")
     if move.keys() != _KEYS[kind]:
         raise RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
-    if kind == "select":
-        return _select(state, seat, move)
     if kind == "place":
         return _place(state, seat, move)
+    if kind == "select":
+        return _select(state, seat, move)
     if kind == "discard":
         return _discard(state, seat, move)
     return _forfeit(state, seat, move)
@@ -178,26 +239,43 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
 
 
 def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
-    city = _int(move, "city", 1, CITIES)
-    lot = _int(move, "lot", 1, LOTS)
-    floors = _int(move, "floors", 1, 4)
+    city, lot, floors = move["city"], move["lot"], move["floors"]
+    if not (
+        type(city) is int
+        and 1 <= city <= CITIES
+        and type(lot) is int
+        and 1 <= lot <= LOTS
+        and type(floors) is int
+        and 1 <= floors <= 4
+    ):  # the slow checks name the first bad field
+        city = _int(move, "city", 1, CITIES)
+        lot = _int(move, "lot", 1, LOTS)
+        floors = _int(move, "floors", 1, 4)
     card = UNROTATION[SIDES_BY_COUNT[state["num_players"]][seat]][lot - 1]
-    if card not in state["hands"][seat]:
+    hand = state["hands"][seat]
+    if card not in hand:
         raise RuleError("lot-not-on-card", f"no card in your hand allows lot {lot}")
-    if floors not in state["selected"][seat]:
+    mine = state["selected"][seat]
+    if floors not in mine:
         raise RuleError("piece-not-selected", f"you have no selected {floors}-floor piece")
-    i = index(city, lot)
+    i = (city - 1) * LOTS + lot - 1
     building = state["board"][i]
-    need = needed(building, seat)
-    if floors < need:
-        raise RuleError("insufficient-floors", f"you need a piece of at least {need} floors here")
+    if building and building[-1] // 10 != seat:
+        need = building[0] % 10 if len(building) == 1 else _need(seat, tuple(building))
+        if floors < need:
+            raise RuleError(
+                "insufficient-floors", f"you need a piece of at least {need} floors here"
+            )
     new = state.copy()
     board = new["board"] = list(state["board"])
     board[i] = building = building + [seat * 10 + floors]
     sel = new["selected"] = list(state["selected"])
-    mine = sel[seat] = list(sel[seat])
+    mine = sel[seat] = list(mine)
     mine.remove(floors)
-    _spend(new, seat, card)
+    hands = new["hands"] = list(state["hands"])
+    hand = hands[seat] = list(hand)
+    hand.remove(card)
+    new["discard_pile"] = state["discard_pile"] + [card]
     events: list[Event] = [
         {
             "type": "piece_placed",
@@ -208,10 +286,10 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
             "card": card,
             "owner": seat,
             "previous_owner": building[-2] // 10 if len(building) > 1 else None,
-            "height": sum(p % 10 for p in building),
+            "height": floors if len(building) == 1 else height(building),
         }
     ]
-    _draw(new, seat, events)
+    _draw(new, hand, events)
     _advance(new, seat, events)
     return new, events
 
@@ -225,9 +303,9 @@ def _discard(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanSta
         raise RuleError("card-not-in-hand", f"no card in your hand allows lot {lot}")
     new = state.copy()
     new["discards_this_turn"] = state["discards_this_turn"] + 1
-    _spend(new, seat, card)
+    hand = _spend(new, seat, card)
     events: list[Event] = [{"type": "card_discarded", "seat": seat, "card": card, "lot": lot}]
-    _draw(new, seat, events)
+    _draw(new, hand, events)
     return new, events
 
 
