@@ -53,7 +53,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"command: {cmd.strip()}")
     print(f"{args.games} {args.players}-player games, {moves} moves")
     print(f"CPU:  {cpu:.2f} s, {args.games / cpu:.1f} games/s, {moves / cpu:.0f} moves/s")
-    print(f"wall: {elapsed:.2f} s, {args.games / elapsed:.1f} games/s, {moves / elapsed:.0f} moves/s")
+    print(
+        f"wall: {elapsed:.2f} s, {args.games / elapsed:.1f} games/s, {moves / elapsed:.0f} moves/s"
+    )
     if prof:
         pstats.Stats(prof).sort_stats("tottime").print_stats(12)
 

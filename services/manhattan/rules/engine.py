@@ -18,7 +18,7 @@ from shared.engine import Choice, Engine, Event, Move, State
 from . import moves, views
 from .bots import BOTS
 from .options import MAX_PLAYERS, MIN_PLAYERS
-from .state import ManhattanState, new_state, upgrade
+from .state import new_state, upgrade
 
 
 def redeal(state: State, seat: int | None, salt: int) -> State:

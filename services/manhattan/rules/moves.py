@@ -9,11 +9,10 @@ from __future__ import annotations
 from bisect import insort
 from functools import lru_cache
 
-import shared.rng as rng
 from shared.engine import Event, Move, RuleError
 
 from .board import CITIES, LOTS, height, index, needed
-from .cards import HAND_SIZE, ROTATION, SIDES_BY_COUNT, UNROTATION
+from .cards import HAND_SIZE, ROTATION, SIDES_BY_COUNT, UNROTATION, shuffle
 from .options import rounds
 from .promos import FAKE_NEWS
 from .scoring import score_round
@@ -55,33 +54,24 @@ def _need(seat: int, building: tuple[int, ...]) -> int:
     return needed(building, seat)
 
 
-def _size_mask(sizes: list[int]) -> int:
-    """The selected piece sizes as a bit set: bit ``f`` for an ``f``-floor piece."""
-    mask = 0
-    for f in sizes:
-        mask |= 1 << f
-    return mask
-
-
 def _place_table() -> tuple[tuple[tuple[Move, ...], ...], ...]:
-    """``[board index][size mask]``: the place moves there for those sizes, ascending.
+    """``[sizes][board index]``: the place moves there for a bit set of piece sizes
+    (bit ``f``: an ``f``-floor piece), ascending.
 
     Templates only: :func:`legal_moves` hands out copies, so callers may keep or change
     the moves they get.
     """
-    table = []
-    for i in range(CITIES * LOTS):
-        city, lot = divmod(i, LOTS)
-        moves = [{"type": "place", "city": city + 1, "lot": lot + 1, "floors": f} for f in range(5)]
-        table.append(
-            tuple(
-                tuple(moves[f] for f in (1, 2, 3, 4) if mask >> f & 1) for mask in range(1 << 5)
-            )
-        )
-    return tuple(table)
-
-
-_PLACE = _place_table()
+    moves = [
+        [
+            {"type": "place", "city": i // LOTS + 1, "lot": i % LOTS + 1, "floors": f}
+            for f in range(5)
+        ]
+        for i in range(CITIES * LOTS)
+    ]
+    return tuple(
+        tuple(tuple(at[f] for f in (1, 2, 3, 4) if sizes >> f & 1) for at in moves)
+        for sizes in range(1 << 5)
+    )
 
 
 def _lots_table() -> dict[int, tuple[int, ...]]:
@@ -97,33 +87,38 @@ def _lots_table() -> dict[int, tuple[int, ...]]:
     return table
 
 
+_PLACE = _place_table()
 _INDICES = _lots_table()
 _LOT_BIT = tuple(tuple(1 << rot[c - 1] for c in range(LOTS + 1)) for rot in ROTATION)
 """``[side][card]``: the bit of the board lot that card allows from that side."""
 
 
 def _placements(state: ManhattanState, seat: int) -> list[Move]:
-    """The place moves of ``seat`` as shared templates (city, then lot, then floors)."""
-    mask = _size_mask(state["selected"][seat])
-    if not mask:
+    """The place moves of ``seat`` as shared templates (city, then lot, then floors).
+
+    Bit sets and the tables above keep this loop short: it runs for every build move.
+    """
+    sizes = 0
+    for f in state["selected"][seat]:
+        sizes |= 1 << f
+    if not sizes:
         return []
     bits = _LOT_BIT[SIDES_BY_COUNT[state["num_players"]][seat]]
     lots = 0
     for card in state["hands"][seat]:
         lots |= bits[card]
     board = state["board"]
+    any_size = _PLACE[sizes]
     out: list[Move] = []
     for i in _INDICES[lots]:
         b = board[i]
-        if b:
-            top = b[-1]
+        if b and b[-1] // 10 != seat:
             # the stacking rule only restricts buildings someone else owns
-            if top // 10 != seat:
-                need = top % 10 if len(b) == 1 else _need(seat, tuple(b))
-                if need > 0:
-                    out += _PLACE[i][mask >> need << need]
-                    continue
-        out += _PLACE[i][mask]
+            need = b[0] % 10 if len(b) == 1 else _need(seat, tuple(b))
+            if need > 0:
+                out += _PLACE[sizes >> need << need][i]
+                continue
+        out += any_size[i]
     return out
 
 
@@ -169,12 +164,16 @@ def _int(move: Move, key: str, lo: int, hi: int) -> int:
     return v
 
 
+def _fields_error(kind: str) -> RuleError:
+    return RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
+
+
 def _draw(new: ManhattanState, hand: list[int], events: list[Event]) -> None:
     """Draw one card into ``hand`` (already ``new``'s own copy); reshuffle the played
     cards first if the pile is empty."""
     deck = new["deck"]
     if not deck:
-        new["rng"], deck = rng.shuffle(new["rng"], new["discard_pile"])
+        new["rng"], deck = shuffle(new["rng"], new["discard_pile"])
         new["discard_pile"] = []
         events.append({"type": "deck_reshuffled", "size": len(deck)})
     new["deck"] = deck[:-1]
@@ -204,10 +203,12 @@ def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanS
         raise RuleError("unknown-move", f"unknown move type {kind!r}")
     if (kind == "select") != (phase == "select"):
         raise RuleError("wrong-phase", f"no {kind!r} in the {phase} phase")
-    if move.keys() != _KEYS[kind]:
-        raise RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
-    if kind == "place":
+    if kind == "place":  # the common move: the same field check, spelled out (cheaper)
+        if len(move) != 4 or "city" not in move or "lot" not in move or "floors" not in move:
+            raise _fields_error(kind)
         return _place(state, seat, move)
+    if move.keys() != _KEYS[kind]:
+        raise _fields_error(kind)
     if kind == "select":
         return _select(state, seat, move)
     if kind == "discard":
@@ -217,8 +218,11 @@ def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanS
 
 def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
     pieces = move["pieces"]
-    if not isinstance(pieces, list) or any(type(p) is not int or not 1 <= p <= 4 for p in pieces):
+    if not isinstance(pieces, list):
         raise RuleError("bad-move", "'pieces' must be a list of floor sizes 1-4")
+    for p in pieces:
+        if type(p) is not int or not 1 <= p <= 4:
+            raise RuleError("bad-move", "'pieces' must be a list of floor sizes 1-4")
     k = rounds(state["options"])[1]
     if len(pieces) != k:
         raise RuleError("invalid-selection", f"select exactly {k} pieces")
@@ -289,7 +293,12 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
             "height": floors if len(building) == 1 else height(building),
         }
     ]
-    _draw(new, hand, events)
+    deck = state["deck"]
+    if deck:  # _draw's common case, inline
+        new["deck"] = deck[:-1]
+        insort(hand, deck[-1])
+    else:
+        _draw(new, hand, events)
     _advance(new, seat, events)
     return new, events
 
