@@ -146,8 +146,7 @@ def legal_moves(state: ManhattanState, seat: int) -> list[Move]:
     if state["phase"] == "select":
         k = rounds(state["options"])[1]
         return [
-            {"type": "select", "pieces": list(p)}
-            for p in _selections(tuple(state["stock"][seat]), k)
+            {"type": "select", "pieces": [*p]} for p in _selections(tuple(state["stock"][seat]), k)
         ]
     moves = _placements(state, seat)
     if moves:
@@ -226,10 +225,11 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
     k = rounds(state["options"])[1]
     if len(pieces) != k:
         raise RuleError("invalid-selection", f"select exactly {k} pieces")
-    counts = [pieces.count(f) for f in (1, 2, 3, 4)]
+    counts = (pieces.count(1), pieces.count(2), pieces.count(3), pieces.count(4))
     have = state["stock"][seat]
-    if any(c > h for c, h in zip(counts, have, strict=True)):
-        raise RuleError("invalid-selection", "those pieces are not in your stock")
+    for c, h in zip(counts, have, strict=True):
+        if c > h:
+            raise RuleError("invalid-selection", "those pieces are not in your stock")
     new = state.copy()
     stock = new["stock"] = list(state["stock"])
     stock[seat] = [h - c for h, c in zip(have, counts, strict=True)]
