@@ -11,9 +11,12 @@ pinned by ``taskset`` to ``--gen-cpus``:
    loop with as many connections as there are games, and with 20 connections;
 2. the maximum: ``--games`` games played to the end, every bot moving as fast as it
    gets answers (closed loop); the sustained rate counts moves between 5% and 80% of all;
-3. latency at half that maximum: fresh games, moves started on a fixed schedule (open
-   loop), latency from the scheduled start;
-4. with ``--waiters N``: step 3 again with N clients long-polling events meanwhile.
+3. POSTs alone: as many fresh games, closed loop, each turn a POST alone (the generator
+   keeps its own copy of each game to know the legal moves; ``bench/loadgen.py``);
+4. the floor again (the ratios use the mean of both floor measurements);
+5. latency at half the maximum of step 2: fresh games, moves started on a fixed schedule
+   (open loop), latency from the scheduled start;
+6. with ``--waiters N``: step 5 again with N clients long-polling events meanwhile.
 
 Each step reports the cores used by the services, Redis, the generator and anything
 else on the machine (the other work is not ours, but it shares the two cores).
@@ -27,6 +30,7 @@ import json
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -122,12 +126,23 @@ def run(args) -> dict:
             "--players",
             str(args.players),
         ]
-        out["max"] = phase(
-            groups_game,
-            ["games", *common, "--mode", "closed", "--seconds", str(args.max_seconds)],
-            args,
-        )
-        rate = max(1.0, round(out["max"]["sustained_moves_per_s"] / 2, 1))
+        floor_args = ["floor", "--conns", str(args.games), *base]
+        closed = [*common, "--mode", "closed", "--seconds", str(args.max_seconds)]
+        rounds: list[dict] = []
+        for n in range(args.rounds):
+            step = {"floor": out["floor"] if n == 0 else rounds[-1]["floor_end"]}
+            seed = 1 + 10_000 * n
+            step["max"] = phase(groups_game, ["games", *closed, "--seed", str(seed)], args)
+            posts = ["--seed", str(seed + 3000), "--posts-only", "--game", args.game]
+            step["posts"] = phase(groups_game, ["games", *closed, *posts], args)
+            step["floor_end"] = phase(groups_floor, floor_args, args)
+            step.update(figures(step))
+            rounds.append(step)
+        out["rounds"] = rounds
+        for name in ("max", "posts", "floor_end"):
+            out[name] = rounds[0][name]
+        out.update(median_figures(rounds))
+        rate = max(1.0, round(out["max_moves_per_s"] / 2, 1))
         openargs = [*common, "--mode", "open", "--rate", str(rate)]
         openargs += ["--seconds", str(args.open_seconds)]
         out["half"] = phase(groups_game, ["games", *openargs, "--seed", "5000"], args)
@@ -137,17 +152,50 @@ def run(args) -> dict:
                 ["games", *openargs, "--seed", "9000", "--waiters", str(args.waiters)],
                 args,
             )
-    out["ratio"] = round(out["max"]["sustained_moves_per_s"] / out["floor"]["rps"], 3)
-    # CPU per operation: less sensitive than rates to other work sharing the cores
-    fl, mx = out["floor"], out["max"]
-    out["floor_cpu_ms"] = round(1000 * (fl["cores"]["floor"] + fl["cores"]["redis"]) / fl["rps"], 2)
-    move_cores = mx["cores"]["service"] + mx["cores"]["redis"]
-    out["move_cpu_ms"] = round(1000 * move_cores / mx["moves_per_s"], 2)
     return out
+
+
+def median_figures(rounds: list[dict]) -> dict:
+    """Each figure's median over the rounds (the figures of one round when only one)."""
+    keys = [k for k, v in rounds[0].items() if not isinstance(v, dict)]
+    found = {k: round(statistics.median(r[k] for r in rounds), 3) for k in keys}
+    found["max_moves_per_s"] = statistics.median(r["max"]["sustained_moves_per_s"] for r in rounds)
+    return found
+
+
+def _cpu_ms(step: dict, group: str, per_s: float) -> float:
+    """Worker + Redis CPU milliseconds per operation of a step."""
+    return 1000 * (step["cores"][group] + step["cores"]["redis"]) / per_s
+
+
+def figures(out: dict) -> dict:
+    """The ratios to the floor, by rate and by CPU.
+
+    The floor is measured before and after the game steps; its rate is the mean of the
+    two, its CPU per request the mean of the two. Rates follow the neighbours' load; CPU
+    per operation (service and Redis CPU over the step's operations) follows it less.
+    """
+    fl, fe, mx, po = out["floor"], out["floor_end"], out["max"], out["posts"]
+    floor_rps = (fl["rps"] + fe["rps"]) / 2
+    floor_ms = (_cpu_ms(fl, "floor", fl["rps"]) + _cpu_ms(fe, "floor", fe["rps"])) / 2
+    move_ms = _cpu_ms(mx, "service", mx["moves_per_s"])
+    post_ms = _cpu_ms(po, "service", po["moves_per_s"])
+    return {
+        "floor_rps": round(floor_rps, 1),
+        "ratio": round(mx["sustained_moves_per_s"] / floor_rps, 3),
+        "post_ratio": round(po["sustained_moves_per_s"] / floor_rps, 3),
+        "floor_cpu_ms": round(floor_ms, 3),
+        "move_cpu_ms": round(move_ms, 3),
+        "post_cpu_ms": round(post_ms, 3),
+        "move_cpu_floors": round(move_ms / floor_ms, 2),
+        "post_cpu_floors": round(post_ms / floor_ms, 2),
+    }
 
 
 def command(args) -> str:
     flags = ["--game", args.game, "--games", str(args.games), "--players", str(args.players)]
+    if args.rounds > 1:
+        flags += ["--rounds", str(args.rounds)]
     if args.waiters:
         flags += ["--waiters", str(args.waiters)]
     if args.cluster:
@@ -164,8 +212,27 @@ def _cores(d: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items())
 
 
+def _round_lines(out: dict) -> list[str]:
+    """With ``--rounds N`` > 1: each round's figures; the bold lines are then medians."""
+    if len(out["rounds"]) < 2:
+        return []
+    lines = []
+    for n, r in enumerate(out["rounds"], 1):
+        lines.append(
+            f"| round {n}: floor {r['floor']['rps']} / {r['floor_end']['rps']} req/s, "
+            f"{r['max']['sustained_moves_per_s']} moves/s, "
+            f"{r['posts']['sustained_moves_per_s']} POST/s "
+            f"| whole move {r['ratio']:.0%}, POST {r['post_ratio']:.0%}; CPU: floor "
+            f"{r['floor_cpu_ms']} ms, move {r['move_cpu_floors']} floors, POST "
+            f"{r['post_cpu_floors']} floors | other {r['max']['cores']['other']} core |"
+        )
+    lines.append(f"| the bold lines below: medians of the {len(out['rounds'])} rounds | | |")
+    return lines
+
+
 def markdown(out: dict) -> list[str]:
     fl, fl20, mx, half = out["floor"], out["floor20"], out["max"], out["half"]
+    po, fe = out["posts"], out["floor_end"]
     where = "a 3-node Redis Cluster" if out["args"]["cluster"] else "one Redis"
     lines = [
         f"`{out['command']}` ({out['args']['game']}, {out['args']['players']} players, "
@@ -182,11 +249,22 @@ def markdown(out: dict) -> list[str]:
         f"sustained ({mx['moves']} moves in {mx['seconds']} s, {mx['finished_games']} games "
         f"finished, {mx['errors']} errors); = {2 * mx['sustained_moves_per_s']:.0f} HTTP req/s; "
         f"POST {_lat(mx['post_latency'])} | {_cores(mx['cores'])} |",
-        f"| ratio moves/s : floor req/s | **{out['ratio']:.0%}** (HTTP requests: "
-        f"{2 * out['ratio']:.0%}) | |",
-        f"| CPU per operation (workers + Redis) | floor request {out['floor_cpu_ms']} ms; move "
-        f"{out['move_cpu_ms']} ms (= {out['move_cpu_ms'] / out['floor_cpu_ms']:.1f} floor requests)"
-        " | |",
+        f"| POSTs alone: {po['games']} fresh games, closed loop (moves from the generator's "
+        f"own copy of each game, no reads) | **{po['sustained_moves_per_s']} POST/s** sustained "
+        f"({po['moves']} in {po['seconds']} s, {po['errors']} errors); "
+        f"POST {_lat(po['post_latency'])} | {_cores(po['cores'])} |",
+        f"| floor again, {fe['conns']} conns | {fe['rps']} req/s; {_lat(fe['latency'])} "
+        f"| {_cores(fe['cores'])} |",
+        *_round_lines(out),
+        f"| **rate: whole move : floor req/s** (floor: mean before and after, "
+        f"{out['floor_rps']} req/s) "
+        f"| **{out['ratio']:.0%}** (target ≥ 45%; per HTTP request {2 * out['ratio']:.0%}) | |",
+        f"| **rate: POST alone : floor req/s** | **{out['post_ratio']:.0%}** (target ≥ 80%) | |",
+        f"| **CPU per operation** (workers + Redis; floor = mean of both) "
+        f"| floor request {out['floor_cpu_ms']} ms; whole move {out['move_cpu_ms']} ms = "
+        f"**{out['move_cpu_floors']} floor requests** (target ≤ 2); POST alone "
+        f"{out['post_cpu_ms']} ms = **{out['post_cpu_floors']} floor requests** "
+        f"(≤ 1.25 for 80%) | |",
         f"| half load, open loop at {half['rate']} moves/s "
         f"| POST /moves **{_lat(half['post_latency'])}**;"
         f" whole move (legal-moves + POST, from its scheduled start) {_lat(half['move_latency'])}; "
@@ -214,6 +292,12 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--floor-seconds", type=float, default=10)
     ap.add_argument("--max-seconds", type=float, default=180, help="bound of the max step")
     ap.add_argument("--open-seconds", type=float, default=20)
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat max, POSTs alone and floor N times; ratios are medians",
+    )
     ap.add_argument("--gen-cpus", default="1", help="taskset CPUs of the generator ('' = any)")
     ap.add_argument("--server-cpus", default=None, help="taskset CPUs of gunicorn (default any)")
     ap.add_argument("--redis-cpus", default=None, help="taskset CPUs of redis-server")

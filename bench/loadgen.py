@@ -17,6 +17,11 @@ Modes:
 A "move" is what a bot does for one turn: ``GET /games/{id}?include=legal_moves`` with the
 seat's token, pick one at random, ``POST /games/{id}/moves`` with it (bearer token and an
 ``Idempotency-Key``, as the CLI client sends). The POST answer tells whose turn is next.
+
+``--posts-only --game G``: each turn is the POST alone. The generator keeps its own copy of
+every game (G's engine, set up with the game's seed and options, each accepted move
+applied to it), so it knows the legal moves without asking; the server still checks each
+move in full. A move the server refuses counts as an error.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ import sys  # noqa: E402
 import time  # noqa: E402
 import uuid  # noqa: E402
 from collections import deque  # noqa: E402
+from importlib import import_module  # noqa: E402
+from typing import Any  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
 import gevent  # noqa: E402
@@ -41,6 +48,8 @@ from gevent.event import Event  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
 
 TIMEOUT = 40.0  # seconds a request may take (a long-poll waits up to 30 s)
+KIT_OPTIONS = ("players", "clock")  # the kit's own options; the rest are the engine's
+ENGINES = {"manhattan": "services.manhattan.rules", "windcity": "services.windcity.rules"}
 
 
 class HttpError(Exception):
@@ -141,6 +150,9 @@ class Game:
         self.to_act: list[int] = []
         self.over = False
         self.version = 0
+        self.options: dict[str, Any] = {}
+        self.engine: Any = None
+        self.state: Any = None
 
     def call(self, method: str, path: str, body=None, headers: str = "", ok=(200, 201)):
         raw = json.dumps(body).encode() if body is not None else b""
@@ -158,6 +170,29 @@ class Game:
         if start:
             _, view = self.call("POST", f"/games/{self.id}/start", headers=auth(self.host))
             self.to_act, self.version = view["to_act"], view["version"]
+            self.options = {k: v for k, v in view["options"].items() if k not in KIT_OPTIONS}
+
+    def replicate(self, engine: Any, options: dict[str, Any]) -> None:
+        """Keep a local copy of the game's state (``--posts-only``)."""
+        self.engine = engine
+        self.state = engine.setup(self.players, options, self.seed)
+
+    def post_only(self, posts: list[float]) -> None:
+        """One turn as a POST alone, the move drawn from the local copy's legal moves."""
+        seat = self.to_act[0]
+        choice = self.rng.choice(self.engine.legal_moves(self.state, seat))
+        sent = time.perf_counter()
+        _, body = self.call(
+            "POST",
+            f"/games/{self.id}/moves",
+            choice,
+            auth(self.tokens[seat]) + f"Idempotency-Key: {uuid.uuid4().hex}\r\n",
+        )
+        posts.append(time.perf_counter() - sent)
+        self.state, _ = self.engine.apply_move(self.state, seat, choice)
+        game = body["game"]
+        self.to_act, self.version = game["to_act"], game["version"]
+        self.over = game["status"] != "running"
 
     def move(self, posts: list[float]) -> None:
         """One bot turn: legal-moves, pick, post. Appends the POST latency to ``posts``."""
@@ -265,6 +300,10 @@ def waiter_loop(game: Game, stop: Event, stats: dict) -> None:
 
 def run_games(args) -> dict:
     games = make_games(args, args.games, args.seed)
+    if args.posts_only:
+        engine = import_module(ENGINES[args.game]).ENGINE
+        for game in games:
+            game.replicate(engine, game.options)
     stop = Event()
     waiter_stats = {"answers": 0, "errors": 0, "wait": args.wait}
     waiters: list[gevent.Greenlet] = []
@@ -285,7 +324,10 @@ def run_games(args) -> dict:
             try:
                 while not game.over and time.perf_counter() - t0 < args.seconds:
                     t = time.perf_counter()
-                    game.move(posts)
+                    if args.posts_only:
+                        game.post_only(posts)
+                    else:
+                        game.move(posts)
                     now = time.perf_counter()
                     turns.append(now - t)
                     done_at.append(now - t0)
@@ -342,7 +384,7 @@ def run_games(args) -> dict:
     gevent.killall(waiters, timeout=5)
     moves = len(turns)
     result = {
-        "mode": args.mode,
+        "mode": args.mode + (" posts-only" if args.posts_only else ""),
         "games": args.games,
         "players": args.players,
         "seconds": round(elapsed, 2),
@@ -385,11 +427,15 @@ def main() -> None:
     ap.add_argument("--mode", choices=["closed", "open"], default="closed")
     ap.add_argument("--rate", type=float, default=100)
     ap.add_argument("--waiters", type=int, default=0)
+    ap.add_argument("--posts-only", action="store_true", help="closed loop of POSTs alone")
+    ap.add_argument("--game", choices=sorted(ENGINES), help="the engine of --posts-only")
     ap.add_argument("--wait", type=float, default=30, help="longest long-poll wait, s")
     ap.add_argument("--settle", type=float, default=8, help="seconds for waiters to park")
     ap.add_argument("--timeout", type=float, default=TIMEOUT, help="per request, seconds")
     args = ap.parse_args()
     globals()["TIMEOUT"] = args.timeout
+    if args.posts_only and (args.mode != "closed" or args.game is None):
+        ap.error("--posts-only needs --mode closed and --game")
     result = run_floor(args) if args.what == "floor" else run_games(args)
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")

@@ -18,13 +18,11 @@ def init_headers(app: Flask) -> None:
     @app.after_request
     def _headers(response: Response) -> Response:
         response.headers["X-Content-Type-Options"] = "nosniff"
+        if request.method != "OPTIONS" or response.status_code != 200:
+            return response
         rule = request.url_rule
-        if (
-            request.method == "OPTIONS"
-            and response.status_code == 200
-            and rule is not None
-            and getattr(rule, "provide_automatic_options", False)
-        ):  # Flask's automatic answer: it already carries Allow
+        if rule is not None and getattr(rule, "provide_automatic_options", False):
+            # Flask's automatic answer: it already carries Allow
             response.status_code = 204
             response.set_data(b"")
             del response.headers["Content-Type"]

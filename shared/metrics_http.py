@@ -14,7 +14,6 @@ from flask import Flask, Response, current_app, g, request
 from shared import metrics
 from shared.errors import ApiError
 from shared.games import Games
-from shared.request_log import route_of
 
 MOVE_ENDPOINT = "games.make_move"
 
@@ -33,7 +32,9 @@ def init_metrics(app: Flask, games: Games) -> None:
     def _count(response: Response) -> Response:
         started = g.get("started")
         seconds = time.perf_counter() - started if started else 0.0
-        metrics.observe_request(route_of(), request.method, response.status_code, seconds)
+        rule = request.url_rule
+        route = rule.rule if rule is not None else "unmatched"  # request_log.route_of()
+        metrics.observe_request(route, request.method, response.status_code, seconds)
         if request.endpoint == MOVE_ENDPOINT and response.status_code >= 400:
             code = g.get("problem_code") or f"http-{response.status_code}"
             metrics.MOVES_REJECTED.labels(code).inc()

@@ -162,6 +162,13 @@ class AddressLimits:
             headers_enabled=False,
             swallow_errors=False,
         )
+        # flask-limiter's init_app adds three hooks to every request: a check of default,
+        # application and blueprint limits (this app has none: its limits decorate two
+        # views, whose wrappers check them), rate-limit headers (off) with deductions
+        # "when" a response says so (none), and a reset of its per-request context (which
+        # dies with the request). They cost every request ~6% of a move's CPU, for
+        # nothing: init_app skips them for a limiter already listed in app.extensions.
+        app.extensions.setdefault("limiter", set()).add(self.limiter)
         self.limiter.init_app(app)
         app.register_error_handler(RateLimitExceeded, self._exceeded)
         if self.auth_failures is not None:

@@ -86,7 +86,10 @@ def init_request_log(app: Flask) -> None:
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        response.headers[HEADER] = request_id() or ""
+        rid = g.get("request_id") or request_id() or ""
+        response.headers[HEADER] = rid
+        if not log.isEnabledFor(logging.INFO):  # the line would be dropped: skip building it
+            return response
         started = g.get("started")
         duration_ms = round((time.perf_counter() - started) * 1000, 2) if started else None
         fields: dict[str, Any] = {
@@ -97,7 +100,7 @@ def init_request_log(app: Flask) -> None:
             "duration_ms": duration_ms,
             "game_id": (request.view_args or {}).get("game_id"),
             "seat": ACTOR.get(),
-            "request_id": request_id(),
+            "request_id": rid,
         }
         if g.get("problem_code"):
             fields["code"] = g.problem_code

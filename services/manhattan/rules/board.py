@@ -7,6 +7,8 @@ and lists let a move copy only the one building it changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 CITIES = 6
 LOTS = 9
 PIECES = {1: 11, 2: 6, 3: 4, 4: 3}
@@ -23,7 +25,7 @@ def piece(seat: int, floors: int) -> int:
 
 
 def height(building: list[int]) -> int:
-    return sum(p % 10 for p in building)
+    return sum([p % 10 for p in building])
 
 
 def owner(building: list[int]) -> int | None:
@@ -31,7 +33,7 @@ def owner(building: list[int]) -> int | None:
     return building[-1] // 10 if building else None
 
 
-def needed(building: list[int], seat: int) -> int:
+def needed(building: Sequence[int], seat: int) -> int:
     """Smallest piece ``seat`` may place here (0: any piece).
 
     Stacking rule: on another player's building your floors after placing must be at

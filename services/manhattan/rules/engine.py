@@ -1,11 +1,15 @@
 """``ENGINE``: Manhattan's rules as an object satisfying :class:`shared.engine.Engine`.
 
-The methods delegate to the rules modules; ``redeal`` is the contract suite's hook that
+The hot methods (to_act, legal_moves, apply_move, is_over, view, score, result) are the
+rules functions themselves, bound as static methods: the kit's plain ``State`` is the
+typed :class:`ManhattanState` (the kit upgraded it on load), and a delegating method per
+call costs a noticeable share of a move. ``redeal`` is the contract suite's hook that
 redistributes what a seat cannot see (other hands, the deck's and promo deck's order).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, cast
 
 import shared.rng as rng
@@ -14,7 +18,7 @@ from shared.engine import Choice, Engine, Event, Move, State
 from . import moves, views
 from .bots import BOTS
 from .options import MAX_PLAYERS, MIN_PLAYERS
-from .state import ManhattanState, new_state, upgrade
+from .state import new_state, upgrade
 
 
 def redeal(state: State, seat: int | None, salt: int) -> State:
@@ -32,9 +36,13 @@ def redeal(state: State, seat: int | None, salt: int) -> State:
     return {**state, "hands": hands, "deck": pool, "promo_deck": promo_deck, "rng": s}
 
 
-def _typed(state: State) -> ManhattanState:
-    """The kit's plain state as what it is (the kit upgraded it on load)."""
-    return cast(ManhattanState, state)
+_to_act = cast(Callable[[State], list[int]], views.to_act)
+_legal_moves = cast(Callable[[State, int], list[Move]], moves.legal_moves)
+_apply_move = cast(Callable[[State, int, Move], tuple[State, list[Event]]], moves.apply_move)
+_view = cast(Callable[[State, "int | None"], dict[str, Any]], views.view)
+_score = cast(Callable[[State], dict[str, Any]], views.score)
+_is_over = cast(Callable[[State], bool], views.is_over)
+_result = cast(Callable[[State], "dict[str, Any] | None"], views.result)
 
 
 class ManhattanEngine:
@@ -48,31 +56,16 @@ class ManhattanEngine:
     def setup(self, num_players: int, options: dict[str, Any], seed: int) -> State:
         return cast(State, new_state(num_players, options, seed))
 
-    def to_act(self, state: State) -> list[int]:
-        return views.to_act(_typed(state))
-
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        """Every legal move: Manhattan has no subset fields."""
-        return moves.legal_moves(_typed(state), seat)
+    to_act = staticmethod(_to_act)
+    legal_moves = staticmethod(_legal_moves)  # every legal move: Manhattan has no subset fields
+    apply_move = staticmethod(_apply_move)
+    view = staticmethod(_view)
+    score = staticmethod(_score)
+    is_over = staticmethod(_is_over)
+    result = staticmethod(_result)
 
     def choices(self, state: State, seat: int) -> list[Choice]:
         return []
-
-    def apply_move(self, state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-        new, events = moves.apply_move(_typed(state), seat, move)
-        return cast(State, new), events
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return views.view(_typed(state), seat)
-
-    def score(self, state: State) -> dict[str, Any]:
-        return views.score(_typed(state))
-
-    def is_over(self, state: State) -> bool:
-        return views.is_over(_typed(state))
-
-    def result(self, state: State) -> dict[str, Any] | None:
-        return views.result(_typed(state))
 
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))

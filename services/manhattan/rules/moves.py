@@ -9,11 +9,10 @@ from __future__ import annotations
 from bisect import insort
 from functools import lru_cache
 
-import shared.rng as rng
 from shared.engine import Event, Move, RuleError
 
-from .board import CITIES, LOTS, index, needed
-from .cards import HAND_SIZE, ROTATION, SIDES_BY_COUNT, UNROTATION
+from .board import CITIES, LOTS, height, index, needed
+from .cards import HAND_SIZE, ROTATION, SIDES_BY_COUNT, UNROTATION, shuffle
 from .options import rounds
 from .promos import FAKE_NEWS
 from .scoring import score_round
@@ -49,21 +48,77 @@ def _hand_lots(state: ManhattanState, seat: int) -> list[int]:
     return sorted({rot[c - 1] for c in state["hands"][seat]})
 
 
+@lru_cache(maxsize=1 << 16)
+def _need(seat: int, building: tuple[int, ...]) -> int:
+    """:func:`needed`, memoized: the same few short buildings recur all game long."""
+    return needed(building, seat)
+
+
+def _place_table() -> tuple[tuple[tuple[Move, ...], ...], ...]:
+    """``[sizes][board index]``: the place moves there for a bit set of piece sizes
+    (bit ``f``: an ``f``-floor piece), ascending.
+
+    Templates only: :func:`legal_moves` hands out copies, so callers may keep or change
+    the moves they get.
+    """
+    moves = [
+        [
+            {"type": "place", "city": i // LOTS + 1, "lot": i % LOTS + 1, "floors": f}
+            for f in range(5)
+        ]
+        for i in range(CITIES * LOTS)
+    ]
+    return tuple(
+        tuple(tuple(at[f] for f in (1, 2, 3, 4) if sizes >> f & 1) for at in moves)
+        for sizes in range(1 << 5)
+    )
+
+
+def _lots_table() -> dict[int, tuple[int, ...]]:
+    """``[bit set of lots]``: their board indices, city by city, lots ascending."""
+    table = {}
+    for lots in range(0, 1 << (LOTS + 1), 2):
+        table[lots] = tuple(
+            index(city, lot)
+            for city in range(1, CITIES + 1)
+            for lot in range(1, LOTS + 1)
+            if lots >> lot & 1
+        )
+    return table
+
+
+_PLACE = _place_table()
+_INDICES = _lots_table()
+_LOT_BIT = tuple(tuple(1 << rot[c - 1] for c in range(LOTS + 1)) for rot in ROTATION)
+"""``[side][card]``: the bit of the board lot that card allows from that side."""
+
+
 def _placements(state: ManhattanState, seat: int) -> list[Move]:
-    sizes = sorted(set(state["selected"][seat]))
-    lots = _hand_lots(state, seat)
+    """The place moves of ``seat`` as shared templates (city, then lot, then floors).
+
+    Bit sets and the tables above keep this loop short: it runs for every build move.
+    """
+    sizes = 0
+    for f in state["selected"][seat]:
+        sizes |= 1 << f
+    if not sizes:
+        return []
+    bits = _LOT_BIT[SIDES_BY_COUNT[state["num_players"]][seat]]
+    lots = 0
+    for card in state["hands"][seat]:
+        lots |= bits[card]
     board = state["board"]
+    any_size = _PLACE[sizes]
     out: list[Move] = []
-    append = out.append
-    for city in range(1, CITIES + 1):
-        base = (city - 1) * LOTS - 1
-        for lot in lots:
-            b = board[base + lot]
+    for i in _INDICES[lots]:
+        b = board[i]
+        if b and b[-1] // 10 != seat:
             # the stacking rule only restricts buildings someone else owns
-            need = needed(b, seat) if b and b[-1] // 10 != seat else 0
-            for f in sizes:
-                if f >= need:
-                    append({"type": "place", "city": city, "lot": lot, "floors": f})
+            need = b[0] % 10 if len(b) == 1 else _need(seat, tuple(b))
+            if need > 0:
+                out += _PLACE[sizes >> need << need][i]
+                continue
+        out += any_size[i]
     return out
 
 
@@ -91,12 +146,11 @@ def legal_moves(state: ManhattanState, seat: int) -> list[Move]:
     if state["phase"] == "select":
         k = rounds(state["options"])[1]
         return [
-            {"type": "select", "pieces": list(p)}
-            for p in _selections(tuple(state["stock"][seat]), k)
+            {"type": "select", "pieces": [*p]} for p in _selections(tuple(state["stock"][seat]), k)
         ]
     moves = _placements(state, seat)
     if moves:
-        return moves
+        return list(map(dict.copy, moves))
     if _stuck_move(state, seat) == "discard":
         return [{"type": "discard", "lot": lot} for lot in _hand_lots(state, seat)]
     return [{"type": "forfeit", "floors": f} for f in sorted(set(state["selected"][seat]))]
@@ -109,24 +163,29 @@ def _int(move: Move, key: str, lo: int, hi: int) -> int:
     return v
 
 
-def _draw(new: ManhattanState, seat: int, events: list[Event]) -> None:
-    """Draw one card for ``seat``; reshuffle the played cards first if the pile is empty."""
+def _fields_error(kind: str) -> RuleError:
+    return RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
+
+
+def _draw(new: ManhattanState, hand: list[int], events: list[Event]) -> None:
+    """Draw one card into ``hand`` (already ``new``'s own copy); reshuffle the played
+    cards first if the pile is empty."""
     deck = new["deck"]
     if not deck:
-        new["rng"], deck = rng.shuffle(new["rng"], new["discard_pile"])
+        new["rng"], deck = shuffle(new["rng"], new["discard_pile"])
         new["discard_pile"] = []
         events.append({"type": "deck_reshuffled", "size": len(deck)})
     new["deck"] = deck[:-1]
-    hands = new["hands"] = list(new["hands"])
-    hand = hands[seat] = list(hands[seat])
     insort(hand, deck[-1])
 
 
-def _spend(new: ManhattanState, seat: int, card: int) -> None:
+def _spend(new: ManhattanState, seat: int, card: int) -> list[int]:
+    """Play ``card`` from ``seat``'s hand; returns ``new``'s own copy of that hand."""
     hands = new["hands"] = list(new["hands"])
     hand = hands[seat] = list(hands[seat])
     hand.remove(card)
     new["discard_pile"] = new["discard_pile"] + [card]
+    return hand
 
 
 def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
@@ -143,12 +202,14 @@ def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanS
         raise RuleError("unknown-move", f"unknown move type {kind!r}")
     if (kind == "select") != (phase == "select"):
         raise RuleError("wrong-phase", f"no {kind!r} in the {phase} phase")
+    if kind == "place":  # the common move: the same field check, spelled out (cheaper)
+        if len(move) != 4 or "city" not in move or "lot" not in move or "floors" not in move:
+            raise _fields_error(kind)
+        return _place(state, seat, move)
     if move.keys() != _KEYS[kind]:
-        raise RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
+        raise _fields_error(kind)
     if kind == "select":
         return _select(state, seat, move)
-    if kind == "place":
-        return _place(state, seat, move)
     if kind == "discard":
         return _discard(state, seat, move)
     return _forfeit(state, seat, move)
@@ -156,15 +217,19 @@ def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanS
 
 def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
     pieces = move["pieces"]
-    if not isinstance(pieces, list) or any(type(p) is not int or not 1 <= p <= 4 for p in pieces):
+    if not isinstance(pieces, list):
         raise RuleError("bad-move", "'pieces' must be a list of floor sizes 1-4")
+    for p in pieces:
+        if type(p) is not int or not 1 <= p <= 4:
+            raise RuleError("bad-move", "'pieces' must be a list of floor sizes 1-4")
     k = rounds(state["options"])[1]
     if len(pieces) != k:
         raise RuleError("invalid-selection", f"select exactly {k} pieces")
-    counts = [pieces.count(f) for f in (1, 2, 3, 4)]
+    counts = (pieces.count(1), pieces.count(2), pieces.count(3), pieces.count(4))
     have = state["stock"][seat]
-    if any(c > h for c, h in zip(counts, have, strict=True)):
-        raise RuleError("invalid-selection", "those pieces are not in your stock")
+    for c, h in zip(counts, have, strict=True):
+        if c > h:
+            raise RuleError("invalid-selection", "those pieces are not in your stock")
     new = state.copy()
     stock = new["stock"] = list(state["stock"])
     stock[seat] = [h - c for h, c in zip(have, counts, strict=True)]
@@ -178,26 +243,43 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
 
 
 def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
-    city = _int(move, "city", 1, CITIES)
-    lot = _int(move, "lot", 1, LOTS)
-    floors = _int(move, "floors", 1, 4)
+    city, lot, floors = move["city"], move["lot"], move["floors"]
+    if not (
+        type(city) is int
+        and 1 <= city <= CITIES
+        and type(lot) is int
+        and 1 <= lot <= LOTS
+        and type(floors) is int
+        and 1 <= floors <= 4
+    ):  # the slow checks name the first bad field
+        city = _int(move, "city", 1, CITIES)
+        lot = _int(move, "lot", 1, LOTS)
+        floors = _int(move, "floors", 1, 4)
     card = UNROTATION[SIDES_BY_COUNT[state["num_players"]][seat]][lot - 1]
-    if card not in state["hands"][seat]:
+    hand = state["hands"][seat]
+    if card not in hand:
         raise RuleError("lot-not-on-card", f"no card in your hand allows lot {lot}")
-    if floors not in state["selected"][seat]:
+    mine = state["selected"][seat]
+    if floors not in mine:
         raise RuleError("piece-not-selected", f"you have no selected {floors}-floor piece")
-    i = index(city, lot)
+    i = (city - 1) * LOTS + lot - 1
     building = state["board"][i]
-    need = needed(building, seat)
-    if floors < need:
-        raise RuleError("insufficient-floors", f"you need a piece of at least {need} floors here")
+    if building and building[-1] // 10 != seat:
+        need = building[0] % 10 if len(building) == 1 else _need(seat, tuple(building))
+        if floors < need:
+            raise RuleError(
+                "insufficient-floors", f"you need a piece of at least {need} floors here"
+            )
     new = state.copy()
     board = new["board"] = list(state["board"])
     board[i] = building = building + [seat * 10 + floors]
     sel = new["selected"] = list(state["selected"])
-    mine = sel[seat] = list(sel[seat])
+    mine = sel[seat] = list(mine)
     mine.remove(floors)
-    _spend(new, seat, card)
+    hands = new["hands"] = list(state["hands"])
+    hand = hands[seat] = list(hand)
+    hand.remove(card)
+    new["discard_pile"] = state["discard_pile"] + [card]
     events: list[Event] = [
         {
             "type": "piece_placed",
@@ -208,10 +290,15 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
             "card": card,
             "owner": seat,
             "previous_owner": building[-2] // 10 if len(building) > 1 else None,
-            "height": sum(p % 10 for p in building),
+            "height": floors if len(building) == 1 else height(building),
         }
     ]
-    _draw(new, seat, events)
+    deck = state["deck"]
+    if deck:  # _draw's common case, inline
+        new["deck"] = deck[:-1]
+        insort(hand, deck[-1])
+    else:
+        _draw(new, hand, events)
     _advance(new, seat, events)
     return new, events
 
@@ -225,9 +312,9 @@ def _discard(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanSta
         raise RuleError("card-not-in-hand", f"no card in your hand allows lot {lot}")
     new = state.copy()
     new["discards_this_turn"] = state["discards_this_turn"] + 1
-    _spend(new, seat, card)
+    hand = _spend(new, seat, card)
     events: list[Event] = [{"type": "card_discarded", "seat": seat, "card": card, "lot": lot}]
-    _draw(new, seat, events)
+    _draw(new, hand, events)
     return new, events
 
 

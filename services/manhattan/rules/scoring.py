@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import CITIES, LOTS, height
 from .promos import promo_points
@@ -53,12 +53,59 @@ def building_points(board: list[list[int]], n: int) -> list[int]:
     return pts
 
 
+class _Survey(NamedTuple):
+    owned: list[int]  # buildings owned per seat
+    majorities: list[int | None]  # per city: the seat with the majority, or None
+    tallest_owner: int | None  # owner of the single tallest building (None: a tie or none)
+    tallest_owned: list[int]  # per seat: the height of its tallest building (0: none)
+
+
+def _survey(board: list[list[int]], n: int) -> _Survey:
+    """Everything the round scoring and the standings read, from one pass over the
+    board (heights summed inline): this runs at every round's end."""
+    owned = [0] * n
+    tallest_owned = [0] * n
+    majorities: list[int | None] = []
+    best, who, tie = 0, None, False
+    for start in range(0, CITIES * LOTS, LOTS):
+        counts = [0] * n
+        for b in board[start : start + LOTS]:
+            if b:
+                s = b[-1] // 10
+                counts[s] += 1
+                h = 0
+                for p in b:
+                    h += p % 10
+                if h > best:
+                    best, who, tie = h, s, False
+                elif h == best:
+                    tie = True
+                if h > tallest_owned[s]:
+                    tallest_owned[s] = h
+        most = max(counts)
+        majorities.append(counts.index(most) if most and counts.count(most) == 1 else None)
+        for s in range(n):
+            owned[s] += counts[s]
+    return _Survey(owned, majorities, None if tie else who, tallest_owned)
+
+
 def score_round(board: list[list[int]], n: int, promo: str | None) -> dict[str, list[int]]:
-    """The points of one round per category and seat; ``promo`` is the card scored."""
+    """The points of one round per category and seat; ``promo`` is the card scored.
+
+    The same points as :func:`tallest_points`, :func:`majority_points` and
+    :func:`building_points`, from one pass over the board."""
+    owned, majorities, tallest_owner, _ = _survey(board, n)
+    tallest = [0] * n
+    if tallest_owner is not None:
+        tallest[tallest_owner] = 3
+    majority = [0] * n
+    for s in majorities:
+        if s is not None:
+            majority[s] += 2
     return {
-        "tallest": tallest_points(board, n),
-        "majority": majority_points(board, n),
-        "buildings": building_points(board, n),
+        "tallest": tallest,
+        "majority": majority,
+        "buildings": owned,
         "promo": promo_points(promo, board, n),
     }
 
@@ -73,21 +120,12 @@ def totals(rounds: list[dict[str, Any]], n: int) -> list[int]:
     return out
 
 
-def tallest_owned(board: list[list[int]], n: int) -> list[int]:
-    """Height of each seat's tallest owned building (0 if it owns none)."""
-    out = [0] * n
-    for b in board:
-        if b:
-            s = b[-1] // 10
-            out[s] = max(out[s], height(b))
-    return out
-
-
 def standings(board: list[list[int]], n: int, total: list[int]) -> dict[str, Any]:
     """Ranked standings with the tie-break chain: total, tallest owned, majorities."""
-    tallest = tallest_owned(board, n)
+    survey = _survey(board, n)
+    tallest = survey.tallest_owned
     maj = [0] * n
-    for s in city_majorities(board, n):
+    for s in survey.majorities:
         if s is not None:
             maj[s] += 1
     keys = {s: (total[s], tallest[s], maj[s]) for s in range(n)}
