@@ -6,6 +6,8 @@ import json
 
 import redis.connection
 
+from shared.store import HistoryWrite
+
 from tests.kit.helpers import auth, started_game, view
 
 
@@ -21,25 +23,22 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
     before = {k: redis_client.dump(k) for k in keys}
     new = {**doc, "version": doc["version"] + 1, "status": "finished"}
     event = {"type": "x", "version": new["version"], "id": f"{new['version']}-0"}
-    move = {"seat": 0, "move": {}, "version": new["version"]}
+    history = HistoryWrite("", "d", "chunk\n", f"{new['version']}-0")
     # stale expected version: conflict, and not one key touched
-    result = store.write(new, doc["version"] - 1, [event], [move], 60, "k", '{"a":1}')
+    result = store.write(new, doc["version"] - 1, [event], 60, history)
     assert result.outcome == "conflict" and result.record == str(doc["version"])
     assert {k: redis_client.dump(k) for k in keys} == before
     # creating over an existing game is a conflict too
-    assert store.write(new, 0, [event], [], 60).outcome == "conflict"
-    assert store.write({**new, "id": "missing0"}, 3, [], [], 60).outcome == "missing"
-    # the right version writes everything at once
-    assert store.write(new, doc["version"], [event], [move], 60, "k", '{"a":1}').outcome == "ok"
+    assert store.write(new, 0, [event], 60, history).outcome == "conflict"
+    assert store.write({**new, "id": "missing0"}, 3, [], 60, history).outcome == "missing"
+    # the right version writes everything at once: the stream trimmed to the new
+    # version's events, the tail gone, the chunk appended to the archive
+    assert store.write(new, doc["version"], [event], 60, history).outcome == "ok"
     assert json.loads(redis_client.get(keys[0]))["status"] == "finished"
-    assert redis_client.xrange(keys[1])[-1][0] == event["id"]
-    assert redis_client.lrange(keys[2], 0, -1) == [json.dumps(move, separators=(",", ":"))]
-    assert redis_client.hget(keys[3], "k") == '{"a":1}'
-    assert all(0 < redis_client.ttl(k) <= 60 for k in keys)
-    # the same idempotency field again: the stored record, nothing written
-    again = store.write({**new, "version": 99}, new["version"], [], [], 60, "k", '{"b":2}')
-    assert again.outcome == "duplicate" and again.record == '{"a":1}'
-    assert json.loads(redis_client.get(keys[0]))["version"] == new["version"]
+    assert [i for i, _ in redis_client.xrange(keys[1])] == [event["id"]]
+    assert redis_client.get(keys[2]) is None
+    assert redis_client.get(keys[3]).endswith("chunk\n")
+    assert all(0 < redis_client.ttl(k) <= 60 for k in (keys[0], keys[1], keys[3]))
 
 
 def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
@@ -64,7 +63,7 @@ def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
         headers={**auth(token), "Idempotency-Key": "rt-1"},
     )
     assert r.status_code == 200
-    assert len(sent) == 2  # one pipelined GET + HGET, one EVALSHA
+    assert len(sent) == 2  # one pipelined GET document + GET tail, one EVALSHA
     packed = [b"".join(c) if isinstance(c, list) else c for c in sent]
-    assert b"HGET" in packed[0] and b"GET" in packed[0]
+    assert packed[0].count(b"GET") == 2 and b":tail" in packed[0]
     assert b"EVALSHA" in packed[1]
