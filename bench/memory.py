@@ -4,8 +4,9 @@ Run: ``python -m bench.memory [--game manhattan] [--games 100] [--players 4]``.
 
 The real app runs in-process on a private Redis; ``--games`` games are played by bots
 with random legal moves to half their length (in progress), then to the end
-(finished). Every key of every game is measured (document, events stream, moves list,
-idempotency hash) and averaged; also the document's JSON size. Done twice: with an
+(finished). Every key of every game is measured (document, capped events stream,
+history tail and archive; games of older code also had a moves list and an idempotency
+hash) and averaged; also the document's JSON size. Done twice: with an
 ``Idempotency-Key`` on every move (what the CLI client sends) and without.
 """
 
@@ -18,7 +19,7 @@ import sys
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
 
-PARTS = ("game", "events", "moves", "idem")
+PARTS = ("game", "events", "tail", "hist")
 
 
 def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
@@ -73,8 +74,8 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
     lines = [
         f"`python -m bench.memory --game {game} --players {players}` (bytes per game, mean)",
         "",
-        "| game state | keys | document (JSON bytes) | events (entries) | moves | idempotency "
-        "| **total** |",
+        "| game state | keys | document (JSON bytes) | events (entries) | history tail "
+        "| history archive | **total** |",
         "|---|---|---|---|---|---|---|",
     ]
     for key, label in (("with_key", "with Idempotency-Keys"), ("without_key", "no keys")):
@@ -82,8 +83,8 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
             u = out[key][when]
             lines.append(
                 f"| {when.replace('_', ' ')} ({u['moves_made']} moves), {label} | "
-                f"{'4' if u['idem'] else '3'} | {u['game']} ({u['json_bytes']}) | "
-                f"{u['events']} ({u['event_count']}) | {u['moves']} | {u['idem']} | "
+                f"{sum(1 for p in PARTS if u[p])} | {u['game']} ({u['json_bytes']}) | "
+                f"{u['events']} ({u['event_count']}) | {u['tail']} | {u['hist']} | "
                 f"**{u['total']} = {u['total'] / 1024:.1f} KiB** |"
             )
     return lines

@@ -91,7 +91,7 @@ class Answers:
         if isinstance(found, LegacyLog):  # written by older code, not migrated yet
             events, moves = found.events, found.moves
         else:
-            written = history.merge(history.decode_hist(found.hist), parse(found.tail))
+            written = history.stored(found.tail, found.hist)
             events = [e for w in history.replay(self.ctx.engine, doc, written) for e in w.events]
             moves = history.all_moves(written)
         body = {**public(doc), "events": events}
@@ -106,9 +106,5 @@ class Answers:
     ) -> list[dict[str, Any]]:
         """Events after ``after`` that the capped stream no longer holds, rebuilt from
         the history (the store's :attr:`~shared.store.GameStore.rebuild`)."""
-        written = history.merge(history.decode_hist(hist), parse(tail))
+        written = history.stored(tail, hist)
         return history.events_after(self.ctx.engine, doc, written, after, count)
-
-
-def parse(tail: str | None) -> list[history.Record]:
-    return history.parse_tail(tail).records

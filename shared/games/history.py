@@ -178,6 +178,11 @@ def merge(*parts: Iterable[Record]) -> list[Record]:
     return resolve([seen[v] for v in sorted(seen)])
 
 
+def stored(tail: str | None, hist: str | None) -> list[Record]:
+    """Every record of a game from its stored tail and archive (one consistent read)."""
+    return merge(decode_hist(hist), parse_tail(tail).records)
+
+
 def find_key(records: Iterable[Record], key: str) -> Record | None:
     return next((r for r in records if is_move(r) and record_key(r) == key), None)
 

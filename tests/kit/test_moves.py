@@ -4,7 +4,6 @@ races, version conflicts, secrets, and replaying a finished game from its log.""
 from __future__ import annotations
 
 import json
-
 import threading
 import types
 

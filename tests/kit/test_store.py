@@ -7,7 +7,6 @@ import json
 import redis.connection
 
 from shared.store import HistoryWrite
-
 from tests.kit.helpers import auth, started_game, view
 
 
