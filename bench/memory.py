@@ -1,6 +1,8 @@
 """Redis memory per game, measured with ``MEMORY USAGE`` (exact: ``SAMPLES 0``).
 
-Run: ``python -m bench.memory [--game manhattan] [--games 100] [--players 4]``.
+Run: ``python -m bench.memory [--game manhattan] [--games 100] [--players 4]
+[--stream-node-max-bytes 1024]`` (the last: Redis's setting, which the deployment
+should use, see docs/operations.md; without it the server's default, 4096).
 
 The real app runs in-process on a private Redis; ``--games`` games are played by bots
 with random legal moves to half their length (in progress), then to the end
@@ -41,10 +43,12 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
     return {k: round(v) for k, v in out.items()}
 
 
-def run(game: str, games: int, players: int) -> dict:
+def run(game: str, games: int, players: int, node_bytes: int | None = None) -> dict:
     with redis_server(appendonly=False) as server:
         app, prefix = make_app(game, server.url)
         client = server.client()
+        if node_bytes is not None:
+            client.config_set("stream-node-max-bytes", node_bytes)
         out = {}
         for idem in (True, False):
             # length of a game with these seeds, to stop the in-progress ones half-way
@@ -95,8 +99,14 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--game", choices=["manhattan", "windcity"], default="manhattan")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument(
+        "--stream-node-max-bytes",
+        type=int,
+        default=None,
+        help="Redis's stream-node-max-bytes (default: the server's, 4096)",
+    )
     args = ap.parse_args(argv)
-    out = run(args.game, args.games, args.players)
+    out = run(args.game, args.games, args.players, args.stream_node_max_bytes)
     print("\n".join(markdown(args.game, args.players, out)))
     return out
 

@@ -37,7 +37,7 @@ def replay(ctx: Context, doc: Doc, retry: Retry) -> tuple[Doc, list[dict[str, An
     log) up to the move's version; its time comes from its record."""
     engine = ctx.engine
     write = history.write_at(engine, doc, retry.records, retry.record[0])
-    then = {**doc, "state": write.state, "version": write.version}
+    then = {**doc, "state": write.state, "version": write.version, "result": None}
     then["updated_at"] = history.text_of(write.ms)
     settle(engine, then, [])
     return then, write.events
