@@ -8,7 +8,8 @@
 -- ARGV: 1 expected version (0: the game must not exist yet), 2 new document,
 --       3 ttl seconds, 4 tail text, 5 tail mode ('a': append ARGV[4], 's': set the tail
 --       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 stream
---       MINID to trim to ('': none), 8 'N:K:D:R:L' (N events, K webhook notifications,
+--       MINID to trim to ('': none; '!': a new stream with this write's events only: a
+--       trimmed stream keeps its partly deleted nodes' memory, a new one is small), 8 'N:K:D:R:L' (N events, K webhook notifications,
 --       D 1 with a due key, R 1 with a ready key, L 1 with the two old keys to delete),
 --       then N pairs (event id, event json), K notification jsons, and with D the game
 --       id and its due time in ms ('': not due, removed).
@@ -28,11 +29,12 @@ local ttl = tonumber(ARGV[3])
 local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
 n, k = tonumber(n), tonumber(k)
 local i = 9
+if ARGV[7] == '!' then redis.call('DEL', KEYS[2]) end
 for _ = 1, n do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
   i = i + 2
 end
-if ARGV[7] ~= '' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end
+if ARGV[7] ~= '' and ARGV[7] ~= '!' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
 local mode = ARGV[5]

@@ -22,7 +22,7 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
     before = {k: redis_client.dump(k) for k in keys}
     new = {**doc, "version": doc["version"] + 1, "status": "finished"}
     event = {"type": "x", "version": new["version"], "id": f"{new['version']}-0"}
-    history = HistoryWrite("", "d", "chunk\n", f"{new['version']}-0")
+    history = HistoryWrite("", "d", "chunk\n", "!")
     # stale expected version: conflict, and not one key touched
     result = store.write(new, doc["version"] - 1, [event], 60, history)
     assert result.outcome == "conflict" and result.record == str(doc["version"])
