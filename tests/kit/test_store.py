@@ -66,3 +66,53 @@ def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
     packed = [b"".join(c) if isinstance(c, list) else c for c in sent]
     assert packed[0].count(b"GET") == 2 and b":tail" in packed[0]
     assert b"EVALSHA" in packed[1]
+
+
+def test_every_keyed_move_of_a_long_game_takes_two_round_trips(make_app, monkeypatch):
+    """Rollovers (the tail compressed into the archive) ride in the move's own write:
+    every POST is one read pipeline and one EVALSHA. A retry of an old key costs at most
+    one more round trip (the archive), whether its record is archived or in the tail."""
+    app = make_app("toy", HISTORY_CHUNK_RECORDS=4, HISTORY_STREAM_WRITES=2)
+    client = app.test_client()
+    game_id, _, tokens = started_game(client, 3, rounds=10)
+    store = store_of(app)
+    store._write.sha = store.client.script_load(store._write.script)
+    sent = []
+    original = redis.connection.Connection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+    posted = []
+    while True:
+        game = view(client, game_id)
+        if game["status"] != "running":
+            break
+        seat = game["to_act"][0]
+        moves = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
+        move = moves.get_json()["moves"][0]
+        key = f"k{len(posted)}"
+        sent.clear()
+        r = client.post(
+            f"/games/{game_id}/moves",
+            json=move,
+            headers={**auth(tokens[seat]), "Idempotency-Key": key},
+        )
+        assert r.status_code == 200
+        ended = r.get_json()["game"]["status"] != "running"  # + the status sets (as before)
+        assert len(sent) == 2 + ended, (key, len(sent))
+        assert not ended or b":status:" in b"".join(sent[2])
+        posted.append((key, seat, move, r.get_data()))
+        if len(posted) == 12:  # in progress: the oldest key is archived, the newest not
+            for key, seat, move, body in (posted[0], posted[-1]):
+                sent.clear()
+                again = client.post(
+                    f"/games/{game_id}/moves",
+                    json=move,
+                    headers={**auth(tokens[seat]), "Idempotency-Key": key},
+                )
+                assert again.get_data() == body and len(sent) <= 3, (key, len(sent))
+    assert len(posted) > 12
+    assert store.client.strlen(store.keys(game_id)[3]) > 0  # chunks were archived
