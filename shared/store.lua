@@ -38,16 +38,20 @@ if ARGV[7] ~= '' and ARGV[7] ~= '!' then redis.call('XTRIM', KEYS[2], 'MINID', A
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 redis.call('EXPIRE', KEYS[2], ttl)
 local mode = ARGV[5]
+-- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
+-- string holds (Redis grows strings greedily), and these strings grow a little per write.
 if mode == 'a' then
-  redis.call('APPEND', KEYS[3], ARGV[4])
-  redis.call('EXPIRE', KEYS[3], ttl)
+  redis.call('SET', KEYS[3], (redis.call('GET', KEYS[3]) or '') .. ARGV[4], 'EX', ttl)
 elseif mode == 's' then
   redis.call('SET', KEYS[3], ARGV[4], 'EX', ttl)
 else
   redis.call('DEL', KEYS[3])
 end
-if ARGV[6] ~= '' then redis.call('APPEND', KEYS[4], ARGV[6]) end
-redis.call('EXPIRE', KEYS[4], ttl)
+if ARGV[6] ~= '' then
+  redis.call('SET', KEYS[4], (redis.call('GET', KEYS[4]) or '') .. ARGV[6], 'EX', ttl)
+else
+  redis.call('EXPIRE', KEYS[4], ttl)
+end
 local key_at = 5
 local due_key = nil
 if d == '1' then
