@@ -204,7 +204,28 @@ def _stream_entries(reply: Any) -> list[tuple[str, dict[str, str]]]:
 
 
 def _doc(raw: str | None) -> Doc | None:
-    return json.loads(raw) if raw else None
+    return load_doc(raw) if raw else None
+
+
+_PACKED = "z:"
+
+
+def load_doc(raw: str) -> Doc:
+    """A stored document: an ended game's engine state is stored compressed (text:
+    ``"z:" + base85(zlib(json))``), since it is only read, never written again."""
+    doc: Doc = json.loads(raw)
+    state = doc.get("state")
+    if isinstance(state, str) and state.startswith(_PACKED):
+        doc["state"] = json.loads(zlib.decompress(base64.b85decode(state[len(_PACKED) :])))
+    return doc
+
+
+def _stored(doc: Doc) -> str:
+    """The document as stored (see :func:`load_doc`)."""
+    if doc.get("status") in OVER_STATUSES and doc.get("state") is not None:
+        packed = zlib.compress(dumps(doc["state"]).encode(), 9)
+        doc = {**doc, "state": _PACKED + base64.b85encode(packed).decode()}
+    return dumps(doc)
 
 
 def _event(entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
@@ -317,7 +338,7 @@ class GameStore:
             return _script_events(reply[1])
         if self.rebuild is None:  # pragma: no cover - the games layer installs it
             raise RuntimeError("no history rebuild installed")
-        return self.rebuild(json.loads(reply[0]), reply[2], reply[3], (version, n), count)
+        return self.rebuild(load_doc(reply[0]), reply[2], reply[3], (version, n), count)
 
     def history(self, game_id: str) -> History | LegacyLog | None:
         """The document and its whole history in one consistent read (the log, a
@@ -327,7 +348,7 @@ class GameStore:
         )
         if not reply[0]:
             return None
-        doc = json.loads(reply[0])
+        doc = load_doc(reply[0])
         if len(reply) > 4:
             events = _script_events(reply[4])
             return LegacyLog(doc, events, [json.loads(raw) for raw in reply[5]])
@@ -390,7 +411,7 @@ class GameStore:
         flags = [len(events), len(outbox), int(inline), int(ready), int(history.legacy)]
         args: list[Any] = [
             expected_version,
-            dumps(doc),  # "version" comes first: the script matches it without decoding
+            _stored(doc),  # "version" comes first: the script matches it without decoding
             ttl,
             history.tail,
             history.mode,
@@ -617,7 +638,7 @@ class GameStore:
                 if raw is None:
                     gone.append(gid)
                     continue
-                doc = json.loads(raw)
+                doc = load_doc(raw)
                 if status is None or doc["status"] == status:
                     found.append(doc)
                     if len(found) == limit:

@@ -86,11 +86,16 @@ def _same_answer(again: Any, first: bytes, exact: bool) -> None:
     assert body == answer
 
 
-@pytest.mark.parametrize(("game", "prefix", "seed", "clock"), [("toy", "toy", 1, True),
-                                                               ("toy", "toy", 2, False),
-                                                               ("manhattan", "mh", 3, True),
-                                                               ("windcity", "wc", 4, True),
-                                                               ("windcity", "wc", 5, False)])  # fmt: skip
+CASES = [
+    ("toy", "toy", 1, True),
+    ("toy", "toy", 2, False),
+    ("manhattan", "mh", 3, True),
+    ("windcity", "wc", 4, True),
+    ("windcity", "wc", 5, False),
+]
+
+
+@pytest.mark.parametrize(("game", "prefix", "seed", "clock"), CASES)
 def test_rebuilt_history_is_what_was_first_written(
     make_app: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch, game: str, prefix: str,
     seed: int, clock: bool,

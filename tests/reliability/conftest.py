@@ -25,6 +25,7 @@ import requests
 
 from shared.engine import Engine
 from shared.games import history
+from shared.store import load_doc
 from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
 
 
@@ -169,7 +170,7 @@ def stored(
     moves from its history; the events the stream still holds, or with ``engine`` all
     of them, rebuilt from the history by replay."""
     base = f"{prefix}:{{{game_id}}}"
-    doc = json.loads(client.get(f"{base}:game"))
+    doc = load_doc(client.get(f"{base}:game"))
     records = history.stored(client.get(f"{base}:tail"), client.get(f"{base}:hist"))
     moves = history.all_moves(records)
     if engine is None:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import importlib
-import json
 import time
 from collections.abc import Callable
 from typing import Any
 
 from clients.cli.client import GameClient, client_for
 from shared.games import history
+from shared.store import load_doc
 from tests.conftest import wait_until
 
 PREFIX = {"manhattan": "mh", "windcity": "wc"}
@@ -35,7 +35,7 @@ def new_game(
 def stored(redis_client: Any, game: str, gid: str) -> tuple[dict, list[dict]]:
     """The stored document and moves (read directly: the seed is secret over HTTP)."""
     base = f"{PREFIX[game]}:{{{gid}}}"
-    doc = json.loads(redis_client.get(f"{base}:game"))
+    doc = load_doc(redis_client.get(f"{base}:game"))
     records = history.stored(redis_client.get(f"{base}:tail"), redis_client.get(f"{base}:hist"))
     return doc, history.all_moves(records)
 
