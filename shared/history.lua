@@ -2,8 +2,9 @@
 -- KEYS: 1 game document, 2 events stream, 3 history tail, 4 history archive.
 -- ARGV: 1 XRANGE start (exclusive, '(<id>'), 2 count, 3 the oldest version the reader
 --       still needs whole ('all': the document and the history, no stream).
--- Returns {document, stream entries} when the stream still holds what the reader needs,
--- else {document, false, tail, archive}; {false} without a game. A document without
+-- Returns {1, stream entries} when the stream still holds what the reader needs (the
+-- document stays here: the reader has no use for it), else {document, false, tail,
+-- archive}; {false} without a game. A document without
 -- "events_from" (written by older code) has its whole stream, and the two old keys
 -- (moves list, idempotency hash) are then KEYS 5 and 6: with 'all', {document, false,
 -- false, false, stream, moves}.
@@ -18,6 +19,6 @@ if ARGV[3] == 'all' then
   return {doc, false, redis.call('GET', KEYS[3]), redis.call('GET', KEYS[4])}
 end
 if from == nil or from <= 1 or tonumber(ARGV[3]) >= from then
-  return {doc, redis.call('XRANGE', KEYS[2], ARGV[1], '+', 'COUNT', ARGV[2])}
+  return {1, redis.call('XRANGE', KEYS[2], ARGV[1], '+', 'COUNT', ARGV[2])}
 end
 return {doc, false, redis.call('GET', KEYS[3]), redis.call('GET', KEYS[4])}

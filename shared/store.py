@@ -334,7 +334,7 @@ class GameStore:
         )
         if not reply[0]:
             return []
-        if reply[1] is not None and len(reply) == 2:
+        if len(reply) == 2:
             return _script_events(reply[1])
         if self.rebuild is None:  # pragma: no cover - the games layer installs it
             raise RuntimeError("no history rebuild installed")
