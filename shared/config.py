@@ -24,6 +24,7 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     # from its history); a game's history tail is compressed into its archive every N
     "HISTORY_STREAM_WRITES": (int, 4),
     "HISTORY_CHUNK_RECORDS": (int, 32),
+    "HISTORY_ENDED_STREAM_SECONDS": (int, 60),  # an ended game's stream, then rebuilt
     "EVENTS_MAX_WAIT": (float, 30.0),
     "SSE_HEARTBEAT_SECONDS": (float, 15.0),
     "SSE_MAX_SECONDS": (float, 300.0),

@@ -18,7 +18,10 @@ if ARGV[3] == 'all' then
   end
   return {doc, false, redis.call('GET', KEYS[3]), redis.call('GET', KEYS[4])}
 end
+-- (an ended game's stream expires soon after its last write: then the history serves)
 if from == nil or from <= 1 or tonumber(ARGV[3]) >= from then
-  return {1, redis.call('XRANGE', KEYS[2], ARGV[1], '+', 'COUNT', ARGV[2])}
+  if from == nil or redis.call('EXISTS', KEYS[2]) == 1 then
+    return {1, redis.call('XRANGE', KEYS[2], ARGV[1], '+', 'COUNT', ARGV[2])}
+  end
 end
 return {doc, false, redis.call('GET', KEYS[3]), redis.call('GET', KEYS[4])}

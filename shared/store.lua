@@ -8,8 +8,9 @@
 -- ARGV: 1 expected version (0: the game must not exist yet), 2 new document,
 --       3 ttl seconds, 4 tail text, 5 tail mode ('a': append ARGV[4], 's': set the tail
 --       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 stream
---       MINID to trim to ('': none; '!': a new stream with this write's events only: a
---       trimmed stream keeps its partly deleted nodes' memory, a new one is small), 8 'N:K:D:R:L' (N events, K webhook notifications,
+--       MINID to trim to ('': none; '!<s>': the game ended: a new stream with this
+--       write's events only, expiring after s seconds: it wakes the readers waiting now,
+--       later ones get the events rebuilt from the history), 8 'N:K:D:R:L' (N events, K webhook notifications,
 --       D 1 with a due key, R 1 with a ready key, L 1 with the two old keys to delete),
 --       then N pairs (event id, event json), K notification jsons, and with D the game
 --       id and its due time in ms ('': not due, removed).
@@ -29,14 +30,15 @@ local ttl = tonumber(ARGV[3])
 local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
 n, k = tonumber(n), tonumber(k)
 local i = 9
-if ARGV[7] == '!' then redis.call('DEL', KEYS[2]) end
+local ended = string.match(ARGV[7], '^!(%d+)$')
+if ended then redis.call('DEL', KEYS[2]) end
 for _ = 1, n do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
   i = i + 2
 end
-if ARGV[7] ~= '' and ARGV[7] ~= '!' then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end
+if ARGV[7] ~= '' and not ended then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
-redis.call('EXPIRE', KEYS[2], ttl)
+redis.call('EXPIRE', KEYS[2], math.min(ttl, tonumber(ended or ttl)))
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
 -- string holds (Redis grows strings greedily), and these strings grow a little per write.

@@ -171,3 +171,9 @@ def test_rebuilt_history_is_what_was_first_written(
         _same_answer(again, answer, not clock and not resigned)
     assert _snapshot(redis_client, prefix, game_id) == before
     assert len(keys) > 5
+    assert 0 < redis_client.ttl(f"{prefix}:{{{game_id}}}:events") <= 60
+    redis_client.delete(f"{prefix}:{{{game_id}}}:events")  # as when it expires
+    _check_reads(client, game_id, recorder.events, rng)
+    assert _events(client, game_id, str(doc["version"] - 1)) == [
+        e for e in recorder.events if e["version"] == doc["version"]
+    ]

@@ -259,6 +259,9 @@ def test_keys_share_the_hash_tag_and_expire(toy_app, toy_client, redis_client):
     assert finished < idle
     keys = sorted(redis_client.keys(f"toy:{{{game_id}}}:*"))  # the tail archived whole
     assert keys == sorted(f"toy:{{{game_id}}}:{k}" for k in ("game", "events", "hist"))
+    grace = toy_app.config["HISTORY_ENDED_STREAM_SECONDS"]
+    assert grace - 5 < redis_client.ttl(f"toy:{{{game_id}}}:events") <= grace
+    keys.remove(f"toy:{{{game_id}}}:events")
     for key in keys:
         assert finished - 5 < redis_client.ttl(key) <= finished
 

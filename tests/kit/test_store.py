@@ -22,7 +22,7 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
     before = {k: redis_client.dump(k) for k in keys}
     new = {**doc, "version": doc["version"] + 1, "status": "finished"}
     event = {"type": "x", "version": new["version"], "id": f"{new['version']}-0"}
-    history = HistoryWrite("", "d", "chunk\n", "!")
+    history = HistoryWrite("", "d", "chunk\n", "!30")
     # stale expected version: conflict, and not one key touched
     result = store.write(new, doc["version"] - 1, [event], 60, history)
     assert result.outcome == "conflict" and result.record == str(doc["version"])
@@ -37,7 +37,8 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
     assert [i for i, _ in redis_client.xrange(keys[1])] == [event["id"]]
     assert redis_client.get(keys[2]) is None
     assert redis_client.get(keys[3]).endswith("chunk\n")
-    assert all(0 < redis_client.ttl(k) <= 60 for k in (keys[0], keys[1], keys[3]))
+    assert all(0 < redis_client.ttl(k) <= 60 for k in (keys[0], keys[3]))
+    assert 0 < redis_client.ttl(keys[1]) <= 30  # an ended game's stream: soon gone
 
 
 def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
