@@ -32,14 +32,16 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
             pipe.memory_usage(f"{base}:{part}", samples=0)
         pipe.strlen(f"{base}:game")
         pipe.xlen(f"{base}:events")
+        pipe.pttl(f"{base}:events")
     raw = pipe.execute()
-    width = len(PARTS) + 2
+    width = len(PARTS) + 3
     rows = [raw[i : i + width] for i in range(0, len(raw), width)]
     out = {part: statistics.mean(r[i] or 0 for r in rows) for i, part in enumerate(PARTS)}
     out["total"] = sum(out[p] for p in PARTS)
     out["json_bytes"] = statistics.mean(r[len(PARTS)] for r in rows)
     out["event_count"] = statistics.mean(r[len(PARTS) + 1] for r in rows)
     out["moves_made"] = statistics.mean(b.moves for b in bots)
+    out["events_ttl_s"] = max(r[len(PARTS) + 2] for r in rows) / 1000
     return {k: round(v) for k, v in out.items()}
 
 
@@ -91,6 +93,14 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
                 f"{u['events']} ({u['event_count']}) | {u['tail']} | {u['hist']} | "
                 f"**{u['total']} = {u['total'] / 1024:.1f} KiB** |"
             )
+            if when == "finished" and u["events_ttl_s"] <= 3600:  # the stream expires soon
+                rest = u["total"] - u["events"]
+                lines.append(
+                    f"| finished, {label}, once its stream expired "
+                    f"(within {u['events_ttl_s']} s) | {sum(1 for p in PARTS if u[p]) - 1} | "
+                    f"{u['game']} | 0 | {u['tail']} | {u['hist']} | "
+                    f"**{rest} = {rest / 1024:.1f} KiB** |"
+                )
     return lines
 
 
