@@ -128,7 +128,7 @@ class HistoryWrite:
     legacy: bool = False
 
 
-Rebuild = Callable[[Doc, "str | None", "str | None", tuple[int, int], int], list[dict[str, Any]]]
+Rebuild = Callable[[Doc, str | None, str | None, tuple[int, int], int], list[dict[str, Any]]]
 """``rebuild(doc, tail, hist, (version, n), count)``: events after a position that the
 stream no longer holds, rebuilt from the history (shared/games/history.py)."""
 

@@ -86,7 +86,7 @@ def test_every_keyed_move_of_a_long_game_takes_two_round_trips(make_app, monkeyp
         return original(self, command, check_health)
 
     monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
-    posted = []
+    posted: list[tuple] = []
     while True:
         game = view(client, game_id)
         if game["status"] != "running":

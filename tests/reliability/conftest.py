@@ -170,8 +170,9 @@ def stored(
     moves from its history; the events the stream still holds, or with ``engine`` all
     of them, rebuilt from the history by replay."""
     base = f"{prefix}:{{{game_id}}}"
-    doc = load_doc(client.get(f"{base}:game"))
-    records = history.stored(client.get(f"{base}:tail"), client.get(f"{base}:hist"))
+    text: Any = client.get  # the clients decode responses: str or None
+    doc = load_doc(text(f"{base}:game"))
+    records = history.stored(text(f"{base}:tail"), text(f"{base}:hist"))
     moves = history.all_moves(records)
     if engine is None:
         events = [(eid, json.loads(f["e"])) for eid, f in client.xrange(f"{base}:events")]
