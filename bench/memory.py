@@ -5,7 +5,8 @@ Run: ``python -m bench.memory [--game manhattan] [--games 100] [--players 4]
 should use, see docs/operations.md; without it the server's default, 4096).
 
 The real app runs in-process on a private Redis; ``--games`` games are played by bots
-with random legal moves to half their length (in progress), then to the end
+with random legal moves to half their length (in progress; ``--at``: another fraction),
+then to the end
 (finished). Every key of every game is measured (document, capped events stream,
 history tail and archive; games of older code also had a moves list and an idempotency
 hash) and averaged; also the document's JSON size. Done twice: with an
@@ -45,7 +46,9 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
     return {k: round(v) for k, v in out.items()}
 
 
-def run(game: str, games: int, players: int, node_bytes: int | None = None) -> dict:
+def run(
+    game: str, games: int, players: int, node_bytes: int | None = None, at: float = 0.5
+) -> dict:
     with redis_server(appendonly=False) as server:
         app, prefix = make_app(game, server.url)
         client = server.client()
@@ -61,7 +64,7 @@ def run(game: str, games: int, players: int, node_bytes: int | None = None) -> d
                 while probe.step():
                     pass
                 lengths.append(probe.moves)
-            half = int(statistics.mean(lengths) / 2)
+            half = int(statistics.mean(lengths) * at)
             for bot in bots:
                 for _ in range(half):
                     bot.step()
@@ -71,7 +74,7 @@ def run(game: str, games: int, players: int, node_bytes: int | None = None) -> d
                     pass
             finished = usage(client, prefix, bots)
             key = "with_key" if idem else "without_key"
-            out[key] = {"in_progress": running, "finished": finished, "game_length": half * 2}
+            out[key] = {"in_progress": running, "finished": finished, "game_length": half}
             client.flushdb()
         return out
 
@@ -115,8 +118,14 @@ def main(argv: list[str] | None = None) -> dict:
         default=None,
         help="Redis's stream-node-max-bytes (default: the server's, 4096)",
     )
+    ap.add_argument(
+        "--at",
+        type=float,
+        default=0.5,
+        help="where the in-progress games are measured, as a fraction of a game (0.5)",
+    )
     args = ap.parse_args(argv)
-    out = run(args.game, args.games, args.players, args.stream_node_max_bytes)
+    out = run(args.game, args.games, args.players, args.stream_node_max_bytes, args.at)
     print("\n".join(markdown(args.game, args.players, out)))
     return out
 
