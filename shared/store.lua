@@ -30,6 +30,9 @@ local ttl = tonumber(ARGV[3])
 local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
 n, k = tonumber(n), tonumber(k)
 local i = 9
+-- The document first: SET is refused at maxmemory (noeviction), and a refused first
+-- write leaves everything as it was; after one write Redis lets the script finish.
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 local ended = string.match(ARGV[7], '^!(%d+)$')
 if ended then redis.call('DEL', KEYS[2]) end
 for _ = 1, n do
@@ -37,7 +40,6 @@ for _ = 1, n do
   i = i + 2
 end
 if ARGV[7] ~= '' and not ended then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 redis.call('EXPIRE', KEYS[2], math.min(ttl, tonumber(ended or ttl)))
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
