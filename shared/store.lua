@@ -10,10 +10,8 @@
 --       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 stream
 --       MINID to trim to ('': none; '!<s>': the game ended: a new stream with this
 --       write's events only, expiring after s seconds: it wakes the readers waiting now,
---       later ones get the events rebuilt from the history), 8 'N:K:D:R:L:P' (N events,
---       K webhook notifications, D 1 with a due key, R 1 with a ready key, L 1 with the
---       two old keys to delete, P the previous write's event count, stored as field 'p'
---       of the first event, or empty),
+--       later ones get the events rebuilt from the history), 8 'N:K:D:R:L' (N events, K webhook notifications,
+--       D 1 with a due key, R 1 with a ready key, L 1 with the two old keys to delete),
 --       then N pairs (event id, event json), K notification jsons, and with D the game
 --       id and its due time in ms ('': not due, removed).
 -- Returns {'ok'} | {'conflict', current version} | {'missing'}.
@@ -29,7 +27,7 @@ else
   if tonumber(version) ~= expected then return {'conflict', tostring(version)} end
 end
 local ttl = tonumber(ARGV[3])
-local n, k, d, r, l, p = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d):(%d*)$')
+local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
 n, k = tonumber(n), tonumber(k)
 local i = 9
 -- The document first: SET is refused at maxmemory (noeviction), and a refused first
@@ -37,12 +35,8 @@ local i = 9
 redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
 local ended = string.match(ARGV[7], '^!(%d+)$')
 if ended then redis.call('DEL', KEYS[2]) end
-for at = 1, n do
-  if at == 1 and p ~= '' then
-    redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1], 'p', p)
-  else
-    redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
-  end
+for _ = 1, n do
+  redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
   i = i + 2
 end
 if ARGV[7] ~= '' and not ended then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end

@@ -126,9 +126,6 @@ class HistoryWrite:
     archive: str = ""
     trim: str = ""
     legacy: bool = False
-    before: int | None = None
-    """How many events the write before had (stored with this write's first event, so
-    that a reader woken by it can tell whether it missed some: see :func:`contiguous`)."""
 
 
 Rebuild = Callable[[Doc, str | None, str | None, tuple[int, int], int], list[dict[str, Any]]]
@@ -165,17 +162,12 @@ def position(after: str) -> tuple[int, int]:
     return int(version), int(n or 0)
 
 
-def contiguous(after: str, first: str, before: int | None = None) -> bool:
-    """Whether the event ``first`` directly follows ``after`` (a stream trimmed in
+def contiguous(after: str, first: str) -> bool:
+    """Whether the event ``first`` may directly follow ``after`` (a stream trimmed in
     between skips to a later version): the next event of the same version, or the
-    first of the next one when ``after`` was the last of its version (``before``: how
-    many events that version had, stored with the next write's first entry; entries of
-    older code lack it, and then any position in it is taken as its last)."""
+    first of the next one (every write has at least one event)."""
     (v, n), (v2, n2) = position(after), position(first)
-    if v2 == v:
-        return n2 == n + 1
-    last = n == _MAX_SEQ or before is None or n == before - 1
-    return v2 == v + 1 and n2 == 0 and last
+    return (v2 == v and n2 == n + 1) or (v2 == v + 1 and n2 == 0)
 
 
 def normalize_after(after: str | None) -> str:
@@ -324,13 +316,10 @@ class GameStore:
         if block_ms <= 0:
             return self.events_now(game_id, after, count)
         reply = self.blocking.xread({key: after}, count=count, block=block_ms)
-        entries = _stream_entries(reply)
-        if entries:
-            first, fields = entries[0]
-            before = int(fields["p"]) if "p" in fields else None
-            if not contiguous(after, first, before):
-                return self.events_now(game_id, after, count)
-        return [_event(entry_id, fields) for entry_id, fields in entries]
+        events = [_event(entry_id, fields) for entry_id, fields in _stream_entries(reply)]
+        if events and not contiguous(after, events[0]["id"]):
+            return self.events_now(game_id, after, count)
+        return events
 
     def events_now(self, game_id: str, after: str, count: int) -> list[dict[str, Any]]:
         """Up to ``count`` events after stream id ``after``, never waiting: one
@@ -419,9 +408,7 @@ class GameStore:
         inline = due is not False and not self.cluster
         outbox = outbox or []
         ready = bool(outbox) and not self.cluster
-        flags: list[int | str] = [len(events), len(outbox), int(inline), int(ready)]
-        flags.append(int(history.legacy))
-        flags.append(history.before if history.before is not None else "")
+        flags = [len(events), len(outbox), int(inline), int(ready), int(history.legacy)]
         args: list[Any] = [
             expected_version,
             _stored(doc),  # "version" comes first: the script matches it without decoding

@@ -43,9 +43,8 @@ def find(
 
 
 def first_write(doc: Doc, events: list[dict[str, Any]]) -> HistoryWrite:
-    """The history of a game's creation."""
+    """The history of a game's creation (its document gets ``events_from``)."""
     record = history.other_record(doc["version"], history.ms_of(doc["updated_at"]), events)
-    doc["last_events"] = len(events)
     return HistoryWrite("\n" + history.encode_line(record, None), "s")
 
 
@@ -61,15 +60,13 @@ def next_write(
     tail, or with the tail's records compressed into one archive chunk once the tail
     holds ``HISTORY_CHUNK_RECORDS`` records or the game ends (no extra read: the tail
     came with the document). Sets ``new["events_from"]``: the stream keeps the events
-    of the last ``HISTORY_STREAM_WRITES`` writes, and ``last_events`` its own number of
-    events (the next write stores it with its first event); an ended game's stream is started
+    of the last ``HISTORY_STREAM_WRITES`` writes; an ended game's stream is started
     anew with the last write's events (waiting readers still get them) and expires
     after ``HISTORY_ENDED_STREAM_SECONDS`` (later readers get the events rebuilt)."""
     version = new["version"]
     over = new["status"] in OVER
     events_from = version if over else max(1, version - settings["HISTORY_STREAM_WRITES"] + 1)
     new["events_from"] = events_from
-    before, new["last_events"] = old.get("last_events"), len(outcome.events)
     grace = settings["HISTORY_ENDED_STREAM_SECONDS"]
     trim = f"!{grace}" if over else f"{events_from}-0" if events_from > 1 else ""
     ms = history.ms_of(new["updated_at"])
@@ -87,12 +84,11 @@ def next_write(
     line = history.encode_line(record, history.ms_of(old["updated_at"]))
     held = tail.count("\n") if tail else 0
     if not over and held + 1 < settings["HISTORY_CHUNK_RECORDS"]:
-        return HistoryWrite("\n" + line, "a", trim=trim, before=before)
+        return HistoryWrite("\n" + line, "a", trim=trim)
     first, *lines = tail.split("\n") if tail else [""]
     lines.append(line)
     archive = history.encode_chunk(lines) + "\n"
     if over:
-        return HistoryWrite("", "d", archive, trim, before=before)
+        return HistoryWrite("", "d", archive, trim)
     keys = (history.record_key(json.loads(x)) for x in lines)
-    text = first + "".join(k[: history.PREFIX] for k in keys if k)
-    return HistoryWrite(text, "s", archive, trim, before=before)
+    return HistoryWrite(first + "".join(k[: history.PREFIX] for k in keys if k), "s", archive, trim)
