@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from shared import autoplay, seats
+from shared.events import sse_stream
 from shared.games import records as records_module
-from tests.kit.helpers import auth
+from tests.kit.helpers import auth, post_move, started_game, view
 
 SMALL = {"HISTORY_STREAM_WRITES": 2, "HISTORY_CHUNK_RECORDS": 4, "CLOCK_MIN_TURN_SECONDS": 1}
 
@@ -179,3 +180,38 @@ def test_rebuilt_history_is_what_was_first_written(
     assert _events(client, game_id, str(doc["version"] - 1)) == [
         e for e in recorder.events if e["version"] == doc["version"]
     ]
+
+
+def test_an_sse_resume_inside_a_trimmed_write_misses_nothing(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client resuming SSE with a Last-Event-ID inside a write the capped stream no
+    longer holds (it saw part of that write's events) gets the rest of that write and
+    everything after it: the stream starts with a catch-up read, which rebuilds."""
+    app = make_app("toy", HISTORY_STREAM_WRITES=2)
+    games = app.extensions["game_kit"].games
+    recorder = Recorder(games, monkeypatch)
+    client = app.test_client()
+    game_id, _, tokens = started_game(client, 2, rounds=6)
+    checked = 0
+    while view(client, game_id)["status"] == "running":
+        seat = view(client, game_id)["to_act"][0]
+        legal = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
+        move = legal.get_json()["moves"][0]
+        assert post_move(client, game_id, tokens[seat], move).status_code == 200
+        doc = games.load(game_id)
+        gone = doc["events_from"] - 1  # the newest version the stream dropped
+        written = recorder.events
+        if doc["status"] == "running" and sum(e["version"] == gone for e in written) >= 2:
+            cursor = f"{gone}-0"  # it saw the first event of that write only
+            expected = [e["id"] for e in written if _position(e["id"]) > (gone, 0)]
+            messages = sse_stream(games.store, game_id, cursor, False, 0.05, 0.2)
+            sent = [m.split("\n")[0][4:] for m in messages if m.startswith("id: ")]
+            assert sent == expected
+            checked += 1
+    assert checked > 0
+
+
+def _position(event_id: str) -> tuple[int, int]:
+    version, n = event_id.split("-")
+    return int(version), int(n)
