@@ -1,11 +1,15 @@
 """Redis memory per game, measured with ``MEMORY USAGE`` (exact: ``SAMPLES 0``).
 
-Run: ``python -m bench.memory [--game manhattan] [--games 100] [--players 4]``.
+Run: ``python -m bench.memory [--game manhattan] [--games 100] [--players 4]
+[--stream-node-max-bytes 1024]`` (the last: Redis's setting, which the deployment
+should use, see docs/operations.md; without it the server's default, 4096).
 
 The real app runs in-process on a private Redis; ``--games`` games are played by bots
-with random legal moves to half their length (in progress), then to the end
-(finished). Every key of every game is measured (document, events stream, moves list,
-idempotency hash) and averaged; also the document's JSON size. Done twice: with an
+with random legal moves to half their length (in progress; ``--at``: another fraction),
+then to the end
+(finished). Every key of every game is measured (document, capped events stream,
+history tail and archive; games of older code also had a moves list and an idempotency
+hash) and averaged; also the document's JSON size. Done twice: with an
 ``Idempotency-Key`` on every move (what the CLI client sends) and without.
 """
 
@@ -18,7 +22,7 @@ import sys
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
 
-PARTS = ("game", "events", "moves", "idem")
+PARTS = ("game", "events", "tail", "hist")
 
 
 def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
@@ -29,21 +33,27 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
             pipe.memory_usage(f"{base}:{part}", samples=0)
         pipe.strlen(f"{base}:game")
         pipe.xlen(f"{base}:events")
+        pipe.pttl(f"{base}:events")
     raw = pipe.execute()
-    width = len(PARTS) + 2
+    width = len(PARTS) + 3
     rows = [raw[i : i + width] for i in range(0, len(raw), width)]
     out = {part: statistics.mean(r[i] or 0 for r in rows) for i, part in enumerate(PARTS)}
     out["total"] = sum(out[p] for p in PARTS)
     out["json_bytes"] = statistics.mean(r[len(PARTS)] for r in rows)
     out["event_count"] = statistics.mean(r[len(PARTS) + 1] for r in rows)
     out["moves_made"] = statistics.mean(b.moves for b in bots)
+    out["events_ttl_s"] = max(r[len(PARTS) + 2] for r in rows) / 1000
     return {k: round(v) for k, v in out.items()}
 
 
-def run(game: str, games: int, players: int) -> dict:
+def run(
+    game: str, games: int, players: int, node_bytes: int | None = None, at: float = 0.5
+) -> dict:
     with redis_server(appendonly=False) as server:
         app, prefix = make_app(game, server.url)
         client = server.client()
+        if node_bytes is not None:
+            client.config_set("stream-node-max-bytes", node_bytes)
         out = {}
         for idem in (True, False):
             # length of a game with these seeds, to stop the in-progress ones half-way
@@ -54,7 +64,7 @@ def run(game: str, games: int, players: int) -> dict:
                 while probe.step():
                     pass
                 lengths.append(probe.moves)
-            half = int(statistics.mean(lengths) / 2)
+            half = int(statistics.mean(lengths) * at)
             for bot in bots:
                 for _ in range(half):
                     bot.step()
@@ -64,7 +74,7 @@ def run(game: str, games: int, players: int) -> dict:
                     pass
             finished = usage(client, prefix, bots)
             key = "with_key" if idem else "without_key"
-            out[key] = {"in_progress": running, "finished": finished, "game_length": half * 2}
+            out[key] = {"in_progress": running, "finished": finished, "game_length": half}
             client.flushdb()
         return out
 
@@ -73,8 +83,8 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
     lines = [
         f"`python -m bench.memory --game {game} --players {players}` (bytes per game, mean)",
         "",
-        "| game state | keys | document (JSON bytes) | events (entries) | moves | idempotency "
-        "| **total** |",
+        "| game state | keys | document (JSON bytes) | events (entries) | history tail "
+        "| history archive | **total** |",
         "|---|---|---|---|---|---|---|",
     ]
     for key, label in (("with_key", "with Idempotency-Keys"), ("without_key", "no keys")):
@@ -82,10 +92,18 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
             u = out[key][when]
             lines.append(
                 f"| {when.replace('_', ' ')} ({u['moves_made']} moves), {label} | "
-                f"{'4' if u['idem'] else '3'} | {u['game']} ({u['json_bytes']}) | "
-                f"{u['events']} ({u['event_count']}) | {u['moves']} | {u['idem']} | "
+                f"{sum(1 for p in PARTS if u[p])} | {u['game']} ({u['json_bytes']}) | "
+                f"{u['events']} ({u['event_count']}) | {u['tail']} | {u['hist']} | "
                 f"**{u['total']} = {u['total'] / 1024:.1f} KiB** |"
             )
+            if when == "finished" and u["events_ttl_s"] <= 3600:  # the stream expires soon
+                rest = u["total"] - u["events"]
+                lines.append(
+                    f"| finished, {label}, once its stream expired "
+                    f"(within {u['events_ttl_s']} s) | {sum(1 for p in PARTS if u[p]) - 1} | "
+                    f"{u['game']} | 0 | {u['tail']} | {u['hist']} | "
+                    f"**{rest} = {rest / 1024:.1f} KiB** |"
+                )
     return lines
 
 
@@ -94,8 +112,20 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--game", choices=["manhattan", "windcity"], default="manhattan")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument(
+        "--stream-node-max-bytes",
+        type=int,
+        default=None,
+        help="Redis's stream-node-max-bytes (default: the server's, 4096)",
+    )
+    ap.add_argument(
+        "--at",
+        type=float,
+        default=0.5,
+        help="where the in-progress games are measured, as a fraction of a game (0.5)",
+    )
     args = ap.parse_args(argv)
-    out = run(args.game, args.games, args.players)
+    out = run(args.game, args.games, args.players, args.stream_node_max_bytes, args.at)
     print("\n".join(markdown(args.game, args.players, out)))
     return out
 

@@ -77,9 +77,11 @@ def play_due(games: Games, game_id: str) -> tuple[Doc, int]:
             move = rng.choice(legal)
             state, move_events = engine.apply_move(doc["state"], seat, move)
         new = {**doc, "state": state, "players": players}
+        produced = (len(events), len(move_events))
         events += move_events
         games.settle(new, events)
-        return Outcome(new, events, [{"seat": seat, "move": move, "version": doc["version"] + 1}])
+        moved = [{"seat": seat, "move": move, "version": doc["version"] + 1}]
+        return Outcome(new, events, moved, produced)
 
     try:
         return games.mutate(game_id, decide)[0], lag

@@ -20,6 +20,11 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "LOG_LEVEL": (str, "INFO"),
     "MAX_CONTENT_LENGTH": (int, 64 * 1024),
     "CAS_RETRIES": (int, 8),
+    # the event stream keeps the events of a game's last N writes (older ones are rebuilt
+    # from its history); a game's history tail is compressed into its archive every N
+    "HISTORY_STREAM_WRITES": (int, 4),
+    "HISTORY_CHUNK_RECORDS": (int, 32),
+    "HISTORY_ENDED_STREAM_SECONDS": (int, 60),  # an ended game's stream, then rebuilt
     "EVENTS_MAX_WAIT": (float, 30.0),
     "SSE_HEARTBEAT_SECONDS": (float, 15.0),
     "SSE_MAX_SECONDS": (float, 300.0),

@@ -202,6 +202,16 @@ def sse_stream(
     yield f"retry: 1000\n: stream of game {game_id}\n\n"
     with metrics.waiting("sse"):  # until the stream ends or the client leaves
         try:
+            # Catch up without waiting first: a resumed cursor may be older than the
+            # capped stream (then the events come rebuilt from the history).
+            while time.monotonic() < deadline:
+                events = store.events(game_id, cursor, batch)
+                for event in events:
+                    cursor = event["id"]
+                    yield sse_format(event)
+                    over = over or event["type"] in TERMINAL_EVENTS
+                if len(events) < batch:
+                    break
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:

@@ -1,25 +1,21 @@
 -- One atomic compare-and-set write of a game (see shared/store.py).
--- KEYS: 1 game document, 2 events stream, 3 moves list, 4 idempotency hash
---       (all share the game's {id} hash tag, so this also runs on Redis Cluster).
+-- KEYS: 1 game document, 2 events stream, 3 history tail, 4 history archive, then,
+--       flagged by ARGV[8]: the game's due-time shard (single Redis only: on Cluster it
+--       is in another slot), the webhook outbox stream, the webhook ready-stream shard
+--       (single Redis only), and the two keys of a game written by older code (its
+--       moves list and idempotency hash, deleted once migrated). All but the shards
+--       share the game's {id} hash tag, so this also runs on Redis Cluster.
 -- ARGV: 1 expected version (0: the game must not exist yet), 2 new document,
---       3 ttl seconds, 4 idempotency field ('' for none), 5 idempotency record,
---       6 number of events N, then N pairs (event id, event json), then the moves.
--- With a 5th key (the game's due-time shard, on a single Redis only: on Cluster it is
--- in another slot), the last two ARGV are the game id and its due time in ms ('': not
--- due, removed)
--- and the schedule changes in the same atomic step as the game.
--- Webhooks (shared/webhooks): when ARGV[6] is 'N:K' (K > 0), ARGV[7] is '1' when a due
--- key comes first (KEYS[5]), and K outbox entries follow the moves (pairs: field 'n',
--- notification json, before the two due ARGV), appended to the next key (the game's
--- outbox stream, same hash tag) in the same atomic step. A key after it (single Redis
--- only) is the webhook ready-stream shard: it gets one entry naming the game.
--- Returns {'ok'} | {'duplicate', record} | {'conflict', current version} | {'missing'}.
+--       3 ttl seconds, 4 tail text, 5 tail mode ('a': append ARGV[4], 's': set the tail
+--       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 stream
+--       MINID to trim to ('': none; '!<s>': the game ended: a new stream with this
+--       write's events only, expiring after s seconds: it wakes the readers waiting now,
+--       later ones get the events rebuilt from the history), 8 'N:K:D:R:L' (N events, K webhook notifications,
+--       D 1 with a due key, R 1 with a ready key, L 1 with the two old keys to delete),
+--       then N pairs (event id, event json), K notification jsons, and with D the game
+--       id and its due time in ms ('': not due, removed).
+-- Returns {'ok'} | {'conflict', current version} | {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
-local idem_field = ARGV[4]
-if idem_field ~= '' then
-  local prior = redis.call('HGET', KEYS[4], idem_field)
-  if prior then return {'duplicate', prior} end
-end
 local expected = tonumber(ARGV[1])
 local current = redis.call('GET', KEYS[1])
 if expected == 0 then
@@ -31,54 +27,60 @@ else
   if tonumber(version) ~= expected then return {'conflict', tostring(version)} end
 end
 local ttl = tonumber(ARGV[3])
-local n_text, k_text = string.match(ARGV[6], '^(%d+):(%d+)$')
-local n = tonumber(n_text or ARGV[6])
-local k = tonumber(k_text or '0')
-local due_key = nil
-local key_at = 5
-local i = 7
-local last = #ARGV
-if k > 0 then
-  -- layout with an outbox: the due key (if any) is flagged by a leading ARGV[7]
-  due_key = (ARGV[7] == '1') and KEYS[5] or nil
-  if due_key then key_at = 6 end
-  i = 8
-  if due_key then last = last - 2 end
-  last = last - 2 * k
-elseif #KEYS >= 5 then
-  due_key = KEYS[5]
-  last = last - 2
-end
+local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
+n, k = tonumber(n), tonumber(k)
+local i = 9
+-- The document first: SET is refused at maxmemory (noeviction), and a refused first
+-- write leaves everything as it was; after one write Redis lets the script finish.
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
+local ended = string.match(ARGV[7], '^!(%d+)$')
+if ended then redis.call('DEL', KEYS[2]) end
 for _ = 1, n do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
   i = i + 2
 end
-while i <= last do
-  redis.call('RPUSH', KEYS[3], ARGV[i])
-  i = i + 1
+if ARGV[7] ~= '' and not ended then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end
+redis.call('EXPIRE', KEYS[2], math.min(ttl, tonumber(ended or ttl)))
+local mode = ARGV[5]
+-- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
+-- string holds (Redis grows strings greedily), and these strings grow a little per write.
+if mode == 'a' then
+  redis.call('SET', KEYS[3], (redis.call('GET', KEYS[3]) or '') .. ARGV[4], 'EX', ttl)
+elseif mode == 's' then
+  redis.call('SET', KEYS[3], ARGV[4], 'EX', ttl)
+else
+  redis.call('DEL', KEYS[3])
 end
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
-if idem_field ~= '' then redis.call('HSET', KEYS[4], idem_field, ARGV[5]) end
-redis.call('EXPIRE', KEYS[2], ttl)
-redis.call('EXPIRE', KEYS[3], ttl)
-redis.call('EXPIRE', KEYS[4], ttl)
+if ARGV[6] ~= '' then
+  redis.call('SET', KEYS[4], (redis.call('GET', KEYS[4]) or '') .. ARGV[6], 'EX', ttl)
+else
+  redis.call('EXPIRE', KEYS[4], ttl)
+end
+local key_at = 5
+local due_key = nil
+if d == '1' then
+  due_key = KEYS[key_at]
+  key_at = key_at + 1
+end
 if k > 0 then
-  local j = last + 1
+  local outbox = KEYS[key_at]
+  key_at = key_at + 1
   for _ = 1, k do
-    redis.call('XADD', KEYS[key_at], '*', ARGV[j], ARGV[j + 1])
-    j = j + 2
+    redis.call('XADD', outbox, '*', 'n', ARGV[i])
+    i = i + 1
   end
-  redis.call('EXPIRE', KEYS[key_at], ttl)
-  if KEYS[key_at + 1] then
-    redis.call('XADD', KEYS[key_at + 1], '*', 'g', string.match(KEYS[key_at], '{(.-)}'))
+  redis.call('EXPIRE', outbox, ttl)
+  if r == '1' then
+    redis.call('XADD', KEYS[key_at], '*', 'g', string.match(outbox, '{(.-)}'))
+    key_at = key_at + 1
   end
 end
+if l == '1' then redis.call('DEL', KEYS[key_at], KEYS[key_at + 1]) end
 if due_key then
-  local d = #ARGV
-  if ARGV[d] == '' then
-    redis.call('ZREM', due_key, ARGV[d - 1])
+  if ARGV[i + 1] == '' then
+    redis.call('ZREM', due_key, ARGV[i])
   else
-    redis.call('ZADD', due_key, ARGV[d], ARGV[d - 1])
+    redis.call('ZADD', due_key, ARGV[i + 1], ARGV[i])
   end
 end
 return {'ok'}

@@ -1,8 +1,15 @@
-"""The Redis store: one JSON document and one event stream per game, written atomically.
+"""The Redis store: per game one JSON document, a capped event stream and a compact
+history (tail and archive, see shared/games/history.py), written atomically.
 
-Keys of one game share the ``{id}`` hash tag (``<p>:{<id>}:game|events|moves|idem``) so
+Keys of one game share the ``{id}`` hash tag (``<p>:{<id>}:game|events|tail|hist``) so
 the write script touches a single slot and also runs on Redis Cluster. The listing index
 ``<p>:games`` lives in another slot and is therefore updated outside the script.
+
+The stream keeps the events of the game's last few writes only (the document's
+``events_from`` says from which version); older events are rebuilt from the history by
+replaying the engine (:attr:`GameStore.rebuild`, installed by the games layer). Games
+written by older code (a full stream, a ``moves`` list and an ``idem`` hash, no
+``events_from``) are read as they are and migrated by their next write.
 
 Event ids are chosen by the store, not by Redis: ``<version>-<n>`` for the n-th event of
 the write that produced ``version``. They increase with every write, so they are valid
@@ -16,6 +23,7 @@ import json
 import logging
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -42,6 +50,7 @@ STORE_DOWN: tuple[type[Exception], ...] = (
 """Failures that mean the store is unreachable or not writable for now (503)."""
 
 _SCRIPT = resources.files("shared").joinpath("store.lua").read_text(encoding="utf-8")
+_HISTORY = resources.files("shared").joinpath("history.lua").read_text(encoding="utf-8")
 _SCHEDULE = resources.files("shared").joinpath("schedule.lua").read_text(encoding="utf-8")
 _UNLOCK = """
 if redis.call('GET', KEYS[1]) ~= ARGV[2] then return 0 end
@@ -98,16 +107,67 @@ def open_store(settings: dict[str, Any], prefix: str) -> GameStore:
 
 @dataclass(frozen=True)
 class WriteResult:
-    """What the write script said: ``ok``, ``duplicate`` (with the stored record),
-    ``conflict`` (someone else wrote first) or ``missing`` (the game is gone)."""
+    """What the write script said: ``ok``, ``conflict`` (someone else wrote first, with
+    the current version) or ``missing`` (the game is gone)."""
 
     outcome: str
     record: str | None = None
 
 
+@dataclass(frozen=True)
+class HistoryWrite:
+    """What a write does to the game's history keys: ``tail`` appended (mode ``a``),
+    set (``s``) or the tail deleted (``d``); ``archive`` lines appended to ``hist``;
+    the stream trimmed to ids from ``trim`` on (``""``: not trimmed); ``legacy``: the
+    old ``moves`` and ``idem`` keys deleted (a migrated game)."""
+
+    tail: str
+    mode: str = "a"
+    archive: str = ""
+    trim: str = ""
+    legacy: bool = False
+
+
+Rebuild = Callable[[Doc, str | None, str | None, tuple[int, int], int], list[dict[str, Any]]]
+"""``rebuild(doc, tail, hist, (version, n), count)``: events after a position that the
+stream no longer holds, rebuilt from the history (shared/games/history.py)."""
+
+
+@dataclass(frozen=True)
+class LegacyLog:
+    """A game written by older code, read whole: its events and moves."""
+
+    doc: Doc
+    events: list[dict[str, Any]]
+    moves: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class History:
+    """A consistent read of a game: the document, its history tail and archive."""
+
+    doc: Doc
+    tail: str | None
+    hist: str | None
+
+
 def event_id(version: int, n: int) -> str:
     """The stream id of the n-th event written at ``version``."""
     return f"{version}-{n}"
+
+
+def position(after: str) -> tuple[int, int]:
+    """A normalized stream id as ``(version, n)``."""
+    version, _, n = after.partition("-")
+    return int(version), int(n or 0)
+
+
+def contiguous(after: str, first: str) -> bool:
+    """Whether the event ``first`` may directly follow ``after`` (a stream trimmed in
+    between skips to a later version): the next event of the same version, or the
+    first of the next one (every write has at least one event)."""
+    (v, n), (v2, n2) = position(after), position(first)
+    return (v2 == v and n2 == n + 1) or (v2 == v + 1 and n2 == 0)
 
 
 def normalize_after(after: str | None) -> str:
@@ -144,13 +204,41 @@ def _stream_entries(reply: Any) -> list[tuple[str, dict[str, str]]]:
 
 
 def _doc(raw: str | None) -> Doc | None:
-    return json.loads(raw) if raw else None
+    return load_doc(raw) if raw else None
+
+
+_PACKED = "z:"
+
+
+def load_doc(raw: str) -> Doc:
+    """A stored document: an ended game's engine state is stored compressed (text:
+    ``"z:" + base85(zlib(json))``), since it is only read, never written again."""
+    doc: Doc = json.loads(raw)
+    state = doc.get("state")
+    if isinstance(state, str) and state.startswith(_PACKED):
+        doc["state"] = json.loads(zlib.decompress(base64.b85decode(state[len(_PACKED) :])))
+    return doc
+
+
+def _stored(doc: Doc) -> str:
+    """The document as stored (see :func:`load_doc`)."""
+    if doc.get("status") in OVER_STATUSES and doc.get("state") is not None:
+        packed = zlib.compress(dumps(doc["state"]).encode(), 9)
+        doc = {**doc, "state": _PACKED + base64.b85encode(packed).decode()}
+    return dumps(doc)
 
 
 def _event(entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
     event: dict[str, Any] = json.loads(fields["e"])
     event["id"] = entry_id
     return event
+
+
+def _script_events(entries: list[Any]) -> list[dict[str, Any]]:
+    """Events of stream entries a script returned (fields as a flat list)."""
+    return [
+        _event(entry_id, dict(zip(raw[::2], raw[1::2], strict=True))) for entry_id, raw in entries
+    ]
 
 
 class GameStore:
@@ -164,6 +252,8 @@ class GameStore:
         self.prefix = prefix
         self.index_key = f"{prefix}:games"
         self._write = client.register_script(_SCRIPT)
+        self._history = client.register_script(_HISTORY)
+        self.rebuild: Rebuild | None = None
         self.tracking = Tracking(self)
         self._schedule = client.register_script(_SCHEDULE)
         self._unlock = client.register_script(_UNLOCK)
@@ -171,66 +261,112 @@ class GameStore:
         self.cluster = isinstance(client, redis.RedisCluster)
 
     def keys(self, game_id: str) -> tuple[str, str, str, str]:
-        """The game's document, events, moves and idempotency keys (one hash slot)."""
+        """The game's document, events, history tail and archive (one hash slot)."""
         base = f"{self.prefix}:{{{game_id}}}"
-        return f"{base}:game", f"{base}:events", f"{base}:moves", f"{base}:idem"
+        return f"{base}:game", f"{base}:events", f"{base}:tail", f"{base}:hist"
+
+    def legacy_keys(self, game_id: str) -> tuple[str, str]:
+        """The moves list and idempotency hash of a game written by older code."""
+        base = f"{self.prefix}:{{{game_id}}}"
+        return f"{base}:moves", f"{base}:idem"
 
     # -- reads -------------------------------------------------------------------------
 
-    def read(self, game_id: str, idem_field: str | None = None) -> tuple[Doc | None, str | None]:
-        """The game document and, if asked, an idempotency record: one round trip."""
-        doc, record, _ = self.read_counted(game_id, idem_field)
-        return doc, record
+    def read(self, game_id: str, with_tail: bool = False) -> tuple[Doc | None, str | None]:
+        """The game document and, if asked, its history tail: one round trip."""
+        doc, tail, _ = self.read_counted(game_id, with_tail)
+        return doc, tail
 
     def read_counted(
-        self, game_id: str, idem_field: str | None, counter: str | None = None, ttl: int = 0
+        self, game_id: str, with_tail: bool, counter: str | None = None, ttl: int = 0
     ) -> tuple[Doc | None, str | None, int]:
         """:meth:`read` that also counts one request on the game's counter ``counter``
         (a rate-limit window, expiring after ``ttl`` s; 0 counted without one): still
         one round trip."""
-        game_key, _, _, idem_key = self.keys(game_id)
-        if idem_field is None and counter is None:
+        game_key, _, tail_key, _ = self.keys(game_id)
+        if not with_tail and counter is None:
             return _doc(self.client.get(game_key)), None, 0
         pipe = self.client.pipeline(transaction=False)
         pipe.get(game_key)
-        if idem_field is not None:
-            pipe.hget(idem_key, idem_field)
+        if with_tail:
+            pipe.get(tail_key)
         if counter is not None:
             counter_key = f"{self.prefix}:{{{game_id}}}:rl:{counter}"
             pipe.incr(counter_key)
             pipe.expire(counter_key, ttl)
         replies = pipe.execute()
-        record = replies[1] if idem_field is not None else None
+        tail = replies[1] if with_tail else None
         count = int(replies[-2]) if counter is not None else 0
-        return _doc(replies[0]), record, count
+        return _doc(replies[0]), tail, count
+
+    def archive(self, game_id: str) -> str | None:
+        """The game's history archive (``hist``): read only for an old key's retry."""
+        return self.client.get(self.keys(game_id)[3])  # type: ignore[no-any-return]
 
     def events(
         self, game_id: str, after: str, count: int, block_ms: int = 0
     ) -> list[dict[str, Any]]:
         """Up to ``count`` events after stream id ``after``; waits up to ``block_ms``
-        (XREAD BLOCK) when there are none yet. ``block_ms=0`` never waits."""
-        key = self.keys(game_id)[1]
-        if block_ms > 0:
-            reply = self.blocking.xread({key: after}, count=count, block=block_ms)
-        else:
-            reply = self.client.xread({key: after}, count=count)
-        return [_event(entry_id, fields) for entry_id, fields in _stream_entries(reply)]
+        (XREAD BLOCK) when there are none yet. ``block_ms=0`` never waits.
 
-    def events_of(self, game_id: str, version: int) -> list[dict[str, Any]]:
-        """The events written at ``version``, in order."""
+        A wait reads the stream alone; when what it got does not follow ``after`` (the
+        stream was trimmed past the reader), the events are read again, with those the
+        stream no longer holds rebuilt from the history (:meth:`events_now`)."""
         key = self.keys(game_id)[1]
-        entries = self.client.xrange(key, event_id(version, 0), event_id(version, _MAX_SEQ))
-        return [_event(entry_id, fields) for entry_id, fields in entries]
+        if block_ms <= 0:
+            return self.events_now(game_id, after, count)
+        reply = self.blocking.xread({key: after}, count=count, block=block_ms)
+        events = [_event(entry_id, fields) for entry_id, fields in _stream_entries(reply)]
+        if events and not contiguous(after, events[0]["id"]):
+            return self.events_now(game_id, after, count)
+        return events
 
-    def all_events(self, game_id: str) -> list[dict[str, Any]]:
-        """Every event of the game, in order."""
-        key = self.keys(game_id)[1]
-        return [_event(entry_id, fields) for entry_id, fields in self.client.xrange(key)]
+    def events_now(self, game_id: str, after: str, count: int) -> list[dict[str, Any]]:
+        """Up to ``count`` events after stream id ``after``, never waiting: one
+        consistent read of the document and the stream (a read-only script); when the
+        reader is behind what the stream keeps, of the document and the history, and
+        the events are rebuilt (:attr:`rebuild`)."""
+        version, n = position(after)
+        needed = version + 1 if n == _MAX_SEQ else version
+        reply = self._history(
+            keys=[*self.keys(game_id), *self.legacy_keys(game_id)],
+            args=[f"({after}", count, needed],
+        )
+        if not reply[0]:
+            return []
+        if len(reply) == 2:
+            return _script_events(reply[1])
+        if self.rebuild is None:  # pragma: no cover - the games layer installs it
+            raise RuntimeError("no history rebuild installed")
+        return self.rebuild(load_doc(reply[0]), reply[2], reply[3], (version, n), count)
 
-    def all_moves(self, game_id: str) -> list[dict[str, Any]]:
-        """Every applied move ``{seat, move, version}``, in order."""
-        key = self.keys(game_id)[2]
-        return [json.loads(raw) for raw in self.client.lrange(key, 0, -1)]
+    def history(self, game_id: str) -> History | LegacyLog | None:
+        """The document and its whole history in one consistent read (the log, a
+        retried move's first answer); a game written by older code read whole."""
+        reply = self._history(
+            keys=[*self.keys(game_id), *self.legacy_keys(game_id)], args=["(0-0", 0, "all"]
+        )
+        if not reply[0]:
+            return None
+        doc = load_doc(reply[0])
+        if len(reply) > 4:
+            events = _script_events(reply[4])
+            return LegacyLog(doc, events, [json.loads(raw) for raw in reply[5]])
+        return History(doc, reply[2], reply[3])
+
+    def legacy(
+        self, game_id: str
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, str]]:
+        """The events, moves and idempotency records of a game written by older code
+        (its migration): one round trip."""
+        moves_key, idem_key = self.legacy_keys(game_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.xrange(self.keys(game_id)[1])
+        pipe.lrange(moves_key, 0, -1)
+        pipe.hgetall(idem_key)
+        entries, moves, idem = pipe.execute()
+        events = [_event(entry_id, fields) for entry_id, fields in entries]
+        return events, [json.loads(raw) for raw in moves], dict(idem)
 
     def ping(self) -> bool:
         """Whether Redis answers."""
@@ -249,16 +385,15 @@ class GameStore:
         doc: Doc,
         expected_version: int,
         events: list[dict[str, Any]],
-        moves: list[dict[str, Any]],
         ttl: int,
-        idem_field: str | None = None,
-        idem_record: str | None = None,
+        history: HistoryWrite,
         due: int | None | bool = False,
         outbox: list[dict[str, Any]] | None = None,
     ) -> WriteResult:
         """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
-        appending ``events`` (which must carry their ``id``) and ``moves``, and storing
-        the idempotency record: all or nothing, in one EVALSHA.
+        appending ``events`` (which must carry their ``id``) and writing ``history``
+        (the write's record, see shared/games/history.py): all or nothing, in one
+        EVALSHA.
 
         ``outbox``: webhook notifications (shared/webhooks) appended to the game's outbox
         stream by the same script; on a single Redis the script also signals the webhook
@@ -271,31 +406,33 @@ class GameStore:
         and the worker corrects a due time that is too early when it finds nothing due.
         """
         inline = due is not False and not self.cluster
+        outbox = outbox or []
+        ready = bool(outbox) and not self.cluster
+        flags = [len(events), len(outbox), int(inline), int(ready), int(history.legacy)]
         args: list[Any] = [
             expected_version,
-            dumps(doc),  # "version" comes first: the script matches it without decoding
+            _stored(doc),  # "version" comes first: the script matches it without decoding
             ttl,
-            idem_field or "",
-            idem_record or "",
-            f"{len(events)}:{len(outbox)}" if outbox else len(events),
+            history.tail,
+            history.mode,
+            history.archive,
+            history.trim,
+            ":".join(map(str, flags)),
         ]
-        if outbox:
-            args.append("1" if inline else "0")
         for event in events:
             args.append(event["id"])
             args.append(dumps({k: v for k, v in event.items() if k != "id"}))
-        args.extend(dumps(move) for move in moves)
-        keys: tuple[str, ...] = self.keys(doc["id"])
+        args.extend(dumps(note) for note in outbox)
+        keys: list[str] = list(self.keys(doc["id"]))
         if inline:
-            keys = (*keys, self.due_key(doc["id"]))
-        if outbox:
-            keys = (*keys, self.outbox_key(doc["id"]))
-            if not self.cluster:
-                keys = (*keys, self.ready_key(doc["id"]))
-            for note in outbox:
-                args.extend(["n", dumps(note)])
-        if inline:
+            keys.append(self.due_key(doc["id"]))
             args.extend([doc["id"], "" if due is None else int(due)])
+        if outbox:
+            keys.append(self.outbox_key(doc["id"]))
+        if ready:
+            keys.append(self.ready_key(doc["id"]))
+        if history.legacy:
+            keys.extend(self.legacy_keys(doc["id"]))
         reply = self._write(keys=keys, args=args)
         result = WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
         if result.outcome == "ok" and not inline and due is not False and due is not None:
@@ -468,7 +605,7 @@ class GameStore:
     def discard(self, game_id: str) -> None:
         """Delete every key of a game (undoes a create that could not be listed). DEL
         frees memory, so Redis runs it even when it refuses writes for lack of it."""
-        self.client.delete(*self.keys(game_id))
+        self.client.delete(*self.keys(game_id), *self.legacy_keys(game_id))
 
     # -- listing -----------------------------------------------------------------------
 
@@ -501,7 +638,7 @@ class GameStore:
                 if raw is None:
                     gone.append(gid)
                     continue
-                doc = json.loads(raw)
+                doc = load_doc(raw)
                 if status is None or doc["status"] == status:
                     found.append(doc)
                     if len(found) == limit:

@@ -35,6 +35,7 @@ from shared.games.base import (
 )
 from shared.games.lifecycle import Lifecycle
 from shared.games.moves import Moves
+from shared.games.records import Retry
 from shared.games.writes import WriteLoop
 from shared.store import Doc, GameStore
 
@@ -66,6 +67,7 @@ class Games:
         self.answers = Answers(self.ctx)
         self.lifecycle = Lifecycle(self.ctx, self.writes)
         self.moves = Moves(self.ctx, self.writes, self.answers)
+        store.rebuild = self.answers.rebuilt_events
 
     @property
     def engine(self) -> Engine:
@@ -113,7 +115,7 @@ class Games:
 
     def mutate(
         self, game_id: str, decide: Callable[[Doc], Outcome]
-    ) -> tuple[Doc, list[dict[str, Any]], str | None]:
+    ) -> tuple[Doc, list[dict[str, Any]], Retry | None]:
         """One decided change through the write loop (seat_ops, the worker's bots)."""
         return self.writes.mutate(game_id, decide)
 

@@ -7,8 +7,9 @@ from typing import Any
 
 from shared import seats
 from shared.engine import Choice
-from shared.games.base import OVER, RUNNING, Context
-from shared.store import Doc
+from shared.games import history
+from shared.games.base import OVER, RUNNING, Context, not_found
+from shared.store import Doc, LegacyLog
 
 
 def clock_option(doc: Doc) -> dict[str, Any]:
@@ -83,10 +84,27 @@ class Answers:
     def log(self, doc: Doc) -> dict[str, Any]:
         """Every event; once the game is over also the seed, its commitment's salt and
         every move (replayable, and checkable against ``seed_commitment``)."""
-        store = self.ctx.store
-        body = {**public(doc), "events": store.all_events(doc["id"])}
+        found = self.ctx.store.history(doc["id"])
+        if found is None:
+            raise not_found(doc["id"])
+        doc = found.doc  # read with the history, so that the two agree
+        if isinstance(found, LegacyLog):  # written by older code, not migrated yet
+            events, moves = found.events, found.moves
+        else:
+            written = history.stored(found.tail, found.hist)
+            events = [e for w in history.replay(self.ctx.engine, doc, written) for e in w.events]
+            moves = history.all_moves(written)
+        body = {**public(doc), "events": events}
         if doc["status"] in OVER:
             body["seed"] = doc["seed"]
             body["salt"] = doc.get("salt")
-            body["moves"] = store.all_moves(doc["id"])
+            body["moves"] = moves
         return body
+
+    def rebuilt_events(
+        self, doc: Doc, tail: str | None, hist: str | None, after: tuple[int, int], count: int
+    ) -> list[dict[str, Any]]:
+        """Events after ``after`` that the capped stream no longer holds, rebuilt from
+        the history (the store's :attr:`~shared.store.GameStore.rebuild`)."""
+        written = history.stored(tail, hist)
+        return history.events_after(self.ctx.engine, doc, written, after, count)

@@ -35,11 +35,14 @@ class Context:
 @dataclass
 class Outcome:
     """What a change decided: the new document, its events (not yet stamped with id and
-    version) and the moves to append to the moves list."""
+    version) and the move it applied, if any. ``engine_events`` (start, count): which of
+    the events the engine's ``apply_move`` produced; the history stores only the others
+    and rebuilds these by replaying the move (shared/games/history.py)."""
 
     doc: Doc
     events: list[dict[str, Any]]
     moves: list[dict[str, Any]] = field(default_factory=list)
+    engine_events: tuple[int, int] | None = None
 
 
 def now_text() -> str:

@@ -13,6 +13,7 @@ from shared import fairness, metrics, names, seats, tokens
 from shared.access import require_host
 from shared.engine import RuleError
 from shared.errors import ApiError, invalid
+from shared.games import records
 from shared.games.answers import clock_option, players
 from shared.games.base import (
     CANCELLED,
@@ -71,6 +72,7 @@ class Lifecycle:
         now = now_text()
         doc: Doc = {
             "version": 1,  # first: the write script reads it without decoding the document
+            "events_from": 1,  # second: the first version the event stream still holds
             "id": game_id,
             "game": engine.NAME,
             "status": OPEN,
@@ -93,13 +95,13 @@ class Lifecycle:
             doc["owner"] = owner
         if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
             doc["webhooks"] = [webhook]
-        event = {
+        created = {
             "type": "game_created",
             "options": {"players": count, **clock_option(doc), **options},
-            "version": 1,
-            "id": event_id(1, 0),
         }
-        result = store.write(doc, 0, [event], [], self.writes.ttl(doc))
+        event = {**created, "version": 1, "id": event_id(1, 0)}
+        written = records.first_write(doc, [created])
+        result = store.write(doc, 0, [event], self.writes.ttl(doc), written)
         if result.outcome != "ok":  # pragma: no cover - a 64-bit id collision
             raise ApiError(409, "version-conflict", "Could not create the game; try again.")
         created_us = now_us()

@@ -56,16 +56,16 @@ class Moves:
             state, events = engine.apply_move(doc["state"], seat, move)
             new = {**doc, "state": state, "players": seats.human_moved(doc["players"], seat)}
             events = list(events)
+            produced = len(events)
             settle(engine, new, events)
-            return Outcome(
-                new, events, [{"seat": seat, "move": move, "version": doc["version"] + 1}]
-            )
+            moved = [{"seat": seat, "move": move, "version": doc["version"] + 1}]
+            return Outcome(new, events, moved, (0, produced))
 
-        doc, events, record = self.writes.mutate(
+        doc, events, retry = self.writes.mutate(
             game_id, decide, idem_field, limit_as, move_digest(move) if idem_field else ""
         )
-        if record is not None:  # a retry: decide() may not have run
-            doc, events = replay(self.ctx, doc, record)
+        if retry is not None:  # a retry: decide() may not have run
+            doc, events = replay(self.ctx, doc, retry)
             seat = require_seat(doc, digest)
         else:
             metrics.MOVES_APPLIED.labels(engine.NAME).inc()

@@ -13,8 +13,10 @@ from typing import Any
 from shared import metrics, ratelimit, seats
 from shared.engine import RuleError
 from shared.errors import ApiError
+from shared.games import history, migrate, records
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
-from shared.games.replay import make_record, same_move
+from shared.games.records import Retry
+from shared.games.replay import same_move
 from shared.store import Doc, event_id
 from shared.webhooks import notify
 
@@ -27,22 +29,22 @@ class WriteLoop:
         self.move_rate = ratelimit.parse_rate(ctx.settings.get("RATE_LIMIT_MOVES"))
 
     def read(
-        self, game_id: str, idem_field: str | None = None, limit_as: str | None = None
+        self, game_id: str, with_tail: bool = False, limit_as: str | None = None
     ) -> tuple[Doc, str | None]:
-        """The document and the idempotency record if asked; with ``limit_as`` (a
-        client's name in this game) the same round trip counts the request against
+        """The document and, if asked, its history tail; with ``limit_as`` (a client's
+        name in this game) the same round trip counts the request against
         ``RATE_LIMIT_MOVES`` (429 over it). 404 when there is no such game."""
         store = self.ctx.store
         if not GAME_ID.match(game_id):
             raise not_found(game_id)
         if limit_as is None:
-            doc, record = store.read(game_id, idem_field)
+            doc, tail = store.read(game_id, with_tail)
         else:
             rate = self.move_rate
             assert rate is not None
             number, retry_after = ratelimit.window_of(rate)
-            doc, record, count = store.read_counted(
-                game_id, idem_field, f"{limit_as}:{number}", rate.get_expiry() + 1
+            doc, tail, count = store.read_counted(
+                game_id, with_tail, f"{limit_as}:{number}", rate.get_expiry() + 1
             )
             ratelimit.check(count, rate, retry_after, "moves")
         if doc is None:
@@ -52,7 +54,7 @@ class WriteLoop:
                 doc["state"] = self.ctx.engine.upgrade(doc["state"])
             except RuleError as error:  # stored by code this version cannot read
                 raise ApiError(409, error.code, error.message) from error
-        return doc, record
+        return doc, tail
 
     def ttl(self, doc: Doc) -> int:
         """Seconds the game lives after this write: short once over, long while it runs
@@ -74,21 +76,29 @@ class WriteLoop:
         idem_field: str | None = None,
         limit_as: str | None = None,
         digest: str = "",
-    ) -> tuple[Doc, list[dict[str, Any]], str | None]:
+    ) -> tuple[Doc, list[dict[str, Any]], Retry | None]:
         """Read, ``decide``, compare-and-set; retried on a version conflict.
 
         Returns the written document, its stamped events and ``None``; or, when
-        ``idem_field`` was used before, the current document, no events and the stored
-        record (see :func:`shared.games.replay.replay`); ``422 idempotency-key-reused``
-        when that record holds another move's ``digest``. Only the first read counts
-        against the move limit.
+        ``idem_field`` was used before, the current document, no events and the
+        :class:`Retry` found in the history (see :func:`shared.games.replay.replay`);
+        ``422 idempotency-key-reused`` when that record holds another move. Only the
+        first read counts against the move limit.
         """
         store, name = self.ctx.store, self.ctx.engine.NAME
+        key = None if idem_field is None else history.key_hash(idem_field)
         for _ in range(self.ctx.settings["CAS_RETRIES"]):
-            doc, record = self.read(game_id, idem_field, limit_as)
+            doc, tail = self.read(game_id, True, limit_as)
             limit_as = None
-            if record is not None:
-                return doc, [], same_move(record, digest)
+            archive = None  # read only when needed
+            legacy = "events_from" not in doc
+            if legacy:
+                tail, archive = migrate.history_of(self.ctx, doc)
+            if key is not None:
+                retry = records.find(store, doc, tail, key, archive)
+                if retry is not None:
+                    same_move(retry.record, digest)
+                    return doc, [], retry
             outcome = decide(doc)
             new = outcome.doc
             due = _clock(doc, outcome)
@@ -98,26 +108,18 @@ class WriteLoop:
                 {**event, "version": version, "id": event_id(version, n)}
                 for n, event in enumerate(outcome.events)
             ]
+            written = records.next_write(self.ctx.settings, doc, new, outcome, tail, key)
+            if archive is not None:  # a migrating write
+                new = {"version": version, "events_from": new.pop("events_from"), **new}
+                written = migrate.with_archive(written, tail, archive)
             movers = {move["seat"] for move in outcome.moves}
             outbox = notify.notifications(doc, new, events, movers)
-            result = store.write(
-                new,
-                doc["version"],
-                events,
-                outcome.moves,
-                self.ttl(new),
-                idem_field,
-                make_record(version, new["updated_at"], digest) if idem_field else None,
-                due,
-                outbox,
-            )
+            result = store.write(new, doc["version"], events, self.ttl(new), written, due, outbox)
             metrics.record_write(name, doc["status"], new["status"], result.outcome)
             if result.outcome == "ok":
                 if new["status"] != doc["status"]:
                     store.tracking.moved(game_id, doc["status"], new["status"], doc.get("owner"))
                 return new, events, None
-            if result.outcome == "duplicate":
-                return doc, [], same_move(result.record or "", digest)
             if result.outcome == "missing":
                 raise not_found(game_id)
         raise ApiError(

@@ -250,13 +250,18 @@ def test_list_drops_games_whose_document_expired(toy_client, redis_client):
 def test_keys_share_the_hash_tag_and_expire(toy_app, toy_client, redis_client):
     game_id, host, tokens = started_game(toy_client, 2)
     keys = sorted(redis_client.keys(f"toy:{{{game_id}}}:*"))
-    assert keys == sorted(f"toy:{{{game_id}}}:{k}" for k in ("game", "events"))
+    assert keys == sorted(f"toy:{{{game_id}}}:{k}" for k in ("game", "events", "tail"))
     idle = toy_app.config["GAME_TTL_IDLE"]
     for key in keys:
         assert idle - 5 < redis_client.ttl(key) <= idle
     toy_client.delete(f"/games/{game_id}", headers=auth(host))
     finished = toy_app.config["GAME_TTL_FINISHED"]
     assert finished < idle
+    keys = sorted(redis_client.keys(f"toy:{{{game_id}}}:*"))  # the tail archived whole
+    assert keys == sorted(f"toy:{{{game_id}}}:{k}" for k in ("game", "events", "hist"))
+    grace = toy_app.config["HISTORY_ENDED_STREAM_SECONDS"]
+    assert grace - 5 < redis_client.ttl(f"toy:{{{game_id}}}:events") <= grace
+    keys.remove(f"toy:{{{game_id}}}:events")
     for key in keys:
         assert finished - 5 < redis_client.ttl(key) <= finished
 

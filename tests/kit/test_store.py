@@ -6,6 +6,7 @@ import json
 
 import redis.connection
 
+from shared.store import HistoryWrite
 from tests.kit.helpers import auth, started_game, view
 
 
@@ -21,25 +22,23 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
     before = {k: redis_client.dump(k) for k in keys}
     new = {**doc, "version": doc["version"] + 1, "status": "finished"}
     event = {"type": "x", "version": new["version"], "id": f"{new['version']}-0"}
-    move = {"seat": 0, "move": {}, "version": new["version"]}
+    history = HistoryWrite("", "d", "chunk\n", "!30")
     # stale expected version: conflict, and not one key touched
-    result = store.write(new, doc["version"] - 1, [event], [move], 60, "k", '{"a":1}')
+    result = store.write(new, doc["version"] - 1, [event], 60, history)
     assert result.outcome == "conflict" and result.record == str(doc["version"])
     assert {k: redis_client.dump(k) for k in keys} == before
     # creating over an existing game is a conflict too
-    assert store.write(new, 0, [event], [], 60).outcome == "conflict"
-    assert store.write({**new, "id": "missing0"}, 3, [], [], 60).outcome == "missing"
-    # the right version writes everything at once
-    assert store.write(new, doc["version"], [event], [move], 60, "k", '{"a":1}').outcome == "ok"
+    assert store.write(new, 0, [event], 60, history).outcome == "conflict"
+    assert store.write({**new, "id": "missing0"}, 3, [], 60, history).outcome == "missing"
+    # the right version writes everything at once: the stream trimmed to the new
+    # version's events, the tail gone, the chunk appended to the archive
+    assert store.write(new, doc["version"], [event], 60, history).outcome == "ok"
     assert json.loads(redis_client.get(keys[0]))["status"] == "finished"
-    assert redis_client.xrange(keys[1])[-1][0] == event["id"]
-    assert redis_client.lrange(keys[2], 0, -1) == [json.dumps(move, separators=(",", ":"))]
-    assert redis_client.hget(keys[3], "k") == '{"a":1}'
-    assert all(0 < redis_client.ttl(k) <= 60 for k in keys)
-    # the same idempotency field again: the stored record, nothing written
-    again = store.write({**new, "version": 99}, new["version"], [], [], 60, "k", '{"b":2}')
-    assert again.outcome == "duplicate" and again.record == '{"a":1}'
-    assert json.loads(redis_client.get(keys[0]))["version"] == new["version"]
+    assert [i for i, _ in redis_client.xrange(keys[1])] == [event["id"]]
+    assert redis_client.get(keys[2]) is None
+    assert redis_client.get(keys[3]).endswith("chunk\n")
+    assert all(0 < redis_client.ttl(k) <= 60 for k in (keys[0], keys[3]))
+    assert 0 < redis_client.ttl(keys[1]) <= 30  # an ended game's stream: soon gone
 
 
 def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
@@ -64,7 +63,59 @@ def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
         headers={**auth(token), "Idempotency-Key": "rt-1"},
     )
     assert r.status_code == 200
-    assert len(sent) == 2  # one pipelined GET + HGET, one EVALSHA
+    assert len(sent) == 2  # one pipelined GET document + GET tail, one EVALSHA
     packed = [b"".join(c) if isinstance(c, list) else c for c in sent]
-    assert b"HGET" in packed[0] and b"GET" in packed[0]
+    assert packed[0].count(b"GET") == 2 and b":tail" in packed[0]
     assert b"EVALSHA" in packed[1]
+
+
+def test_every_keyed_move_of_a_long_game_takes_two_round_trips(make_app, monkeypatch):
+    """Rollovers (the tail compressed into the archive) ride in the move's own write:
+    every POST is one read pipeline and one EVALSHA. A retry of an old key costs at most
+    one more round trip (the archive), whether its record is archived or in the tail."""
+    app = make_app("toy", HISTORY_CHUNK_RECORDS=4, HISTORY_STREAM_WRITES=2)
+    client = app.test_client()
+    game_id, _, tokens = started_game(client, 3, rounds=10)
+    store = store_of(app)
+    store._write.sha = store.client.script_load(store._write.script)
+    sent = []
+    original = redis.connection.Connection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sent.append(command)
+        return original(self, command, check_health)
+
+    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
+    posted: list[tuple] = []
+    while True:
+        game = view(client, game_id)
+        if game["status"] != "running":
+            break
+        seat = game["to_act"][0]
+        moves = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
+        move = moves.get_json()["moves"][0]
+        key = f"k{len(posted)}"
+        sent.clear()
+        r = client.post(
+            f"/games/{game_id}/moves",
+            json=move,
+            headers={**auth(tokens[seat]), "Idempotency-Key": key},
+        )
+        assert r.status_code == 200
+        ended = r.get_json()["game"]["status"] != "running"
+        packed = [b"".join(c) if isinstance(c, list) else c for c in sent]
+        assert b":tail" in packed[0] and b"EVALSHA" in packed[1], key
+        # the end also updates the status sets (in other slots: on Cluster one per node)
+        assert len(sent) == 2 or ended and all(b":status:" in c for c in packed[2:]), key
+        posted.append((key, seat, move, r.get_data()))
+        if len(posted) == 12:  # in progress: the oldest key is archived, the newest not
+            for key, seat, move, body in (posted[0], posted[-1]):
+                sent.clear()
+                again = client.post(
+                    f"/games/{game_id}/moves",
+                    json=move,
+                    headers={**auth(tokens[seat]), "Idempotency-Key": key},
+                )
+                assert again.get_data() == body and len(sent) <= 3, (key, len(sent))
+    assert len(posted) > 12
+    assert store.client.strlen(store.keys(game_id)[3]) > 0  # chunks were archived

@@ -24,6 +24,8 @@ import redis
 import requests
 
 from shared.engine import Engine
+from shared.games import history
+from shared.store import load_doc
 from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
 
 
@@ -161,12 +163,22 @@ def pytest_configure(config: Any) -> None:
 # -- consistency of a stored game ----------------------------------------------------
 
 
-def stored(client: redis.Redis, prefix: str, game_id: str) -> tuple[dict, list, list]:
-    """The raw document, moves list and events of a game, read straight from Redis."""
+def stored(
+    client: redis.Redis, prefix: str, game_id: str, engine: Engine | None = None
+) -> tuple[dict, list, list]:
+    """The raw document, moves and events of a game, read straight from Redis: the
+    moves from its history; the events the stream still holds, or with ``engine`` all
+    of them, rebuilt from the history by replay."""
     base = f"{prefix}:{{{game_id}}}"
-    doc = json.loads(client.get(f"{base}:game"))
-    moves = [json.loads(m) for m in client.lrange(f"{base}:moves", 0, -1)]
-    events = [(eid, json.loads(f["e"])) for eid, f in client.xrange(f"{base}:events")]
+    text: Any = client.get  # the clients decode responses: str or None
+    doc = load_doc(text(f"{base}:game"))
+    records = history.stored(text(f"{base}:tail"), text(f"{base}:hist"))
+    moves = history.all_moves(records)
+    if engine is None:
+        events = [(eid, json.loads(f["e"])) for eid, f in client.xrange(f"{base}:events")]
+    else:
+        rebuilt = (e for w in history.replay(engine, doc, records) for e in w.events)
+        events = [(e["id"], {k: v for k, v in e.items() if k != "id"}) for e in rebuilt]
     return doc, moves, events
 
 
@@ -174,7 +186,7 @@ def assert_consistent(client: redis.Redis, prefix: str, engine: Engine, game_id:
     """Version, document, moves list and event stream of a game agree: replaying the
     moves from the seed reproduces the stored state; the moves carry the versions after
     the start one by one; the last event's version is the document's."""
-    doc, moves, events = stored(client, prefix, game_id)
+    doc, moves, events = stored(client, prefix, game_id, engine)
     version = doc["version"]
     versions = [e["version"] for _, e in events]
     assert versions == sorted(versions), "event versions go back"

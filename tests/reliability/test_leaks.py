@@ -20,6 +20,7 @@ import pytest
 import redis
 from flask import Flask
 
+from shared.store import load_doc
 from tests.kit.helpers import auth
 
 MAX_MOVES = 160
@@ -45,7 +46,7 @@ class Sweep:
         self.checked = 0
 
     def raw(self, game_id: str) -> dict[str, Any]:
-        return json.loads(self.store.get(f"{self.prefix}:{{{game_id}}}:game"))
+        return load_doc(str(self.store.get(f"{self.prefix}:{{{game_id}}}:game")))
 
     def check(self, body: Any, game_id: str, viewer: int | None, where: str) -> None:
         """Nothing in ``body`` that ``viewer`` (a seat, or None: a spectator) may not see."""

@@ -11,6 +11,7 @@ import time
 import pytest
 import requests
 
+from shared.games import history
 from tests.reliability.conftest import RedisServer, Service, own_redis  # noqa: F401
 from tests.reliability.player import bearer, next_move
 from tests.webhooks.conftest import SERVICE_ENV
@@ -26,7 +27,10 @@ def _check(client, game_id: str) -> int:
     """Every version with a move has the game registration's turn or over notification,
     none is of a version never committed, and no version has two turns; the moves seen."""
     doc = json.loads(client.get(f"mh:{{{game_id}}}:game"))
-    moves = [json.loads(m) for m in client.lrange(f"mh:{{{game_id}}}:moves", 0, -1)]
+    base = f"mh:{{{game_id}}}"
+    moves = history.all_moves(
+        history.stored(client.get(f"{base}:tail"), client.get(f"{base}:hist"))
+    )
     notes = [json.loads(f["n"]) for _, f in client.xrange(f"mh:{{{game_id}}}:outbox")]
     game_reg = doc["webhooks"][0]["id"]
     mine = [n for n in notes if n["reg"] == game_reg]

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib
-import json
 import time
 from collections.abc import Callable
 from typing import Any
 
 from clients.cli.client import GameClient, client_for
+from shared.games import history
+from shared.store import load_doc
 from tests.conftest import wait_until
 
 PREFIX = {"manhattan": "mh", "windcity": "wc"}
@@ -32,10 +33,11 @@ def new_game(
 
 
 def stored(redis_client: Any, game: str, gid: str) -> tuple[dict, list[dict]]:
-    """The stored document and moves list (read directly: the seed is secret over HTTP)."""
+    """The stored document and moves (read directly: the seed is secret over HTTP)."""
     base = f"{PREFIX[game]}:{{{gid}}}"
-    doc = json.loads(redis_client.get(f"{base}:game"))
-    return doc, [json.loads(m) for m in redis_client.lrange(f"{base}:moves", 0, -1)]
+    doc = load_doc(redis_client.get(f"{base}:game"))
+    records = history.stored(redis_client.get(f"{base}:tail"), redis_client.get(f"{base}:hist"))
+    return doc, history.all_moves(records)
 
 
 def assert_replays(redis_client: Any, game: str, gid: str) -> tuple[dict, list[dict]]:
