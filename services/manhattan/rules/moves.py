@@ -93,20 +93,39 @@ _LOT_BIT = tuple(tuple(1 << rot[c - 1] for c in range(LOTS + 1)) for rot in ROTA
 """``[side][card]``: the bit of the board lot that card allows from that side."""
 
 
+_SIZES: dict[tuple[int, ...], int] = {}
+"""``[selected pieces]``: their bit set of sizes; filled on first use (bounded)."""
+_LOTS: tuple[dict[tuple[int, ...], int], ...] = ({}, {}, {}, {})
+"""``[side][hand]``: the bit set of board lots the hand allows; filled on first use."""
+
+
 def _placements(state: ManhattanState, seat: int) -> list[Move]:
     """The place moves of ``seat`` as shared templates (city, then lot, then floors).
 
     Bit sets and the tables above keep this loop short: it runs for every build move.
+    The hand's and the selection's bit sets are looked up by their contents (a few
+    hundred distinct ones recur), not recomputed.
     """
-    sizes = 0
-    for f in state["selected"][seat]:
-        sizes |= 1 << f
+    selected = tuple(state["selected"][seat])
+    sizes = _SIZES.get(selected)
+    if sizes is None:
+        sizes = 0
+        for f in selected:
+            sizes |= 1 << f
+        if len(_SIZES) < 1 << 12:
+            _SIZES[selected] = sizes
     if not sizes:
         return []
-    bits = _LOT_BIT[SIDES_BY_COUNT[state["num_players"]][seat]]
-    lots = 0
-    for card in state["hands"][seat]:
-        lots |= bits[card]
+    hand = tuple(state["hands"][seat])
+    side = SIDES_BY_COUNT[state["num_players"]][seat]
+    lots = _LOTS[side].get(hand)
+    if lots is None:
+        bits = _LOT_BIT[side]
+        lots = 0
+        for card in hand:
+            lots |= bits[card]
+        if len(_LOTS[side]) < 1 << 12:
+            _LOTS[side][hand] = lots
     board = state["board"]
     any_size = _PLACE[sizes]
     out: list[Move] = []
