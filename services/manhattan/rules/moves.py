@@ -261,6 +261,13 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
     return new, [{"type": "pieces_selected", "seat": seat, "pieces": list(chosen)}]
 
 
+_CARD = {
+    n: tuple((0, *UNROTATION[side]) for side in sides) for n, sides in SIDES_BY_COUNT.items()
+}
+"""``[players][seat][lot]``: the printed card that allows board ``lot`` (1-9) from that
+seat's side."""
+
+
 def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
     city, lot, floors = move["city"], move["lot"], move["floors"]
     if not (
@@ -274,7 +281,7 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
         city = _int(move, "city", 1, CITIES)
         lot = _int(move, "lot", 1, LOTS)
         floors = _int(move, "floors", 1, 4)
-    card = UNROTATION[SIDES_BY_COUNT[state["num_players"]][seat]][lot - 1]
+    card = _CARD[state["num_players"]][seat][lot]
     hand = state["hands"][seat]
     if card not in hand:
         raise RuleError("lot-not-on-card", f"no card in your hand allows lot {lot}")
