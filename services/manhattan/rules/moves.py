@@ -48,10 +48,19 @@ def _hand_lots(state: ManhattanState, seat: int) -> list[int]:
     return sorted({rot[c - 1] for c in state["hands"][seat]})
 
 
-@lru_cache(maxsize=1 << 16)
+_NEEDS: tuple[dict[tuple[int, ...], int], ...] = ({}, {}, {}, {})
+"""``[seat][building]``: :func:`needed`, memoized (bounded): the same few short
+buildings recur all game long."""
+
+
 def _need(seat: int, building: tuple[int, ...]) -> int:
-    """:func:`needed`, memoized: the same few short buildings recur all game long."""
-    return needed(building, seat)
+    needs = _NEEDS[seat]
+    need = needs.get(building)
+    if need is None:
+        need = needed(building, seat)
+        if len(needs) < 1 << 14:
+            needs[building] = need
+    return need
 
 
 def _place_table() -> tuple[tuple[tuple[Move, ...], ...], ...]:
@@ -128,12 +137,17 @@ def _placements(state: ManhattanState, seat: int) -> list[Move]:
             _LOTS[side][hand] = lots
     board = state["board"]
     any_size = _PLACE[sizes]
+    needs = _NEEDS[seat]
     out: list[Move] = []
     for i in _INDICES[lots]:
         b = board[i]
         if b and b[-1] // 10 != seat:
             # the stacking rule only restricts buildings someone else owns
-            need = b[0] % 10 if len(b) == 1 else _need(seat, tuple(b))
+            if len(b) == 1:
+                need = b[0] % 10
+            else:
+                known = needs.get(tuple(b))
+                need = _need(seat, tuple(b)) if known is None else known
             if need > 0:
                 out += _PLACE[sizes >> need << need][i]
                 continue
