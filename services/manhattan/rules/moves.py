@@ -401,8 +401,9 @@ def _end_round(new: ManhattanState, events: list[Event]) -> None:
     new["rounds"] = new["rounds"] + [
         {"round": r, "promo": promo, "promo_scored": scored, "categories": cats}
     ]
+    # per seat: its total so far plus its points of every category (zip, no generators)
     new["scores"] = totals = [
-        new["scores"][s] + sum(pts[s] for pts in cats.values()) for s in range(n)
+        total + sum(points) for total, points in zip(new["scores"], zip(*cats.values()))
     ]
     events.append(
         {
