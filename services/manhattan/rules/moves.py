@@ -275,9 +275,7 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
     return new, [{"type": "pieces_selected", "seat": seat, "pieces": list(chosen)}]
 
 
-_CARD = {
-    n: tuple((0, *UNROTATION[side]) for side in sides) for n, sides in SIDES_BY_COUNT.items()
-}
+_CARD = {n: tuple((0, *UNROTATION[side]) for side in sides) for n, sides in SIDES_BY_COUNT.items()}
 """``[players][seat][lot]``: the printed card that allows board ``lot`` (1-9) from that
 seat's side."""
 
@@ -401,9 +399,11 @@ def _end_round(new: ManhattanState, events: list[Event]) -> None:
     new["rounds"] = new["rounds"] + [
         {"round": r, "promo": promo, "promo_scored": scored, "categories": cats}
     ]
-    # per seat: its total so far plus its points of every category (zip, no generators)
+    # per seat: its total so far plus its points of every category (zip, no generators;
+    # not strict: the categories have one entry per seat, as range(n) read them)
+    per_seat = zip(*cats.values(), strict=False)
     new["scores"] = totals = [
-        total + sum(points) for total, points in zip(new["scores"], zip(*cats.values()))
+        total + sum(points) for total, points in zip(new["scores"], per_seat, strict=False)
     ]
     events.append(
         {
