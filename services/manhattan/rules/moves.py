@@ -48,10 +48,19 @@ def _hand_lots(state: ManhattanState, seat: int) -> list[int]:
     return sorted({rot[c - 1] for c in state["hands"][seat]})
 
 
-@lru_cache(maxsize=1 << 16)
+_NEEDS: tuple[dict[tuple[int, ...], int], ...] = ({}, {}, {}, {})
+"""``[seat][building]``: :func:`needed`, memoized (bounded): the same few short
+buildings recur all game long."""
+
+
 def _need(seat: int, building: tuple[int, ...]) -> int:
-    """:func:`needed`, memoized: the same few short buildings recur all game long."""
-    return needed(building, seat)
+    needs = _NEEDS[seat]
+    need = needs.get(building)
+    if need is None:
+        need = needed(building, seat)
+        if len(needs) < 1 << 14:
+            needs[building] = need
+    return need
 
 
 def _place_table() -> tuple[tuple[tuple[Move, ...], ...], ...]:
@@ -93,28 +102,52 @@ _LOT_BIT = tuple(tuple(1 << rot[c - 1] for c in range(LOTS + 1)) for rot in ROTA
 """``[side][card]``: the bit of the board lot that card allows from that side."""
 
 
+_SIZES: dict[tuple[int, ...], int] = {}
+"""``[selected pieces]``: their bit set of sizes; filled on first use (bounded)."""
+_LOTS: tuple[dict[tuple[int, ...], int], ...] = ({}, {}, {}, {})
+"""``[side][hand]``: the bit set of board lots the hand allows; filled on first use."""
+
+
 def _placements(state: ManhattanState, seat: int) -> list[Move]:
     """The place moves of ``seat`` as shared templates (city, then lot, then floors).
 
     Bit sets and the tables above keep this loop short: it runs for every build move.
+    The hand's and the selection's bit sets are looked up by their contents (a few
+    hundred distinct ones recur), not recomputed.
     """
-    sizes = 0
-    for f in state["selected"][seat]:
-        sizes |= 1 << f
+    selected = tuple(state["selected"][seat])
+    sizes = _SIZES.get(selected)
+    if sizes is None:
+        sizes = 0
+        for f in selected:
+            sizes |= 1 << f
+        if len(_SIZES) < 1 << 12:
+            _SIZES[selected] = sizes
     if not sizes:
         return []
-    bits = _LOT_BIT[SIDES_BY_COUNT[state["num_players"]][seat]]
-    lots = 0
-    for card in state["hands"][seat]:
-        lots |= bits[card]
+    hand = tuple(state["hands"][seat])
+    side = SIDES_BY_COUNT[state["num_players"]][seat]
+    lots = _LOTS[side].get(hand)
+    if lots is None:
+        bits = _LOT_BIT[side]
+        lots = 0
+        for card in hand:
+            lots |= bits[card]
+        if len(_LOTS[side]) < 1 << 12:
+            _LOTS[side][hand] = lots
     board = state["board"]
     any_size = _PLACE[sizes]
+    needs = _NEEDS[seat]
     out: list[Move] = []
     for i in _INDICES[lots]:
         b = board[i]
         if b and b[-1] // 10 != seat:
             # the stacking rule only restricts buildings someone else owns
-            need = b[0] % 10 if len(b) == 1 else _need(seat, tuple(b))
+            if len(b) == 1:
+                need = b[0] % 10
+            else:
+                known = needs.get(tuple(b))
+                need = _need(seat, tuple(b)) if known is None else known
             if need > 0:
                 out += _PLACE[sizes >> need << need][i]
                 continue
@@ -242,6 +275,11 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
     return new, [{"type": "pieces_selected", "seat": seat, "pieces": list(chosen)}]
 
 
+_CARD = {n: tuple((0, *UNROTATION[side]) for side in sides) for n, sides in SIDES_BY_COUNT.items()}
+"""``[players][seat][lot]``: the printed card that allows board ``lot`` (1-9) from that
+seat's side."""
+
+
 def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
     city, lot, floors = move["city"], move["lot"], move["floors"]
     if not (
@@ -255,7 +293,7 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
         city = _int(move, "city", 1, CITIES)
         lot = _int(move, "lot", 1, LOTS)
         floors = _int(move, "floors", 1, 4)
-    card = UNROTATION[SIDES_BY_COUNT[state["num_players"]][seat]][lot - 1]
+    card = _CARD[state["num_players"]][seat][lot]
     hand = state["hands"][seat]
     if card not in hand:
         raise RuleError("lot-not-on-card", f"no card in your hand allows lot {lot}")
@@ -361,8 +399,11 @@ def _end_round(new: ManhattanState, events: list[Event]) -> None:
     new["rounds"] = new["rounds"] + [
         {"round": r, "promo": promo, "promo_scored": scored, "categories": cats}
     ]
+    # per seat: its total so far plus its points of every category (zip, no generators;
+    # not strict: the categories have one entry per seat, as range(n) read them)
+    per_seat = zip(*cats.values(), strict=False)
     new["scores"] = totals = [
-        new["scores"][s] + sum(pts[s] for pts in cats.values()) for s in range(n)
+        total + sum(points) for total, points in zip(new["scores"], per_seat, strict=False)
     ]
     events.append(
         {

@@ -128,11 +128,16 @@ def standings(board: list[list[int]], n: int, total: list[int]) -> dict[str, Any
     for s in survey.majorities:
         if s is not None:
             maj[s] += 1
-    keys = {s: (total[s], tallest[s], maj[s]) for s in range(n)}
-    order = sorted(range(n), key=lambda s: (tuple(-k for k in keys[s]), s))
+    keys = [(total[s], tallest[s], maj[s]) for s in range(n)]
+    # best key first, then by seat (no generators: this runs at every game's end)
+    order = sorted(range(n), key=lambda s: (-total[s], -tallest[s], -maj[s], s))
     rows = []
     for s in order:
-        rank = 1 + sum(1 for t in range(n) if keys[t] > keys[s])
+        key = keys[s]
+        rank = 1
+        for other in keys:
+            if other > key:
+                rank += 1
         rows.append(
             {
                 "seat": s,
