@@ -16,10 +16,11 @@ the write that produced ``version``. They increase with every write, so they are
 stream ids, and anyone holding an event id knows which version it belongs to. The stream
 holds one entry per write (fewer entries, less overhead per event): its id is the id of
 the write's last event, its one field ``w`` the write's events as a JSON list, without
-their ids and versions. A read after ``v-n`` gets that entry when ``n`` is not its last
-event, and keeps its events after ``n`` (:func:`_entry_events`). The stream keeps the
-last ``HISTORY_STREAM_WRITES`` writes, fewer when they exceed ``HISTORY_STREAM_BYTES``
-(the write script sets ``events_from`` to match). Streams written by older code hold
+their ids and versions (compressed, ``"z:" + base85(zlib(json))``, when long). A read
+after ``v-n`` gets that entry when ``n`` is not its last event, and keeps its events
+after ``n`` (:func:`_entry_events`). The stream keeps the last ``HISTORY_STREAM_WRITES``
+writes, fewer when they exceed ``HISTORY_STREAM_BYTES`` (the write script sets
+``events_from`` to match). Streams written by older code hold
 one event per entry (field ``e``), read as they are.
 """
 
@@ -217,6 +218,10 @@ def _doc(raw: str | None) -> Doc | None:
 
 
 _PACKED = "z:"
+_PACK_OVER = 512
+"""A write's events longer than this (JSON bytes) are stored compressed in its stream
+entry, like an ended game's state: a big write (a Wind City round's end) then still
+fits a stream node of ``stream-node-max-bytes 1024``."""
 
 
 def load_doc(raw: str) -> Doc:
@@ -248,6 +253,8 @@ def _entry_events(
         event["id"] = entry_id
         return [event]
     version = int(entry_id.partition("-")[0])
+    if raw.startswith(_PACKED):
+        raw = zlib.decompress(base64.b85decode(raw[len(_PACKED) :])).decode()
     events: list[dict[str, Any]] = jsoncodec.loads(raw)
     first = after[1] + 1 if after is not None and after[0] == version else 0
     out = []
@@ -270,7 +277,11 @@ def _stored_events(events: list[dict[str, Any]]) -> str:
         last = keys[-2:] == ["version", "id"] and event["version"] == version
         drop = 2 if last else 1 if keys[-1:] == ["id"] else 0
         bare.append({k: event[k] for k in keys[: len(keys) - drop]})
-    return dumps(bare)
+    text = dumps(bare)
+    if len(text) <= _PACK_OVER:
+        return text
+    packed = _PACKED + base64.b85encode(zlib.compress(text.encode(), 6)).decode()
+    return packed if len(packed) < len(text) else text
 
 
 def parse_entries(

@@ -224,6 +224,7 @@ def test_the_stream_holds_one_entry_per_write_within_its_byte_budget(
     last writes whose entries fit the byte budget (always the newest), and the
     document's events_from is the first version it holds. A wait after an event inside
     a write gets the rest of that write."""
+    redis_client.config_set("stream-node-max-bytes", 4096)  # Redis's default: bigger only
     app = make_app("toy", HISTORY_STREAM_WRITES=4, HISTORY_STREAM_BYTES=250)
     games = app.extensions["game_kit"].games
     recorder = Recorder(games, monkeypatch)
@@ -252,4 +253,5 @@ def test_the_stream_holds_one_entry_per_write_within_its_byte_budget(
             assert [e["id"] for e in rest] == last[1:]
             assert rest == [e for e in recorder.events if e["id"] in last[1:]]
             waited += 1
+    redis_client.config_set("stream-node-max-bytes", 1024)
     assert cut > 0 and waited > 0
