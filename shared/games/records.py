@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from shared import jsoncodec
 from shared.games import history
 from shared.games.base import OVER, Outcome
 from shared.store import Doc, GameStore, HistoryWrite
@@ -93,5 +93,5 @@ def next_write(
     archive = history.encode_chunk(lines) + "\n"
     if over:
         return HistoryWrite("", "d", archive, trim)
-    keys = (history.record_key(json.loads(x)) for x in lines)
+    keys = (history.record_key(jsoncodec.loads(x)) for x in lines)
     return HistoryWrite(first + "".join(k[: history.PREFIX] for k in keys if k), "s", archive, trim)

@@ -255,3 +255,25 @@ def test_the_stream_holds_one_entry_per_write_within_its_byte_budget(
             waited += 1
     redis_client.config_set("stream-node-max-bytes", 1024)
     assert cut > 0 and waited > 0
+
+
+def test_a_long_write_is_stored_compressed_and_read_back_the_same() -> None:
+    """A write whose events exceed the packing size is one compressed stream entry;
+    read back (whole, or after one of its events) its events are byte for byte the
+    ones written, versions and ids included, as are an event's own "version" key and
+    an entry of one event written by older code."""
+    from shared import store
+
+    events = [
+        {"type": "scored", "seat": n % 4, "points": n * 7, "note": "é" * 20, "version": 9}
+        for n in range(12)
+    ]
+    events[3] = {"version": 9, "type": "odd", "seat": 1}  # its version not last: kept
+    written = [{**e, "id": f"9-{n}"} for n, e in enumerate(events)]
+    raw = store._stored_events(written)
+    assert raw.startswith("z:") and len(raw) < len(json.dumps(events))
+    read = store.parse_entries([("9-11", {"w": raw})])
+    assert json.dumps(read) == json.dumps(written)
+    assert store.parse_entries([("9-11", {"w": raw})], (9, 4), 3) == written[5:8]
+    old = store.parse_entries([("8-2", {"e": '{"type":"x","version":8}'})], (8, 1))
+    assert old == [{"type": "x", "version": 8, "id": "8-2"}]

@@ -174,7 +174,8 @@ def stored(
     records = history.stored(text(f"{base}:tail"), text(f"{base}:hist"))
     moves = history.all_moves(records)
     if engine is None:
-        read = parse_entries(client.xrange(f"{base}:events"))
+        entries: Any = client.xrange(f"{base}:events")  # decoded: str ids and fields
+        read = parse_entries(entries)
         events = [(e["id"], {k: v for k, v in e.items() if k != "id"}) for e in read]
     else:
         rebuilt = (e for w in history.replay(engine, doc, records) for e in w.events)
