@@ -50,7 +50,7 @@ if [ -z "${REDIS_URL:-}" ]; then
     bash scripts/need_redis_server.sh
     echo "Starting a local Redis (append-only, data in ./var/) at $REDIS_URL"
     redis-server --daemonize yes --bind 127.0.0.1 --port "${REDIS_PORT:-6379}" \
-      --dir "$PWD/var" --appendonly yes --save "" \
+      --dir "$PWD/var" --appendonly yes --save "" --stream-node-max-bytes 1024 \
       --pidfile "$PWD/var/redis.pid" --logfile "$PWD/var/redis.log" 9>&-
     for _ in $(seq 50); do redis_answers "$REDIS_URL" && break; sleep 0.1; done
     redis_answers "$REDIS_URL" || die "Redis did not start; see var/redis.log"

@@ -23,6 +23,7 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     # the event stream keeps the events of a game's last N writes (older ones are rebuilt
     # from its history); a game's history tail is compressed into its archive every N
     "HISTORY_STREAM_WRITES": (int, 4),
+    "HISTORY_STREAM_BYTES": (int, 900),  # ... fewer when their entries exceed N bytes
     "HISTORY_CHUNK_RECORDS": (int, 32),
     "HISTORY_ENDED_STREAM_SECONDS": (int, 60),  # an ended game's stream, then rebuilt
     "EVENTS_MAX_WAIT": (float, 30.0),

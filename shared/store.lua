@@ -7,14 +7,19 @@
 --       share the game's {id} hash tag, so this also runs on Redis Cluster.
 -- ARGV: 1 expected version (0: the game must not exist yet), 2 new document,
 --       3 ttl seconds, 4 tail text, 5 tail mode ('a': append ARGV[4], 's': set the tail
---       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 stream
---       MINID to trim to ('': none; '!<s>': the game ended: a new stream with this
---       write's events only, expiring after s seconds: it wakes the readers waiting now,
---       later ones get the events rebuilt from the history), 8 'N:K:D:R:L' (N events, K webhook notifications,
---       D 1 with a due key, R 1 with a ready key, L 1 with the two old keys to delete),
---       then N pairs (event id, event json), K notification jsons, and with D the game
---       id and its due time in ms ('': not due, removed).
--- Returns {'ok'} | {'conflict', current version} | {'missing'}.
+--       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 the
+--       stream's cap: '' (none), 'F:B' (keep the entries of versions >= F, and of those
+--       only the newest whose sizes, this write's included, add up to at most B bytes:
+--       always this write's; the document's "events_from" is raised to match) or
+--       '!<s>' (the game ended: a new stream with this write's entry only, expiring
+--       after s seconds: it wakes the readers waiting now, later ones get the events
+--       rebuilt from the history), 8 'N:K:D:R:L' (N stream entries, K webhook
+--       notifications, D 1 with a due key, R 1 with a ready key, L 1 with the two old
+--       keys to delete), then N pairs (entry id, field 'w': the write's events as a JSON
+--       list), K notification jsons, and with D the game id and its due time in ms ('':
+--       not due, removed).
+-- Returns {'ok', events_from} ('F:B') | {'ok'} | {'conflict', current version} |
+-- {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
 local expected = tonumber(ARGV[1])
 local current = redis.call('GET', KEYS[1])
@@ -30,16 +35,47 @@ local ttl = tonumber(ARGV[3])
 local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
 n, k = tonumber(n), tonumber(k)
 local i = 9
+local doc = ARGV[2]
+local ended = string.match(ARGV[7], '^!(%d+)$')
+local from, budget = string.match(ARGV[7], '^(%d+):(%d+)$')
+local kept, rebuild = nil, false
+if from then
+  -- Reads only, before the first write. The stream is rebuilt from the kept entries
+  -- when it holds others: XTRIM would leave a partly trimmed node's deleted entries.
+  from, budget = tonumber(from), tonumber(budget)
+  local size, asked = 0, from
+  for j = i, i + 2 * n - 1 do size = size + #ARGV[j] end
+  local older = redis.call('XREVRANGE', KEYS[2], '+', from .. '-0')
+  kept = {}
+  for _, entry in ipairs(older) do
+    for _, part in ipairs(entry[2]) do size = size + #part end
+    size = size + #entry[1]
+    if size > budget then
+      from = tonumber(string.match(entry[1], '^%d+')) + 1
+      break
+    end
+    kept[#kept + 1] = entry
+  end
+  -- (entries of one event each, written by older code, may share the cut version)
+  while #kept > 0 and tonumber(string.match(kept[#kept][1], '^%d+')) < from do
+    kept[#kept] = nil
+  end
+  rebuild = redis.call('XLEN', KEYS[2]) > #kept
+  if from ~= asked then
+    doc = (string.gsub(doc, '^({"version":%d+,"events_from":)%d+', '%1' .. from, 1))
+  end
+end
 -- The document first: SET is refused at maxmemory (noeviction), and a refused first
 -- write leaves everything as it was; after one write Redis lets the script finish.
-redis.call('SET', KEYS[1], ARGV[2], 'EX', ttl)
-local ended = string.match(ARGV[7], '^!(%d+)$')
-if ended then redis.call('DEL', KEYS[2]) end
+redis.call('SET', KEYS[1], doc, 'EX', ttl)
+if ended or rebuild then redis.call('DEL', KEYS[2]) end
+if rebuild then
+  for j = #kept, 1, -1 do redis.call('XADD', KEYS[2], kept[j][1], unpack(kept[j][2])) end
+end
 for _ = 1, n do
-  redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
+  redis.call('XADD', KEYS[2], ARGV[i], 'w', ARGV[i + 1])
   i = i + 2
 end
-if ARGV[7] ~= '' and not ended then redis.call('XTRIM', KEYS[2], 'MINID', ARGV[7]) end
 redis.call('EXPIRE', KEYS[2], math.min(ttl, tonumber(ended or ttl)))
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
@@ -83,4 +119,5 @@ if due_key then
     redis.call('ZADD', due_key, ARGV[i + 1], ARGV[i])
   end
 end
+if from then return {'ok', tostring(from)} end
 return {'ok'}

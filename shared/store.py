@@ -13,13 +13,20 @@ written by older code (a full stream, a ``moves`` list and an ``idem`` hash, no
 
 Event ids are chosen by the store, not by Redis: ``<version>-<n>`` for the n-th event of
 the write that produced ``version``. They increase with every write, so they are valid
-stream ids, and anyone holding an event id knows which version it belongs to.
+stream ids, and anyone holding an event id knows which version it belongs to. The stream
+holds one entry per write (fewer entries, less overhead per event): its id is the id of
+the write's last event, its one field ``w`` the write's events as a JSON list, without
+their ids and versions (compressed, ``"z:" + base85(zlib(json))``, when long). A read
+after ``v-n`` gets that entry when ``n`` is not its last event, and keeps its events
+after ``n`` (:func:`_entry_events`). The stream keeps the last ``HISTORY_STREAM_WRITES``
+writes, fewer when they exceed ``HISTORY_STREAM_BYTES`` (the write script sets
+``events_from`` to match). Streams written by older code hold
+one event per entry (field ``e``), read as they are.
 """
 
 from __future__ import annotations
 
 import base64
-import json
 import logging
 import time
 import zlib
@@ -31,6 +38,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import redis
 import redis.exceptions
+
+from shared import jsoncodec
 
 Doc = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -64,8 +73,9 @@ _MAX_SEQ = 18446744073709551615  # the largest stream id sequence number
 
 
 def dumps(value: Any) -> str:
-    """Compact JSON, the one serialization used for everything stored."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON, the one serialization used for everything stored (orjson: the
+    same text as ``json.dumps`` with these separators and ``ensure_ascii=False``)."""
+    return jsoncodec.dumps_text(value)
 
 
 def make_clients(settings: dict[str, Any]) -> tuple[Any, Any]:
@@ -208,15 +218,19 @@ def _doc(raw: str | None) -> Doc | None:
 
 
 _PACKED = "z:"
+_PACK_OVER = 512
+"""A write's events longer than this (JSON bytes) are stored compressed in its stream
+entry, like an ended game's state: a big write (a Wind City round's end) then still
+fits a stream node of ``stream-node-max-bytes 1024``."""
 
 
 def load_doc(raw: str) -> Doc:
     """A stored document: an ended game's engine state is stored compressed (text:
     ``"z:" + base85(zlib(json))``), since it is only read, never written again."""
-    doc: Doc = json.loads(raw)
+    doc: Doc = jsoncodec.loads(raw)
     state = doc.get("state")
     if isinstance(state, str) and state.startswith(_PACKED):
-        doc["state"] = json.loads(zlib.decompress(base64.b85decode(state[len(_PACKED) :])))
+        doc["state"] = jsoncodec.loads(zlib.decompress(base64.b85decode(state[len(_PACKED) :])))
     return doc
 
 
@@ -228,17 +242,68 @@ def _stored(doc: Doc) -> str:
     return dumps(doc)
 
 
-def _event(entry_id: str, fields: dict[str, str]) -> dict[str, Any]:
-    event: dict[str, Any] = json.loads(fields["e"])
-    event["id"] = entry_id
-    return event
+def _entry_events(
+    entry_id: str, fields: dict[str, str], after: tuple[int, int] | None
+) -> list[dict[str, Any]]:
+    """The events of one stream entry after position ``after`` (``None``: all), with
+    their versions and ids as the write stamped them."""
+    raw = fields.get("w")
+    if raw is None:  # one event per entry, written by older code (version included)
+        event: dict[str, Any] = jsoncodec.loads(fields["e"])
+        event["id"] = entry_id
+        return [event]
+    version = int(entry_id.partition("-")[0])
+    if raw.startswith(_PACKED):
+        raw = zlib.decompress(base64.b85decode(raw[len(_PACKED) :])).decode()
+    events: list[dict[str, Any]] = jsoncodec.loads(raw)
+    first = after[1] + 1 if after is not None and after[0] == version else 0
+    out = []
+    for n in range(first, len(events)):
+        event = events[n]
+        if "version" not in event:  # dropped when it came last (see _stored_events)
+            event["version"] = version
+        event["id"] = f"{version}-{n}"
+        out.append(event)
+    return out
 
 
-def _script_events(entries: list[Any]) -> list[dict[str, Any]]:
+def _stored_events(events: list[dict[str, Any]]) -> str:
+    """A write's events as its stream entry holds them: without their ids, and without
+    their version where it comes last (it is the entry's; read back in the same place)."""
+    version = position(events[-1]["id"])[0]
+    bare = []
+    for event in events:
+        keys = list(event)
+        last = keys[-2:] == ["version", "id"] and event["version"] == version
+        drop = 2 if last else 1 if keys[-1:] == ["id"] else 0
+        bare.append({k: event[k] for k in keys[: len(keys) - drop]})
+    text = dumps(bare)
+    if len(text) <= _PACK_OVER:
+        return text
+    packed = _PACKED + base64.b85encode(zlib.compress(text.encode(), 6)).decode()
+    return packed if len(packed) < len(text) else text
+
+
+def parse_entries(
+    entries: list[tuple[str, dict[str, str]]],
+    after: tuple[int, int] | None = None,
+    count: int = 0,
+) -> list[dict[str, Any]]:
+    """Up to ``count`` events (0: all) of stream entries, after ``after``."""
+    events: list[dict[str, Any]] = []
+    for entry_id, fields in entries:
+        events += _entry_events(entry_id, fields, after)
+        if count and len(events) >= count:
+            return events[:count]
+    return events
+
+
+def _script_events(
+    entries: list[Any], after: tuple[int, int] | None, count: int = 0
+) -> list[dict[str, Any]]:
     """Events of stream entries a script returned (fields as a flat list)."""
-    return [
-        _event(entry_id, dict(zip(raw[::2], raw[1::2], strict=True))) for entry_id, raw in entries
-    ]
+    pairs = [(i, dict(zip(raw[::2], raw[1::2], strict=True))) for i, raw in entries]
+    return parse_entries(pairs, after, count)
 
 
 class GameStore:
@@ -316,7 +381,7 @@ class GameStore:
         if block_ms <= 0:
             return self.events_now(game_id, after, count)
         reply = self.blocking.xread({key: after}, count=count, block=block_ms)
-        events = [_event(entry_id, fields) for entry_id, fields in _stream_entries(reply)]
+        events = parse_entries(_stream_entries(reply), position(after), count)
         if events and not contiguous(after, events[0]["id"]):
             return self.events_now(game_id, after, count)
         return events
@@ -335,7 +400,7 @@ class GameStore:
         if not reply[0]:
             return []
         if len(reply) == 2:
-            return _script_events(reply[1])
+            return _script_events(reply[1], (version, n), count)
         if self.rebuild is None:  # pragma: no cover - the games layer installs it
             raise RuntimeError("no history rebuild installed")
         return self.rebuild(load_doc(reply[0]), reply[2], reply[3], (version, n), count)
@@ -350,8 +415,8 @@ class GameStore:
             return None
         doc = load_doc(reply[0])
         if len(reply) > 4:
-            events = _script_events(reply[4])
-            return LegacyLog(doc, events, [json.loads(raw) for raw in reply[5]])
+            events = _script_events(reply[4], None)
+            return LegacyLog(doc, events, [jsoncodec.loads(raw) for raw in reply[5]])
         return History(doc, reply[2], reply[3])
 
     def legacy(
@@ -365,8 +430,8 @@ class GameStore:
         pipe.lrange(moves_key, 0, -1)
         pipe.hgetall(idem_key)
         entries, moves, idem = pipe.execute()
-        events = [_event(entry_id, fields) for entry_id, fields in entries]
-        return events, [json.loads(raw) for raw in moves], dict(idem)
+        events = parse_entries(entries, None, 0)
+        return events, [jsoncodec.loads(raw) for raw in moves], dict(idem)
 
     def ping(self) -> bool:
         """Whether Redis answers."""
@@ -408,7 +473,7 @@ class GameStore:
         inline = due is not False and not self.cluster
         outbox = outbox or []
         ready = bool(outbox) and not self.cluster
-        flags = [len(events), len(outbox), int(inline), int(ready), int(history.legacy)]
+        flags = [min(1, len(events)), len(outbox), int(inline), int(ready), int(history.legacy)]
         args: list[Any] = [
             expected_version,
             _stored(doc),  # "version" comes first: the script matches it without decoding
@@ -419,9 +484,8 @@ class GameStore:
             history.trim,
             ":".join(map(str, flags)),
         ]
-        for event in events:
-            args.append(event["id"])
-            args.append(dumps({k: v for k, v in event.items() if k != "id"}))
+        if events:  # one stream entry, under the id of the write's last event
+            args.extend([events[-1]["id"], _stored_events(events)])
         args.extend(dumps(note) for note in outbox)
         keys: list[str] = list(self.keys(doc["id"]))
         if inline:
@@ -434,6 +498,9 @@ class GameStore:
         if history.legacy:
             keys.extend(self.legacy_keys(doc["id"]))
         reply = self._write(keys=keys, args=args)
+        if reply[0] == "ok" and len(reply) > 1:  # the stream's cap raised events_from
+            doc["events_from"] = int(reply[1])
+            reply = reply[:1]
         result = WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
         if result.outcome == "ok" and not inline and due is not False and due is not None:
             self.client.zadd(self.due_key(doc["id"]), {doc["id"]: int(due)}, lt=True)
@@ -478,12 +545,12 @@ class GameStore:
         """Notifications after stream id ``after`` (exclusive; ``-``: from the start)."""
         start = after if after == "-" else f"({after}"
         entries = self.client.xrange(self.outbox_key(game_id), start, "+", count=count)
-        return [(entry_id, json.loads(fields["n"])) for entry_id, fields in entries]
+        return [(entry_id, jsoncodec.loads(fields["n"])) for entry_id, fields in entries]
 
     def outbox_recent(self, game_id: str, count: int) -> list[tuple[str, dict[str, Any]]]:
         """The last ``count`` notifications, newest first."""
         entries = self.client.xrevrange(self.outbox_key(game_id), "+", "-", count=count)
-        return [(entry_id, json.loads(fields["n"])) for entry_id, fields in entries]
+        return [(entry_id, jsoncodec.loads(fields["n"])) for entry_id, fields in entries]
 
     def webhook_state(self, game_id: str) -> dict[str, str]:
         return dict(self.client.hgetall(self.webhook_state_key(game_id)))

@@ -135,6 +135,8 @@ def redis_url() -> Iterator[str]:
             "no",
             "--loglevel",
             "warning",
+            "--stream-node-max-bytes",  # as deployed (docs/operations.md)
+            "1024",
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from shared import jsoncodec
 from shared.engine import Engine
 from shared.store import Doc, dumps
 
@@ -117,7 +117,7 @@ def parse_tail(text: str | None) -> Tail:
     if not text:
         return Tail("", [])
     first, *lines = text.split("\n")
-    return Tail(first, [json.loads(line) for line in lines])
+    return Tail(first, [jsoncodec.loads(line) for line in lines])
 
 
 def in_filter(tail: str | None, key: str) -> bool:
@@ -163,7 +163,7 @@ def decode_hist(text: str | None) -> list[Record]:
     for chunk in (text or "").split("\n"):
         if chunk:
             raw = zlib.decompress(base64.b85decode(chunk)).decode()
-            records.extend(json.loads(line) for line in raw.split("\n"))
+            records.extend(jsoncodec.loads(line) for line in raw.split("\n"))
     return records
 
 
@@ -211,7 +211,7 @@ def replay(engine: Engine, doc: Doc, records: Iterable[Record]) -> Iterator[Writ
             if state is None:
                 state = engine.setup(len(doc["players"]), dict(doc["options"]), doc["seed"])
             state, produced = engine.apply_move(state, record[2], record[3])
-            engine_events = json.loads(dumps(list(produced)))  # as stored: plain JSON
+            engine_events = jsoncodec.loads(dumps(list(produced)))  # as stored: plain JSON
             move = {"seat": record[2], "move": record[3], "version": version}
         events = [
             {**event, "version": version, "id": f"{version}-{n}"}

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from shared import jsoncodec
 from shared.games import history
 from shared.games.base import OVER, Outcome
 from shared.store import Doc, GameStore, HistoryWrite
@@ -60,15 +60,18 @@ def next_write(
     tail, or with the tail's records compressed into one archive chunk once the tail
     holds ``HISTORY_CHUNK_RECORDS`` records or the game ends (no extra read: the tail
     came with the document). Sets ``new["events_from"]``: the stream keeps the events
-    of the last ``HISTORY_STREAM_WRITES`` writes; an ended game's stream is started
+    of the last ``HISTORY_STREAM_WRITES`` writes (fewer when they exceed
+    ``HISTORY_STREAM_BYTES``: the write script then raises it); an ended game's stream is started
     anew with the last write's events (waiting readers still get them) and expires
     after ``HISTORY_ENDED_STREAM_SECONDS`` (later readers get the events rebuilt)."""
     version = new["version"]
     over = new["status"] in OVER
-    events_from = version if over else max(1, version - settings["HISTORY_STREAM_WRITES"] + 1)
+    kept = max(old.get("events_from", 1), version - settings["HISTORY_STREAM_WRITES"] + 1)
+    events_from = version if over else kept
     new["events_from"] = events_from
     grace = settings["HISTORY_ENDED_STREAM_SECONDS"]
-    trim = f"!{grace}" if over else f"{events_from}-0" if events_from > 1 else ""
+    budget = settings["HISTORY_STREAM_BYTES"]
+    trim = f"!{grace}" if over else f"{events_from}:{budget}"
     ms = history.ms_of(new["updated_at"])
     events = outcome.events
     if outcome.moves:
@@ -90,5 +93,5 @@ def next_write(
     archive = history.encode_chunk(lines) + "\n"
     if over:
         return HistoryWrite("", "d", archive, trim)
-    keys = (history.record_key(json.loads(x)) for x in lines)
+    keys = (history.record_key(jsoncodec.loads(x)) for x in lines)
     return HistoryWrite(first + "".join(k[: history.PREFIX] for k in keys if k), "s", archive, trim)

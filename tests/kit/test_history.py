@@ -88,20 +88,20 @@ def _same_answer(again: Any, first: bytes, exact: bool) -> None:
 
 
 CASES = [
-    ("toy", "toy", 1, True),
-    ("toy", "toy", 2, False),
-    ("manhattan", "mh", 3, True),
-    ("windcity", "wc", 4, True),
-    ("windcity", "wc", 5, False),
+    ("toy", "toy", 1, True, 900),
+    ("toy", "toy", 2, False, 120),  # the byte cap: often a single write's entry
+    ("manhattan", "mh", 3, True, 900),
+    ("windcity", "wc", 4, True, 900),
+    ("windcity", "wc", 5, False, 400),
 ]
 
 
-@pytest.mark.parametrize(("game", "prefix", "seed", "clock"), CASES)
+@pytest.mark.parametrize(("game", "prefix", "seed", "clock", "budget"), CASES)
 def test_rebuilt_history_is_what_was_first_written(
     make_app: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch, game: str, prefix: str,
-    seed: int, clock: bool,
+    seed: int, clock: bool, budget: int,
 ) -> None:  # fmt: skip
-    app = make_app(game, **SMALL)
+    app = make_app(game, **SMALL, HISTORY_STREAM_BYTES=budget)
     games = app.extensions["game_kit"].games
     client = app.test_client()
     rng = random.Random(seed)
@@ -215,3 +215,65 @@ def test_an_sse_resume_inside_a_trimmed_write_misses_nothing(
 def _position(event_id: str) -> tuple[int, int]:
     version, n = event_id.split("-")
     return int(version), int(n)
+
+
+def test_the_stream_holds_one_entry_per_write_within_its_byte_budget(
+    make_app: Any, redis_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each write is one stream entry under its last event's id; the stream keeps the
+    last writes whose entries fit the byte budget (always the newest), and the
+    document's events_from is the first version it holds. A wait after an event inside
+    a write gets the rest of that write."""
+    redis_client.config_set("stream-node-max-bytes", 4096)  # Redis's default: bigger only
+    app = make_app("toy", HISTORY_STREAM_WRITES=4, HISTORY_STREAM_BYTES=250)
+    games = app.extensions["game_kit"].games
+    recorder = Recorder(games, monkeypatch)
+    client = app.test_client()
+    game_id, _, tokens = started_game(client, 3, rounds=6)
+    key = f"toy:{{{game_id}}}:events"
+    cut = waited = 0
+    while view(client, game_id)["status"] == "running":
+        seat = view(client, game_id)["to_act"][0]
+        legal = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
+        move = legal.get_json()["moves"][0]
+        assert post_move(client, game_id, tokens[seat], move).status_code == 200
+        doc = games.load(game_id)
+        if doc["status"] != "running":
+            break
+        entries = redis_client.xrange(key)
+        versions = [_position(i)[0] for i, _ in entries]
+        assert versions == list(range(doc["events_from"], doc["version"] + 1))
+        last = [e["id"] for e in recorder.events if e["version"] == doc["version"]]
+        assert entries[-1][0] == last[-1] and list(entries[-1][1]) == ["w"]
+        sizes = [len(i) + sum(len(k) + len(v) for k, v in f.items()) for i, f in entries]
+        assert len(entries) == 1 or sum(sizes) <= 250
+        cut += len(entries) < 4 and doc["version"] >= 4
+        if len(last) >= 2:
+            rest = games.store.events(game_id, last[0], 100, block_ms=50)
+            assert [e["id"] for e in rest] == last[1:]
+            assert rest == [e for e in recorder.events if e["id"] in last[1:]]
+            waited += 1
+    redis_client.config_set("stream-node-max-bytes", 1024)
+    assert cut > 0 and waited > 0
+
+
+def test_a_long_write_is_stored_compressed_and_read_back_the_same() -> None:
+    """A write whose events exceed the packing size is one compressed stream entry;
+    read back (whole, or after one of its events) its events are byte for byte the
+    ones written, versions and ids included, as are an event's own "version" key and
+    an entry of one event written by older code."""
+    from shared import store
+
+    events = [
+        {"type": "scored", "seat": n % 4, "points": n * 7, "note": "é" * 20, "version": 9}
+        for n in range(12)
+    ]
+    events[3] = {"version": 9, "type": "odd", "seat": 1}  # its version not last: kept
+    written = [{**e, "id": f"9-{n}"} for n, e in enumerate(events)]
+    raw = store._stored_events(written)
+    assert raw.startswith("z:") and len(raw) < len(json.dumps(events))
+    read = store.parse_entries([("9-11", {"w": raw})])
+    assert json.dumps(read) == json.dumps(written)
+    assert store.parse_entries([("9-11", {"w": raw})], (9, 4), 3) == written[5:8]
+    old = store.parse_entries([("8-2", {"e": '{"type":"x","version":8}'})], (8, 1))
+    assert old == [{"type": "x", "version": 8, "id": "8-2"}]

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -25,7 +24,7 @@ import requests
 
 from shared.engine import Engine
 from shared.games import history
-from shared.store import load_doc
+from shared.store import load_doc, parse_entries
 from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
 
 
@@ -175,7 +174,9 @@ def stored(
     records = history.stored(text(f"{base}:tail"), text(f"{base}:hist"))
     moves = history.all_moves(records)
     if engine is None:
-        events = [(eid, json.loads(f["e"])) for eid, f in client.xrange(f"{base}:events")]
+        entries: Any = client.xrange(f"{base}:events")  # decoded: str ids and fields
+        read = parse_entries(entries)
+        events = [(e["id"], {k: v for k, v in e.items() if k != "id"}) for e in read]
     else:
         rebuilt = (e for w in history.replay(engine, doc, records) for e in w.events)
         events = [(e["id"], {k: v for k, v in e.items() if k != "id"}) for e in rebuilt]
