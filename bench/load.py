@@ -102,11 +102,17 @@ def phase(meter_groups: dict[str, list[int]], loadgen_args: list[str], args) -> 
     return result
 
 
+def _waiters_env(args) -> dict[str, str]:
+    """The waiters stand for distinct clients but all come from 127.0.0.1: lift the
+    per-address wait cap (100 per process) so none is refused with 429."""
+    return {"EVENTS_MAX_WAITERS_PER_ADDRESS": str(max(100, args.waiters))}
+
+
 def run(args) -> dict:
     out: dict = {"machine": machine(), "args": vars(args), "command": command(args)}
     with (
         store(args.cluster, args.redis_cpus) as (url, redis_pids),
-        gunicorn(args.game, url, args.server_cpus, cluster=args.cluster) as svc,
+        gunicorn(args.game, url, args.server_cpus, cluster=args.cluster, env=_waiters_env(args)) as svc,
         gunicorn("floor", url, args.server_cpus, cluster=args.cluster) as floor,
     ):
         groups_floor = {"floor": floor.pids, "redis": redis_pids}

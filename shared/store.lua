@@ -53,6 +53,7 @@ for _ = 1, n do
   redis.call('XADD', KEYS[2], ARGV[i], 'e', ARGV[i + 1])
   i = i + 2
 end
+if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n) end -- wakes waiters (shared/fanout.py)
 while i <= last do
   redis.call('RPUSH', KEYS[3], ARGV[i])
   i = i + 1
