@@ -112,7 +112,9 @@ def run(args) -> dict:
     out: dict = {"machine": machine(), "args": vars(args), "command": command(args)}
     with (
         store(args.cluster, args.redis_cpus) as (url, redis_pids),
-        gunicorn(args.game, url, args.server_cpus, cluster=args.cluster, env=_waiters_env(args)) as svc,
+        gunicorn(
+            args.game, url, args.server_cpus, cluster=args.cluster, env=_waiters_env(args)
+        ) as svc,
         gunicorn("floor", url, args.server_cpus, cluster=args.cluster) as floor,
     ):
         groups_floor = {"floor": floor.pids, "redis": redis_pids}

@@ -1,12 +1,14 @@
 """Move latency with and without 1,000 clients waiting on the events long-poll.
 
-Run: ``python -m bench.waiters [--waiters 1000] [--rate 40] [--compare-gthread]``.
+Run: ``python -m bench.waiters [--waiters 1000] [--rate 40] [--wait 30] [--compare-gthread]``.
 
 The service runs as ``make run`` serves it (gunicorn.conf.py: gevent, 2 workers). Moves
 are offered on a fixed schedule (open loop) at ``--rate`` moves/s over ``--games`` games,
 first alone, then while ``--waiters`` clients long-poll ``/events?wait=...`` on other
 started games where nobody moves (each waits its full wait, drawn from 10-30 s, then
-asks again: about 50 re-polls/s for 1,000 waiters). With
+asks again: about 50 re-polls/s for 1,000 waiters; ``--wait 3``: about 500/s). Besides
+latency it reports the CPU seconds the service and Redis used in each run (less
+sensitive to busy neighbours than latency) and the most Redis connections seen. With
 ``--compare-gthread`` the same runs under ``GUNICORN_WORKER_CLASS=gthread`` (gunicorn's
 default of one thread per worker; requests time out after 10 s).
 """
@@ -15,8 +17,31 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 
-from bench.common import CpuMeter, gunicorn, redis_server, run_loadgen
+from bench.common import CpuMeter, cpu_seconds, gunicorn, redis_server, run_loadgen
+
+
+class ClientWatch:
+    """The most connected and blocked Redis clients seen (INFO clients, every 0.5 s)."""
+
+    def __init__(self, server) -> None:
+        self.client = server.client()
+        self.most = {"connected_clients": 0, "blocked_clients": 0}
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.wait(0.5):
+            info = self.client.info("clients")
+            for key in self.most:
+                self.most[key] = max(self.most[key], int(info.get(key, 0)))
+
+    def stop(self) -> dict[str, int]:
+        self.done.set()
+        self.thread.join()
+        return self.most
 
 
 def run(args) -> dict:
@@ -34,26 +59,34 @@ def run(args) -> dict:
                 base += ["--seconds", str(seconds), "--timeout", "10"]
                 for waiters in (0, args.waiters):
                     meter = CpuMeter({"service": svc.pids, "redis": [server.proc.pid]})
+                    cpu0 = cpu_seconds(svc.pids), cpu_seconds([server.proc.pid])
+                    watch = ClientWatch(server)
                     flags = [*base, "--seed", str(7000 + waiters)]
                     if waiters:
-                        flags += ["--waiters", str(waiters), "--wait", "30"]
+                        flags += ["--waiters", str(waiters), "--wait", str(args.wait)]
                     result = run_loadgen(flags, args.gen_cpus, timeout=seconds + 200)
                     result["cores"] = meter.stop(extra_cpu=result["gen_cpu_s"])
+                    result["cpu_s"] = {
+                        "service": round(cpu_seconds(svc.pids) - cpu0[0], 2),
+                        "redis": round(cpu_seconds([server.proc.pid]) - cpu0[1], 2),
+                    }
+                    result["redis_clients"] = watch.stop()
                     result["cores"]["generator"] = result["gen_cpu_cores"]
                     out[f"{worker_class}/{waiters}"] = result
     return out
 
 
 def markdown(args, out: dict) -> list[str]:
-    flags = f"--waiters {args.waiters} --rate {args.rate}"
+    flags = f"--waiters {args.waiters} --rate {args.rate} --wait {args.wait}"
     if args.compare_gthread:
         flags += " --compare-gthread"
     lines = [
         f"`python -m bench.waiters {flags}` ({args.game}, {args.games} games, open loop)",
         "",
         "| worker class | waiters | POST /moves latency | whole move | moves done / errors "
-        "| waiter answers / errors | cores used |",
-        "|---|---|---|---|---|---|---|",
+        "| waiter answers / errors | CPU s: service, Redis | most Redis clients (blocked) "
+        "| cores used |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for key, r in out.items():
         worker_class, waiters = key.split("/")
@@ -62,7 +95,9 @@ def markdown(args, out: dict) -> list[str]:
             f"| {worker_class} | {waiters} | p50 {p['p50_ms']} / p95 {p['p95_ms']} / "
             f"**p99 {p['p99_ms']}** ms | p50 {m['p50_ms']} / p99 {m['p99_ms']} ms | "
             f"{r['moves']} / {r['errors']} | {r.get('waiter_answers', '-')} / "
-            f"{r.get('waiter_errors', '-')} | "
+            f"{r.get('waiter_errors', '-')} | {r['cpu_s']['service']}, {r['cpu_s']['redis']} | "
+            f"{r['redis_clients']['connected_clients']} "
+            f"({r['redis_clients']['blocked_clients']}) | "
             + ", ".join(f"{k} {v}" for k, v in r["cores"].items())
             + " |"
         )
@@ -74,6 +109,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--game", choices=["manhattan", "windcity"], default="manhattan")
     ap.add_argument("--waiters", type=int, default=1000)
     ap.add_argument("--rate", type=float, default=40)
+    ap.add_argument("--wait", type=float, default=30, help="longest long-poll wait, s")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seconds", type=float, default=20)

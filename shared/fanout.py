@@ -14,8 +14,9 @@ before the subscription (the read sees it) or after (the message wakes the waite
 When the connection drops (Redis restarted, a network error, a slot that moved) every
 waiter of it is woken and waits for the subscription to be confirmed again before it
 reads again; if that does not happen before its wait ends, it reads once more and
-answers. A channel is unsubscribed when its last local waiter leaves; a node's thread
-ends once its connection is down and it has no channel left.
+answers. A channel is unsubscribed a couple of seconds after its last local waiter
+left (a client asking again at once finds it live); a node's thread ends once its
+connection is down and it has no channel left.
 """
 
 from __future__ import annotations
@@ -38,30 +39,47 @@ from shared.store import GameStore
 log = logging.getLogger(__name__)
 
 PING_AFTER = 10.0  # seconds of silence before the reader checks its connection
+LINGER = 2.0  # seconds a channel stays subscribed after its last waiter left
+TICK = 1.0  # how often the reader unsubscribes the channels left idle, seconds
 RETRY_MAX = 1.0  # longest pause between reconnection attempts, seconds
 
 
 class _Channel:
     """One game's channel in this process: its local waiters and subscription state.
 
-    Replies come back in the order commands were sent, and a channel's commands
-    alternate (subscribe, unsubscribe, subscribe, ...), so the subscription is live
-    once every subscribe sent has been answered while the channel is still wanted.
+    ``subscribed``: the last command sent for it (or to send once connected) is a
+    subscribe. Replies come back in the order commands were sent, and a channel's
+    commands alternate (subscribe, unsubscribe, subscribe, ...), so the subscription is
+    live once every subscribe sent has been answered while it is still ``subscribed``.
+    It stays subscribed for ``LINGER`` seconds after its last waiter left: a client
+    that asks again right after its answer finds it live (no round trip to subscribe).
     """
 
-    __slots__ = ("confirmed", "name", "node", "subs_pending", "unsubs_pending", "waiters")
+    __slots__ = (
+        "confirmed",
+        "left_at",
+        "name",
+        "node",
+        "subs_pending",
+        "subscribed",
+        "unsubs_pending",
+        "waiters",
+    )
 
     def __init__(self, name: str, node: _Node) -> None:
         self.name = name
         self.node = node
         self.waiters: set[Waiter] = set()
+        self.subscribed = False
         self.subs_pending = 0
         self.unsubs_pending = 0
+        self.left_at = 0.0
         self.confirmed = threading.Event()
 
     @property
     def idle(self) -> bool:
-        return not self.waiters and not self.subs_pending and not self.unsubs_pending
+        """Nothing left to track: no waiter, not subscribed, no reply to come."""
+        return not (self.waiters or self.subscribed or self.subs_pending or self.unsubs_pending)
 
 
 class Waiter:
@@ -123,18 +141,27 @@ class _Node:
                     sock.shutdown(socket.SHUT_RDWR)
 
     def subscribe(self, channel: _Channel) -> None:
+        channel.subscribed = True
         channel.confirmed.clear()
         if self.conn is not None:
             channel.subs_pending += 1
             self.send("SSUBSCRIBE", channel.name)
 
     def unsubscribe(self, channel: _Channel) -> None:
+        channel.subscribed = False
         channel.confirmed.clear()
         if self.conn is not None:
             channel.unsubs_pending += 1
             self.send("SUNSUBSCRIBE", channel.name)
         if channel.idle:
             del self.channels[channel.name]
+
+    def sweep(self) -> None:
+        """Unsubscribe the channels whose last waiter left ``LINGER`` seconds ago."""
+        before = time.monotonic() - LINGER
+        for channel in list(self.channels.values()):
+            if channel.subscribed and not channel.waiters and channel.left_at < before:
+                self.unsubscribe(channel)
 
     # -- the reader thread --------------------------------------------------------------
 
@@ -156,7 +183,7 @@ class _Node:
                 self.conn = conn
                 for channel in self.channels.values():
                     channel.subs_pending = channel.unsubs_pending = 0
-                    if channel.waiters:
+                    if channel.subscribed:
                         self.subscribe(channel)
             try:
                 self._read(conn)
@@ -174,19 +201,25 @@ class _Node:
         return kwargs
 
     def _read(self, conn: Any) -> None:
+        heard = swept = time.monotonic()
         pinged = False
         while True:
-            if not conn.can_read(timeout=PING_AFTER):
+            if conn.can_read(timeout=TICK):
+                reply = conn.read_response(push_request=True)
+                heard, pinged = time.monotonic(), False
+                if isinstance(reply, list) and len(reply) >= 2:
+                    self._handle(_text(reply[0]).lower(), _text(reply[1]))
+            now = time.monotonic()
+            if now - swept >= TICK:
+                swept = now
+                with self.fanout.lock:
+                    self.sweep()
+            if now - heard >= PING_AFTER:
                 if pinged:
                     raise redis.exceptions.TimeoutError("no answer to PING")
                 with self.fanout.lock:
                     self.send("PING")
-                pinged = True
-                continue
-            reply = conn.read_response(push_request=True)
-            pinged = False
-            if isinstance(reply, list) and len(reply) >= 2:
-                self._handle(_text(reply[0]).lower(), _text(reply[1]))
+                heard, pinged = now, True
 
     def _handle(self, kind: str, name: str) -> None:
         with self.fanout.lock:
@@ -198,10 +231,11 @@ class _Node:
                     waiter.woken.set()
             elif kind == "ssubscribe":
                 channel.subs_pending -= 1
-                if not channel.subs_pending and channel.waiters:
+                if not channel.subs_pending and channel.subscribed:
                     channel.confirmed.set()
             elif kind == "sunsubscribe":
                 if not channel.unsubs_pending:  # the server's own: the slot moved
+                    channel.confirmed.clear()
                     raise _Resubscribe(name)
                 channel.unsubs_pending -= 1
             if channel.idle:
@@ -217,10 +251,11 @@ class _Node:
             self.conn = None
             for name, channel in list(self.channels.items()):
                 channel.subs_pending = channel.unsubs_pending = 0
+                channel.subscribed = bool(channel.waiters)  # subscribed again once connected
                 channel.confirmed.clear()
                 for waiter in channel.waiters:
                     waiter.woken.set()
-                if not channel.waiters:
+                if channel.idle:
                     del self.channels[name]
             if self.fanout.cluster:
                 self.fanout.reroute(self)
@@ -256,7 +291,7 @@ class Fanout:
             channel = self._channel(name)
             channel.waiters.add(waiter)
             waiter.channel = channel
-            if len(channel.waiters) == 1:  # the last command sent was an unsubscribe
+            if not channel.subscribed:
                 channel.node.subscribe(channel)
         try:
             yield waiter
@@ -264,8 +299,8 @@ class Fanout:
             with self.lock:
                 channel = waiter.channel
                 channel.waiters.discard(waiter)
-                if not channel.waiters:
-                    channel.node.unsubscribe(channel)
+                if not channel.waiters:  # unsubscribed by the reader, LINGER s from now
+                    channel.left_at = time.monotonic()
 
     def _channel(self, name: str) -> _Channel:
         """The channel ``name`` (created on the node that owns it); lock held."""
@@ -308,7 +343,8 @@ class Fanout:
             moved.waiters = channel.waiters
             for waiter in moved.waiters:
                 waiter.channel = moved
-            moved.node.subscribe(moved)
+            if not moved.subscribed:
+                moved.node.subscribe(moved)
 
     def counts(self) -> dict[str, int]:
         """Nodes connected or connecting, channels, and waiters (for tests and metrics)."""
