@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import redis
@@ -160,7 +161,7 @@ def test_sse_stream_holds_one_subscription_and_leaves_none(
         headers={"Accept": "text/event-stream"},
         buffered=False,
     )
-    chunks = iter(response.response)
+    chunks: Iterator[bytes] = iter(response.response)  # type: ignore[arg-type]
     assert "stream of game" in next(chunks).decode()
     got: list[str] = []
 
