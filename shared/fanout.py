@@ -42,6 +42,7 @@ PING_AFTER = 10.0  # seconds of silence before the reader checks its connection
 LINGER = 2.0  # seconds a channel stays subscribed after its last waiter left
 TICK = 1.0  # how often the reader unsubscribes the channels left idle, seconds
 RETRY_MAX = 1.0  # longest pause between reconnection attempts, seconds
+POLL_FIRST = 0.02  # a waiter whose subscription is not live yet looks itself after this
 
 
 class _Channel:
@@ -97,10 +98,7 @@ class Waiter:
         first: what ``store.events(..., block_ms)`` (XREAD BLOCK) answers."""
         deadline = time.monotonic() + block_ms / 1000
         while True:
-            remaining = deadline - time.monotonic()
-            channel = self.channel  # another one once its node changed (Cluster)
-            assert channel is not None
-            if remaining <= 0 or not channel.confirmed.wait(remaining):
+            if not self._subscribed(deadline, after, count):
                 break  # not subscribed in time: the read below still sees any event
             self.woken.clear()  # before the read: a message after it wakes us again
             found = self.store.events(self.game_id, after, count)
@@ -109,8 +107,30 @@ class Waiter:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return []
-            self.woken.wait(remaining)
+            if not self.woken.wait(remaining):
+                return []  # the wait ran out with no message: nothing new (no read)
         return self.store.events(self.game_id, after, count)
+
+    def _subscribed(self, deadline: float, after: str, count: int) -> bool:
+        """Wait until the channel's subscription is live (``False``: not by ``deadline``).
+
+        Meanwhile (a process's first subscription connecting, a reconnection) the
+        waiter looks for events itself, at growing intervals, so a slow subscription
+        delays no answer by more than the interval; a failed look is ignored (the
+        reader reconnects; the read at the end of the wait reports a real outage)."""
+        pause = POLL_FIRST
+        while True:
+            remaining = deadline - time.monotonic()
+            channel = self.channel  # another one once its node changed (Cluster)
+            assert channel is not None
+            if remaining <= 0:
+                return False
+            if channel.confirmed.wait(min(remaining, pause)):
+                return True
+            with contextlib.suppress(redis.exceptions.RedisError):
+                if self.store.events(self.game_id, after, 1):
+                    return True  # events are there: the caller reads them
+            pause = min(pause * 2, RETRY_MAX)
 
 
 class _Node:
