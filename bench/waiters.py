@@ -1,6 +1,7 @@
 """Move latency with and without 1,000 clients waiting on the events long-poll.
 
-Run: ``python -m bench.waiters [--waiters 1000] [--rate 40] [--wait 30] [--compare-gthread]``.
+Run: ``python -m bench.waiters [--waiters 1000] [--rate 40] [--wait 30] [--compare-gthread]``,
+or ``python -m bench.waiters --inproc``: the CPU of one poll and one long-poll, in process.
 
 The service runs as ``make run`` serves it (gunicorn.conf.py: gevent, 2 workers). Moves
 are offered on a fixed schedule (open loop) at ``--rate`` moves/s over ``--games`` games,
@@ -76,6 +77,42 @@ def run(args) -> dict:
     return out
 
 
+def inproc(requests: int = 1000) -> dict:
+    """CPU of one events request in this process (Flask test client, no HTTP server):
+    a poll (``wait=0``) and a long-poll that waits 1 ms, with the XREADs each made."""
+    import logging
+    import os
+    import time
+
+    logging.disable(logging.INFO)
+    out = {}
+    with redis_server(appendonly=False) as server:
+        os.environ["REDIS_URL"] = server.url
+        from services.manhattan.app import create_app
+
+        app = create_app()
+        client, rc = app.test_client(), server.client()
+        created = client.post("/games", json={"players": 2}).get_json()
+        gid, host = created["id"], created["host_token"]
+        for i in range(2):
+            client.post(f"/games/{gid}/players", json={"name": f"p{i}"})
+        client.post(f"/games/{gid}/start", headers={"Authorization": f"Bearer {host}"})
+        version = client.get(f"/games/{gid}").get_json()["version"]
+        for name, query in (("poll", ""), ("long-poll 1 ms", "&wait=0.001")):
+            url = f"/games/{gid}/events?after={version}{query}"
+            for _ in range(50):
+                client.get(url)
+            calls = int(rc.info("commandstats").get("cmdstat_xread", {}).get("calls", 0))
+            start = time.process_time()
+            for _ in range(requests):
+                client.get(url)
+            cpu_ms = (time.process_time() - start) / requests * 1000
+            xreads = int(rc.info("commandstats")["cmdstat_xread"]["calls"]) - calls
+            out[name] = {"cpu_ms": round(cpu_ms, 3), "xreads": round(xreads / requests, 2)}
+    print(out)
+    return out
+
+
 def markdown(args, out: dict) -> list[str]:
     flags = f"--waiters {args.waiters} --rate {args.rate} --wait {args.wait}"
     if args.compare_gthread:
@@ -117,7 +154,10 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--gen-cpus", default="1")
     ap.add_argument("--server-cpus", default=None)
     ap.add_argument("--redis-cpus", default=None)
+    ap.add_argument("--inproc", action="store_true", help="only the CPU of one request")
     args = ap.parse_args(argv)
+    if args.inproc:
+        return inproc()
     out = run(args)
     print("\n".join(markdown(args, out)))
     return out
