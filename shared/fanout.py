@@ -198,7 +198,7 @@ class _Node:
                 time.sleep(pause)
                 pause = min(pause * 2, RETRY_MAX)
                 continue
-            pause = 0.05
+            connected_at = time.monotonic()
             with self.fanout.lock:
                 self.conn = conn
                 for channel in self.channels.values():
@@ -211,9 +211,13 @@ class _Node:
                 log.info("fan-out connection to %s ended: %s", self.key, error)
             except Exception:  # never leave the node without its reader
                 log.exception("fan-out reader of %s failed", self.key)
-                time.sleep(pause)
             if self._dropped(conn):
                 return
+            if time.monotonic() - connected_at > 10 * RETRY_MAX:
+                pause = 0.05  # it served a while: reconnect at once
+            else:  # refused again and again (an error reply, a flapping server): back off
+                time.sleep(pause)
+                pause = min(pause * 2, RETRY_MAX)
 
     def _conn_kwargs(self) -> dict[str, Any]:
         kwargs = dict(self.pool.connection_kwargs)
