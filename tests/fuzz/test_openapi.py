@@ -130,6 +130,8 @@ def _aim(case: Any, rng: random.Random, seeds: Seeds) -> dict[str, str]:
     if _negative_outside_body_and_query(case):
         return {}  # keep the invalid part invalid: the API must reject it
     target = rng.choice(["generated", "to_act", "to_act", "other", "host", "open", "none"])
+    if case.method == "POST" and case.path.endswith("/players") and rng.random() < 0.5:
+        target = "open"  # only an open game takes a player: reach the success path often
     if target == "generated":
         return {}
     headers = dict(case.headers or {})
