@@ -10,7 +10,6 @@ from .options import rounds
 from .scoring import standings
 from .state import ManhattanState
 
-
 _LOT_NUMBERS = [i % LOTS + 1 for i in range(CITIES * LOTS)]
 
 
