@@ -11,7 +11,7 @@ from marshmallow import Schema
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort
 
-from shared import jsonbody, jsoncodec, seat_ops
+from shared import argmemo, jsonbody, jsoncodec, seat_ops
 from shared import schemas as s
 from shared.access import invalid_token, missing_token, require_seat, seat_of
 from shared.apikeys import owner, owner_index
@@ -60,6 +60,27 @@ class StrictParser(FlaskParser):
     (:mod:`shared.jsonbody`: bounded depth, unique keys, no 5xx from huge integers)."""
 
     DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": "raise"}
+
+    def parse(self, argmap: Any, req: Any = None, **kwargs: Any) -> Any:
+        """webargs' parse, through the schema's memo when it has one (shared/argmemo.py):
+        the same raw body or query string loads to what it loaded to before."""
+        memo = argmemo.memo_of(argmap)
+        if memo is None or kwargs.get("validate") is not None:
+            return super().parse(argmap, req, **kwargs)
+        req = req if req is not None else self.get_default_request()
+        location = kwargs.get("location") or self.location
+        if location == "json":
+            raw = jsonbody.read_body(req)
+        elif location in ("query", "querystring"):
+            raw = req.query_string
+        else:
+            return super().parse(argmap, req, **kwargs)
+        key = f"{location}:{kwargs.get('unknown')}:".encode() + raw
+        found = memo.get(key)
+        if found is None:
+            found = super().parse(argmap, req, **kwargs)
+            memo.put(key, found)
+        return found
 
     def _raw_load_json(self, req: Any) -> Any:
         data = jsonbody.read_body(req)
@@ -289,7 +310,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return kit.view(doc, None), 200, etag_headers(doc["version"])
 
     @blp.route("/games/<game_id>", methods=["GET"])
-    @blp.arguments(s.ViewQuerySchema(), location="query")
+    @blp.arguments(argmemo.memoized(s.ViewQuerySchema()), location="query")
     @blp.response(200, s.ViewSchema, headers=ETAG)
     @blp.alt_response(304, description="Not modified (If-None-Match).", headers=ETAG)
     @blp.doc(security=[{}, *BEARER])
@@ -334,7 +355,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return as_built(body, etag_headers(doc["version"]))
 
     @blp.route("/games/<game_id>/moves", methods=["POST"])
-    @blp.arguments(move_schema())
+    @blp.arguments(argmemo.memoized(move_schema()))  # its load depends on the body alone
     @blp.response(200, s.MoveResultSchema, headers=ETAG)
     @blp.doc(
         security=BEARER,

@@ -39,7 +39,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import redis
 import redis.exceptions
 
-from shared import jsoncodec
+from shared import fastcall, jsoncodec
 
 Doc = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -349,8 +349,11 @@ class GameStore:
         (a rate-limit window, expiring after ``ttl`` s; 0 counted without one): still
         one round trip."""
         game_key, _, tail_key, _ = self.keys(game_id)
-        if not with_tail and counter is None:
-            return _doc(self.client.get(game_key)), None, 0
+        if counter is None:  # one command: cheaper than a pipeline of two (same slot)
+            if not with_tail:
+                return _doc(fastcall.call(self.client, "GET", game_key)), None, 0
+            raw, tail = fastcall.call(self.client, "MGET", game_key, tail_key)
+            return _doc(raw), tail, 0
         pipe = self.client.pipeline(transaction=False)
         pipe.get(game_key)
         if with_tail:
@@ -497,7 +500,10 @@ class GameStore:
             keys.append(self.ready_key(doc["id"]))
         if history.legacy:
             keys.extend(self.legacy_keys(doc["id"]))
-        reply = self._write(keys=keys, args=args)
+        try:  # the script's EVALSHA on the short path (shared/fastcall.py)
+            reply = fastcall.call(self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
+            reply = self._write(keys=keys, args=args)
         if reply[0] == "ok" and len(reply) > 1:  # the stream's cap raised events_from
             doc["events_from"] = int(reply[1])
             reply = reply[:1]

@@ -10,6 +10,8 @@ from .options import rounds
 from .scoring import standings
 from .state import ManhattanState
 
+_LOT_NUMBERS = [i % LOTS + 1 for i in range(CITIES * LOTS)]
+
 
 def is_over(state: ManhattanState) -> bool:
     return state["phase"] == "over"
@@ -21,37 +23,50 @@ def to_act(state: ManhattanState) -> list[int]:
     return [] if state["phase"] == "over" or current is None else [current]
 
 
+def _lot(number: int, building: list[int]) -> dict[str, Any]:
+    """One lot of the view: its pieces bottom up, height and owner (the top piece's seat)."""
+    if not building:
+        return {"lot": number, "pieces": [], "height": 0, "owner": None}
+    pieces = []
+    height = 0
+    for p in building:
+        floors = p % 10
+        height += floors
+        pieces.append({"seat": p // 10, "floors": floors})
+    return {"lot": number, "pieces": pieces, "height": height, "owner": building[-1] // 10}
+
+
 def view(state: ManhattanState, seat: int | None) -> dict[str, Any]:
-    """The public game plus ``seat``'s own hand; never the RNG, deck order or promo deck."""
+    """The public game plus ``seat``'s own hand; never the RNG, deck order or promo deck.
+
+    Built afresh on every call (nothing shared between calls or seats): 54 lots are most
+    of a move answer's CPU in the engine, hence the plain loops."""
     n = state["num_players"]
     board = state["board"]
-    cities = []
-    for c in range(CITIES):
-        lots = []
-        for lot in range(LOTS):
-            b = board[c * LOTS + lot]
-            lots.append(
-                {
-                    "lot": lot + 1,
-                    "pieces": [{"seat": p // 10, "floors": p % 10} for p in b],
-                    "height": sum(p % 10 for p in b),
-                    "owner": b[-1] // 10 if b else None,
-                }
-            )
-        cities.append({"city": c + 1, "name": CITY_NAMES[c], "lots": lots})
-    players = []
-    for s in range(n):
-        players.append(
-            {
-                "seat": s,
-                "side": SIDE_NAMES[SIDES_BY_COUNT[n][s]],
-                "stock": {str(f): state["stock"][s][f - 1] for f in (1, 2, 3, 4)},
-                "selected": list(state["selected"][s]),
-                "hand_size": len(state["hands"][s]),
-                "forfeited": list(state["forfeited"][s]),
-                "score": state["scores"][s],
-            }
-        )
+    numbers = _LOT_NUMBERS
+    cities = [
+        {
+            "city": c + 1,
+            "name": CITY_NAMES[c],
+            "lots": [_lot(numbers[i], board[i]) for i in range(c * LOTS, (c + 1) * LOTS)],
+        }
+        for c in range(CITIES)
+    ]
+    sides = SIDES_BY_COUNT[n]
+    stock, selected, hands = state["stock"], state["selected"], state["hands"]
+    forfeited, scores = state["forfeited"], state["scores"]
+    players = [
+        {
+            "seat": s,
+            "side": SIDE_NAMES[sides[s]],
+            "stock": {"1": stock[s][0], "2": stock[s][1], "3": stock[s][2], "4": stock[s][3]},
+            "selected": list(selected[s]),
+            "hand_size": len(hands[s]),
+            "forfeited": list(forfeited[s]),
+            "score": scores[s],
+        }
+        for s in range(n)
+    ]
     total_rounds, per_round = rounds(state["options"])
     promo_on = state["options"]["promo_cards"]
     scored = {r["round"]: r["promo_scored"] for r in state["rounds"]}
