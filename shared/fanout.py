@@ -22,8 +22,8 @@ When the connection drops (Redis restarted, a network error, a slot that moved) 
 waiter of it is woken and waits for the subscription to be confirmed again before it
 reads again; if that does not happen before its wait ends, it reads once more and
 answers. A channel is unsubscribed a couple of seconds after its last local waiter
-left (a client asking again at once finds it live); a node's reader ends once its
-connection is down and it has no channel left.
+left (a client asking again at once finds it live); a node's reader ends once it has
+had no channel for ``PING_AFTER`` seconds, or its connection is down and it has none.
 """
 
 from __future__ import annotations
@@ -189,6 +189,8 @@ class _Node:
                 try:
                     conn.connect()
                     self._serve(conn)
+                    conn.disconnect()
+                    return  # retired
                 except (*_FAILURES, _Resubscribe) as error:
                     log.info("fan-out connection to %s ended: %s", self.key, error)
                 except Exception:  # never leave the node without its reader
@@ -237,10 +239,21 @@ class _Node:
                 swept = now
                 self._sweep()
             if now - heard >= PING_AFTER:
+                if self._retired():
+                    return  # nothing subscribed for a while: end rather than ping
                 if pinged:
                     raise redis.exceptions.TimeoutError("no answer to PING")
                 conn.send_command("PING", check_health=False)
                 heard, pinged = now, True
+
+    def _retired(self) -> bool:
+        """Without channels, take this node out of the fanout (its reader then ends and
+        a later waiter starts another): an idle process holds no connection, no thread."""
+        with self.fanout.lock:
+            if self.channels:
+                return False
+            del self.fanout.nodes[self.key]
+            return True
 
     def _send_changes(self, conn: Any) -> None:
         """One write with the (un)subscriptions that differ from what was sent."""
