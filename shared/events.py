@@ -1,13 +1,15 @@
 """The event stream to clients: long-poll and Server-Sent Events.
 
 Events live in the game's Redis Stream, so a client that was away resumes from the last
-event id it saw. Waiting is not a blocking XREAD per client: the worker process's one
-subscription to the game's channel wakes its waiters, which then read the stream
-without blocking (shared/fanout.py). Under gevent a waiter parks a greenlet only.
+event id it saw. Waiting is a blocking XREAD on the store's blocking client (under
+gunicorn's gevent worker it parks a greenlet only), or with ``EVENTS_FANOUT`` the
+worker process's one subscription to the game's channel wakes its waiters, which then
+read the stream without blocking (shared/fanout.py).
 
 A waiting client still holds a connection slot of its worker (gunicorn's
-``worker_connections``) and a greenlet (a thread under gthread), so :class:`WaitGate` caps the
-waits a worker process holds at once, in all and per client address.
+``worker_connections``), a greenlet (a thread under gthread) and, without the fan-out, a
+Redis connection, so :class:`WaitGate` caps the waits a worker process holds at once, in
+all and per client address.
 """
 
 from __future__ import annotations
@@ -181,7 +183,8 @@ def long_poll(
 
 
 def _wait(store: GameStore, game_id: str, after: str, limit: int, block_ms: int) -> Any:
-    """The blocking read: woken by this process's subscription (shared/fanout)."""
+    """The blocking read: woken by this process's subscription (shared/fanout), or a
+    blocking XREAD with ``EVENTS_FANOUT`` off."""
     with fanout.waiting(store, game_id) as waiter:
         return waiter.events(after, limit, block_ms)
 

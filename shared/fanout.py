@@ -443,8 +443,25 @@ def fanout_of(store: GameStore) -> Fanout:
         return found[2]
 
 
+class BlockingWaiter:
+    """A waiter without the fan-out (``EVENTS_FANOUT`` off): one blocking XREAD, on a
+    Redis connection of its own, per wait."""
+
+    def __init__(self, store: GameStore, game_id: str) -> None:
+        self.store = store
+        self.game_id = game_id
+
+    def events(self, after: str, count: int, block_ms: int) -> list[dict[str, Any]]:
+        """Up to ``count`` events after ``after``, waiting up to ``block_ms`` for the first."""
+        return self.store.events(self.game_id, after, count, block_ms)
+
+
 @contextmanager
-def waiting(store: GameStore, game_id: str) -> Iterator[Waiter]:
-    """A subscribed :class:`Waiter` for ``game_id`` of ``store`` while the block lasts."""
+def waiting(store: GameStore, game_id: str) -> Iterator[Waiter | BlockingWaiter]:
+    """A waiter for ``game_id`` of ``store`` while the block lasts: subscribed through
+    this process's :class:`Fanout` when ``store.fanout_waits`` (``EVENTS_FANOUT``)."""
+    if not store.fanout_waits:
+        yield BlockingWaiter(store, game_id)
+        return
     with fanout_of(store).waiting(game_id) as waiter:
         yield waiter

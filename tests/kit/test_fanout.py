@@ -11,6 +11,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import redis
 from flask import Flask
 
@@ -18,6 +19,18 @@ from shared import fanout
 from shared.store import GameStore
 from tests.conftest import wait_until
 from tests.kit.helpers import post_move, started_game, view
+
+
+@pytest.fixture
+def toy_app(make_app: Any) -> Flask:
+    """The toy app with the fan-out on (``EVENTS_FANOUT``; off by default)."""
+    app: Flask = make_app("toy", EVENTS_FANOUT=True)
+    return app
+
+
+@pytest.fixture
+def toy_client(toy_app: Flask) -> Any:
+    return toy_app.test_client()
 
 
 def store_of(app: Flask) -> GameStore:

@@ -30,6 +30,7 @@ class Served:
     def __init__(self, redis_url: str, worker_class: str) -> None:
         self.base = f"http://127.0.0.1:{free_port()}"
         env = {**os.environ, "REDIS_URL": redis_url, "REDIS_SOCKET_TIMEOUT": "2"}
+        env["EVENTS_FANOUT"] = "1"  # off by default
         env["SSE_HEARTBEAT_SECONDS"] = "2"  # a closed stream lets go of its wait sooner
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
         # gunicorn turns a sync worker with threads into gthread: none for sync
