@@ -34,6 +34,10 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "EVENTS_MAX_WAITERS_PER_ADDRESS": (int, 100),
     "EVENTS_MAX_WAITERS_PER_PROCESS": (int, 1000),
     "EVENTS_RETRY_AFTER_SECONDS": (int, 10),
+    # wake waiters through one pub/sub subscription per process (shared/fanout.py)
+    # instead of one blocking XREAD and Redis connection each; off until it is shown
+    # not to slow a worker's accepts under a wait flood (docs/performance.md)
+    "EVENTS_FANOUT": (bool, False),
     # rate limits ("20/second", "10/minute", "5/10s"; empty: off) and CORS allow-list
     "RATE_LIMIT_MOVES": (str, ""),
     "RATE_LIMIT_JOINS": (str, ""),

@@ -1,12 +1,15 @@
-"""The event stream to clients: long-poll (XREAD BLOCK) and Server-Sent Events.
+"""The event stream to clients: long-poll and Server-Sent Events.
 
 Events live in the game's Redis Stream, so a client that was away resumes from the last
-event id it saw (pub/sub would have forgotten them). Waiting is a blocking XREAD on the
-store's blocking client: under gunicorn's gevent worker it parks a greenlet only.
+event id it saw. Waiting is a blocking XREAD on the store's blocking client (under
+gunicorn's gevent worker it parks a greenlet only), or with ``EVENTS_FANOUT`` the
+worker process's one subscription to the game's channel wakes its waiters, which then
+read the stream without blocking (shared/fanout.py).
 
 A waiting client still holds a connection slot of its worker (gunicorn's
-``worker_connections``), a greenlet and a Redis connection, so :class:`WaitGate` caps the
-waits a worker process holds at once, in all and per client address.
+``worker_connections``), a greenlet (a thread under gthread) and, without the fan-out, a
+Redis connection, so :class:`WaitGate` caps the waits a worker process holds at once, in
+all and per client address.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from shared import metrics
+from shared import fanout, metrics
 from shared.errors import ApiError, problem
 from shared.games import OVER, TERMINAL_EVENTS
 from shared.ratelimit import address_of
@@ -171,12 +174,19 @@ def long_poll(
     if not events and block_ms:
         with metrics.waiting("long-poll"):
             if gate is None:
-                events = store.events(doc["id"], start, limit, block_ms)
+                events = _wait(store, doc["id"], start, limit, block_ms)
             else:
                 with gate.enter(address):
-                    events = store.events(doc["id"], start, limit, block_ms)
+                    events = _wait(store, doc["id"], start, limit, block_ms)
     last_id = events[-1]["id"] if events else (after or "0")
     return {"events": events, "last_id": last_id}
+
+
+def _wait(store: GameStore, game_id: str, after: str, limit: int, block_ms: int) -> Any:
+    """The blocking read: woken by this process's subscription (shared/fanout), or a
+    blocking XREAD with ``EVENTS_FANOUT`` off."""
+    with fanout.waiting(store, game_id) as waiter:
+        return waiter.events(after, limit, block_ms)
 
 
 def sse_format(event: dict[str, Any]) -> str:
@@ -200,7 +210,10 @@ def sse_stream(
     cursor = normalize_after(after)
     deadline = time.monotonic() + lifetime
     yield f"retry: 1000\n: stream of game {game_id}\n\n"
-    with metrics.waiting("sse"):  # until the stream ends or the client leaves
+    with (
+        metrics.waiting("sse"),  # until the stream ends or the client leaves
+        fanout.waiting(store, game_id) as waiter,  # one subscription for the whole stream
+    ):
         try:
             # Catch up without waiting first: a resumed cursor may be older than the
             # capped stream (then the events come rebuilt from the history).
@@ -217,7 +230,10 @@ def sse_stream(
                 if remaining <= 0:
                     return
                 block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
-                events = store.events(game_id, cursor, batch, block_ms)
+                if block_ms:
+                    events = waiter.events(cursor, batch, block_ms)
+                else:
+                    events = store.events(game_id, cursor, batch)
                 if not events:
                     if over:
                         return

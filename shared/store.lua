@@ -77,6 +77,7 @@ for _ = 1, n do
   i = i + 2
 end
 redis.call('EXPIRE', KEYS[2], math.min(ttl, tonumber(ended or ttl)))
+if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n) end -- wakes waiters (shared/fanout.py)
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
 -- string holds (Redis grows strings greedily), and these strings grow a little per write.

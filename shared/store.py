@@ -112,7 +112,9 @@ def make_clients(settings: dict[str, Any]) -> tuple[Any, Any]:
 def open_store(settings: dict[str, Any], prefix: str) -> GameStore:
     """The store of one service (key prefix ``prefix``) on its own pair of clients."""
     client, blocking = make_clients(settings)
-    return GameStore(client, blocking, prefix, settings["WORKER_DUE_SHARDS"])
+    store = GameStore(client, blocking, prefix, settings["WORKER_DUE_SHARDS"])
+    store.fanout_waits = bool(settings.get("EVENTS_FANOUT"))
+    return store
 
 
 @dataclass(frozen=True)
@@ -324,6 +326,7 @@ class GameStore:
         self._unlock = client.register_script(_UNLOCK)
         self.due_shards = due_shards
         self.cluster = isinstance(client, redis.RedisCluster)
+        self.fanout_waits = False  # EVENTS_FANOUT: waits woken by shared/fanout.py
 
     def keys(self, game_id: str) -> tuple[str, str, str, str]:
         """The game's document, events, history tail and archive (one hash slot)."""
