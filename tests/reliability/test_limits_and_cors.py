@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -107,44 +109,29 @@ def test_no_limits_by_default(manhattan_client: Any) -> None:
             assert r.status_code == 201
 
 
-def _queued(pipe: Any) -> list[str]:
-    """The command names a pipeline holds (a plain or a Redis Cluster pipeline)."""
-    strategy = getattr(pipe, "_execution_strategy", None)
-    if strategy is not None:
-        return [str(c.args[0]) for c in strategy.command_queue]
-    return [str(c[0][0]) for c in pipe.command_stack]
+_COMMAND = re.compile(rb"\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n")
 
 
 @contextmanager
-def _count_round_trips(app: Flask) -> Iterator[list[str]]:
-    """Record every round trip the app's Redis client makes (commands and pipelines)."""
-    store = app.extensions["game_kit"].games.store
+def _count_round_trips() -> Iterator[list[str]]:
+    """Record every round trip the request's own thread sends to Redis, at the socket
+    (what redis-py's fast and ordinary paths both go through): a command's name, or
+    ``pipeline:`` and the names of the commands sent together."""
     trips: list[str] = []
-    original_command = store.client.execute_command
-    original_pipeline = store.client.pipeline
+    original = redis.connection.Connection.send_packed_command
 
-    def command(*args: Any, **kwargs: Any) -> Any:
-        trips.append(str(args[0]))
-        return original_command(*args, **kwargs)
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        if threading.current_thread() is threading.main_thread():
+            packed = b"".join(command) if isinstance(command, list) else command
+            names = [n.decode().upper() for n in _COMMAND.findall(packed)]
+            trips.append(names[0] if len(names) == 1 else "pipeline:" + ",".join(names))
+        original(self, command, check_health)
 
-    def pipeline(*args: Any, **kwargs: Any) -> Any:
-        pipe = original_pipeline(*args, **kwargs)
-        execute = pipe.execute
-
-        def run(*a: Any, **k: Any) -> Any:
-            trips.append("pipeline:" + ",".join(_queued(pipe)))
-            return execute(*a, **k)
-
-        pipe.execute = run
-        return pipe
-
-    store.client.execute_command = command
-    store.client.pipeline = pipeline
+    redis.connection.Connection.send_packed_command = counting  # type: ignore[method-assign]
     try:
         yield trips
     finally:
-        store.client.execute_command = original_command
-        store.client.pipeline = original_pipeline
+        redis.connection.Connection.send_packed_command = original  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize("idempotency_key", [None, "k-1"])
@@ -159,7 +146,7 @@ def test_limited_move_costs_two_round_trips(
     headers = auth(token)
     if idempotency_key:
         headers["Idempotency-Key"] = idempotency_key
-    with _count_round_trips(app) as trips:
+    with _count_round_trips() as trips:
         r = client.post(f"/games/{game_id}/moves", json=move, headers=headers)
     assert r.status_code == 200, r.get_json()
     assert len(trips) == 2, trips
