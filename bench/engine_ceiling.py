@@ -53,11 +53,10 @@ def manhattan_steps(games: int, players: int, seed: int) -> list[Step]:
     return steps
 
 
-def windcity_steps(games: int, players: int) -> list[Step]:
+def windcity_steps(records: list[windcity_engine.Record], players: int) -> list[Step]:
+    """The accepted moves of games recorded by ``bench.windcity_engine``'s bot."""
     steps: list[Step] = []
-    for g in range(games):
-        record: windcity_engine.Record = []
-        windcity_engine.play(g, players, record)
+    for g, record in enumerate(records):
         state = windcity.setup(players, {}, g)
         for seat, move in record:
             try:
@@ -127,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
         ),
         (
             "windcity",
-            windcity_steps(n, p),
+            windcity_steps(records, p),
             windcity,
             False,
             lambda: replay_all(records, p),

@@ -112,9 +112,13 @@ def make_clients(settings: dict[str, Any]) -> tuple[Any, Any]:
 def open_store(settings: dict[str, Any], prefix: str) -> GameStore:
     """The store of one service (key prefix ``prefix``) on its own pair of clients."""
     client, blocking = make_clients(settings)
-    store = GameStore(client, blocking, prefix, settings["WORKER_DUE_SHARDS"])
-    store.fanout_waits = bool(settings.get("EVENTS_FANOUT"))
-    return store
+    return GameStore(
+        client,
+        blocking,
+        prefix,
+        settings["WORKER_DUE_SHARDS"],
+        fanout_waits=bool(settings.get("EVENTS_FANOUT")),
+    )
 
 
 @dataclass(frozen=True)
@@ -312,7 +316,12 @@ class GameStore:
     """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
 
     def __init__(
-        self, client: Any, blocking: Any, prefix: str, due_shards: int = DUE_SHARDS
+        self,
+        client: Any,
+        blocking: Any,
+        prefix: str,
+        due_shards: int = DUE_SHARDS,
+        fanout_waits: bool = False,
     ) -> None:
         self.client = client
         self.blocking = blocking
@@ -326,7 +335,7 @@ class GameStore:
         self._unlock = client.register_script(_UNLOCK)
         self.due_shards = due_shards
         self.cluster = isinstance(client, redis.RedisCluster)
-        self.fanout_waits = False  # EVENTS_FANOUT: waits woken by shared/fanout.py
+        self.fanout_waits = fanout_waits  # EVENTS_FANOUT: waits woken by shared/fanout.py
 
     def keys(self, game_id: str) -> tuple[str, str, str, str]:
         """The game's document, events, history tail and archive (one hash slot)."""
