@@ -9,7 +9,7 @@ rules may import it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NotRequired, Protocol, TypedDict
 
 State = dict[str, Any]
@@ -107,6 +107,26 @@ class Engine(Protocol):
         """
         ...
 
+    def fork(self, state: State) -> State:
+        """A copy of ``state`` that :meth:`play` may change in place without changing
+        ``state`` or any state that shares parts with it: a playout's or a search node's
+        own state (apply_move's states share their unchanged parts)."""
+        ...
+
+    def legal_actions(self, state: State, seat: int) -> Sequence[Move]:
+        """:meth:`legal_moves` without a fresh copy of each move: the same moves in the
+        same order, as the engine's own objects, shared between calls and read-only
+        (never change one). For playouts and search, with :meth:`play`."""
+        ...
+
+    def play(self, state: State, seat: int, move: Move) -> None:
+        """Apply ``move``, one of :meth:`legal_actions` of ``seat`` now, to ``state`` in
+        place: ``state`` becomes what :meth:`apply_move` would return, with no events and
+        no checks (any other move leaves ``state`` undefined). ``state`` must be a
+        :meth:`fork` (or a state played from one): the same rules as apply_move, minus the
+        copies, events and checks a search does not need."""
+        ...
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) may see; no RNG state, seed or deck order."""
         ...
@@ -138,3 +158,16 @@ class Engine(Protocol):
         redistributed from ``salt`` (other hands, deck order, the RNG). For the contract
         suite: no view and no legal move of ``seat`` may change."""
         ...
+
+
+def play_by_apply(
+    apply_move: Callable[[State, int, Move], tuple[State, list[Event]]],
+    state: State,
+    seat: int,
+    move: Move,
+) -> None:
+    """:meth:`Engine.play` for an engine with no faster way: ``apply_move``'s state taken
+    over in place (its new parts are fresh and its unchanged parts already ``state``'s)."""
+    new, _ = apply_move(state, seat, move)
+    state.clear()
+    state.update(new)

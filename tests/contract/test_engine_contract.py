@@ -183,3 +183,37 @@ def test_replay_from_the_log_equals_the_live_game(
         if e["type"] not in KIT_EVENTS
     ]
     assert logged == json.loads(json.dumps(replayed))
+
+
+PLAYOUT_SEEDS = range(5)
+
+
+def test_play_on_a_fork_follows_apply_move(case: Case) -> None:
+    """A whole game played in place on one fork (legal_actions + play, as a search
+    would) stays equal to the same game through apply_move, move by move; the listed
+    moves and every apply_move state stay as they were, and a fork of the fork is its own."""
+    engine = case.engine
+    for n, options in case.setups:
+        for seed in PLAYOUT_SEEDS:
+            rng = random.Random(seed)
+            state = engine.setup(n, dict(options), seed)
+            mine = engine.fork(state)
+            seen: list[tuple[State, str]] = []
+            while not engine.is_over(state):
+                seat = rng.choice(engine.to_act(state))
+                actions = engine.legal_actions(mine, seat)
+                assert list(actions) == engine.legal_moves(state, seat)
+                listed = canonical(list(actions))
+                move = rng.choice(actions)
+                if rng.random() < 0.2:
+                    branch, before = engine.fork(mine), canonical(mine)
+                    engine.play(branch, seat, move)
+                    assert canonical(mine) == before, "playing a fork changed its origin"
+                seen.append((state, canonical(state)))
+                state, _ = engine.apply_move(state, seat, move)
+                engine.play(mine, seat, move)
+                assert canonical(mine) == canonical(state)
+                assert canonical(list(actions)) == listed, "play changed a listed move"
+            assert engine.is_over(mine)
+            for old, text in seen:
+                assert canonical(old) == text, "play changed a state apply_move made"

@@ -19,7 +19,7 @@ import copy
 from typing import Any
 
 from shared import rng
-from shared.engine import Choice, Engine, RuleError, Strategy
+from shared.engine import Choice, Engine, RuleError, Strategy, play_by_apply
 
 NAME = "toy"
 MIN_PLAYERS = 2
@@ -196,6 +196,16 @@ class ToyEngine:
         self, state: dict[str, Any], seat: int, move: dict[str, Any]
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         return apply_move(state, seat, move)
+
+    def fork(self, state: dict[str, Any]) -> dict[str, Any]:
+        return copy.deepcopy(state)
+
+    def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """The toy game lists fresh moves anyway; it has no cheaper way."""
+        return legal_moves(state, seat)
+
+    def play(self, state: dict[str, Any], seat: int, move: dict[str, Any]) -> None:
+        play_by_apply(apply_move, state, seat, move)
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return view(state, seat)

@@ -9,11 +9,12 @@ redistributes what a seat cannot see (other hands, the deck's and promo deck's o
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any, cast
 
 import shared.rng as rng
-from shared.engine import Choice, Engine, Event, Move, State
+from shared.engine import Choice, Engine, Event, Move, State, play_by_apply
 
 from . import moves, views
 from .bots import BOTS
@@ -66,6 +67,15 @@ class ManhattanEngine:
 
     def choices(self, state: State, seat: int) -> list[Choice]:
         return []
+
+    def fork(self, state: State) -> State:
+        return copy.deepcopy(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Move]:
+        return moves.legal_moves(state, seat)  # type: ignore[arg-type]
+
+    def play(self, state: State, seat: int, move: Move) -> None:
+        play_by_apply(self.apply_move, state, seat, move)
 
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))

@@ -8,10 +8,11 @@ the drawn card and the secret part of the plan).
 
 from __future__ import annotations
 
+import copy
 from typing import Any, cast
 
 import shared.rng as rng
-from shared.engine import Engine, State
+from shared.engine import Engine, Move, State, play_by_apply
 
 from . import moves, views
 from .bots import BOTS
@@ -65,6 +66,15 @@ class WindCityEngine:
     score = staticmethod(views.score)
     is_over = staticmethod(views.is_over)
     result = staticmethod(views.result)
+
+    def fork(self, state: State) -> State:
+        return copy.deepcopy(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[Move]:
+        return moves.legal_moves(state, seat)
+
+    def play(self, state: State, seat: int, move: Move) -> None:
+        play_by_apply(self.apply_move, state, seat, move)
 
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))
