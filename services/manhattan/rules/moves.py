@@ -434,7 +434,13 @@ def _choose(
     """select: the pieces leave the stock for this round's selection; the next seat
     selects, or the build phase starts."""
     stock = new["stock"]
-    stock[seat] = [h - c for h, c in zip(stock[seat], counts, strict=True)]
+    have = stock[seat]  # spelled out: cheaper than a comprehension over zip
+    stock[seat] = [
+        have[0] - counts[0],
+        have[1] - counts[1],
+        have[2] - counts[2],
+        have[3] - counts[3],
+    ]
     new["selected"][seat] = chosen = sorted(pieces)
     nxt = (seat + 1) % new["num_players"]
     if nxt == new["start_player"]:
@@ -488,13 +494,18 @@ def _spend(new: ManhattanState, seat: int, card: int, events: list[Event] | None
     insort(hand, deck.pop())
 
 
+_AFTER = {
+    n: tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+    for n in SIDES_BY_COUNT
+}
+"""``[players][seat]``: every seat clockwise after ``seat``, ending with ``seat`` itself."""
+
+
 def _advance(new: ManhattanState, seat: int, events: list[Event] | None) -> None:
     """Pass the turn clockwise to the next seat with pieces left, or end the round."""
     new["discards_this_turn"] = 0
-    n = new["num_players"]
     sel = new["selected"]
-    for k in range(1, n + 1):
-        s = (seat + k) % n
+    for s in _AFTER[new["num_players"]][seat]:
         if sel[s]:
             new["current_player"] = s
             return
