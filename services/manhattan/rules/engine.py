@@ -1,20 +1,20 @@
 """``ENGINE``: Manhattan's rules as an object satisfying :class:`shared.engine.Engine`.
 
-The hot methods (to_act, legal_moves, apply_move, is_over, view, score, result) are the
-rules functions themselves, bound as static methods: the kit's plain ``State`` is the
-typed :class:`ManhattanState` (the kit upgraded it on load), and a delegating method per
-call costs a noticeable share of a move. ``redeal`` is the contract suite's hook that
-redistributes what a seat cannot see (other hands, the deck's and promo deck's order).
+The hot methods (to_act, legal_moves, apply_move, the playout path fork, legal_actions
+and play, is_over, view, score, result) are the rules functions themselves, bound as
+static methods: the kit's plain ``State`` is the typed :class:`ManhattanState` (the kit
+upgraded it on load), and a delegating method per call costs a noticeable share of a
+move. ``redeal`` is the contract suite's hook that redistributes what a seat cannot see
+(other hands, the deck's and promo deck's order).
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import shared.rng as rng
-from shared.engine import Choice, Engine, Event, Move, State, play_by_apply
+from shared.engine import Choice, Engine, Event, Move, State
 
 from . import moves, views
 from .bots import BOTS
@@ -40,6 +40,9 @@ def redeal(state: State, seat: int | None, salt: int) -> State:
 _to_act = cast(Callable[[State], list[int]], views.to_act)
 _legal_moves = cast(Callable[[State, int], list[Move]], moves.legal_moves)
 _apply_move = cast(Callable[[State, int, Move], tuple[State, list[Event]]], moves.apply_move)
+_fork = cast(Callable[[State], State], moves.fork)
+_legal_actions = cast(Callable[[State, int], Sequence[Move]], moves.legal_actions)
+_play = cast(Callable[[State, int, Move], None], moves.play)
 _view = cast(Callable[[State, "int | None"], dict[str, Any]], views.view)
 _score = cast(Callable[[State], dict[str, Any]], views.score)
 _is_over = cast(Callable[[State], bool], views.is_over)
@@ -60,6 +63,9 @@ class ManhattanEngine:
     to_act = staticmethod(_to_act)
     legal_moves = staticmethod(_legal_moves)  # every legal move: Manhattan has no subset fields
     apply_move = staticmethod(_apply_move)
+    fork = staticmethod(_fork)
+    legal_actions = staticmethod(_legal_actions)
+    play = staticmethod(_play)
     view = staticmethod(_view)
     score = staticmethod(_score)
     is_over = staticmethod(_is_over)
@@ -67,15 +73,6 @@ class ManhattanEngine:
 
     def choices(self, state: State, seat: int) -> list[Choice]:
         return []
-
-    def fork(self, state: State) -> State:
-        return copy.deepcopy(state)
-
-    def legal_actions(self, state: State, seat: int) -> list[Move]:
-        return moves.legal_moves(state, seat)  # type: ignore[arg-type]
-
-    def play(self, state: State, seat: int, move: Move) -> None:
-        play_by_apply(self.apply_move, state, seat, move)
 
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))

@@ -1,17 +1,23 @@
 """Manhattan's moves: what ``seat`` may do now, and what a move does.
 
-``apply_move`` copies only the parts a move changes, so earlier states stay valid and
-moves stay cheap.
+Each move's rule is written once, as an in-place step on a state that owns the parts it
+changes (``_choose``, ``_build``, ``_toss``, ``_give_up``). Two paths run it:
+``apply_move`` checks the move, copies exactly the parts it changes (so earlier states
+stay valid, sharing the rest) and collects the events; ``play`` runs the step on a
+:func:`fork` as it is, with no checks and no events (playouts and search). Likewise
+:func:`legal_actions` lists the moves as shared templates and :func:`legal_moves` hands
+out copies of the same list.
 """
 
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Sequence
 from functools import lru_cache
 
 from shared.engine import Event, Move, RuleError
 
-from .board import CITIES, LOTS, height, index, needed
+from .board import CITIES, LOTS, index, needed
 from .cards import HAND_SIZE, ROTATION, SIDES_BY_COUNT, UNROTATION, shuffle
 from .options import rounds
 from .promos import FAKE_NEWS
@@ -30,7 +36,6 @@ MAX_DISCARDS = HAND_SIZE
 """A stuck player may discard at most a full hand in one turn, then must forfeit."""
 
 
-@lru_cache(maxsize=4096)
 def _selections(stock: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """Every sorted multiset of ``k`` sizes available in ``stock`` (counts of sizes 1-4)."""
     out = []
@@ -172,21 +177,51 @@ def _stuck_move(state: ManhattanState, seat: int) -> str:
     return "forfeit"
 
 
-def legal_moves(state: ManhattanState, seat: int) -> list[Move]:
-    """Every legal move of ``seat`` (empty when it is not that seat's turn)."""
-    if state["phase"] == "over" or seat != state["current_player"]:
-        return []
-    if state["phase"] == "select":
-        k = rounds(state["options"])[1]
-        return [
-            {"type": "select", "pieces": [*p]} for p in _selections(tuple(state["stock"][seat]), k)
-        ]
+_DISCARD = tuple({"type": "discard", "lot": lot} for lot in range(LOTS + 1))
+"""``[lot]``: the discard template of a board lot (1-9)."""
+_FORFEIT = tuple({"type": "forfeit", "floors": f} for f in range(5))
+"""``[floors]``: the forfeit template of a piece size (1-4)."""
+
+
+class _Selects(tuple[Move, ...]):
+    """The select templates of a stock, with their pieces as tuples: the copies
+    :func:`legal_moves` hands out are built from those (cheaper than from the lists)."""
+
+    pieces: tuple[tuple[int, ...], ...]
+
+
+@lru_cache(maxsize=4096)
+def _select_moves(stock: tuple[int, ...], k: int) -> _Selects:
+    """The select moves (templates) of a stock (counts of sizes 1-4) for ``k`` pieces."""
+    pieces = _selections(stock, k)
+    moves = _Selects({"type": "select", "pieces": [*p]} for p in pieces)
+    moves.pieces = pieces
+    return moves
+
+
+def legal_actions(state: ManhattanState, seat: int) -> Sequence[Move]:
+    """Every legal move of ``seat`` (empty when it is not that seat's turn) as the
+    engine's shared templates: read-only, never change one (:func:`legal_moves` copies)."""
+    phase = state["phase"]
+    if phase == "over" or seat != state["current_player"]:
+        return ()
+    if phase == "select":
+        return _select_moves(tuple(state["stock"][seat]), rounds(state["options"])[1])
     moves = _placements(state, seat)
     if moves:
-        return list(map(dict.copy, moves))
+        return moves
     if _stuck_move(state, seat) == "discard":
-        return [{"type": "discard", "lot": lot} for lot in _hand_lots(state, seat)]
-    return [{"type": "forfeit", "floors": f} for f in sorted(set(state["selected"][seat]))]
+        return [_DISCARD[lot] for lot in _hand_lots(state, seat)]
+    return [_FORFEIT[f] for f in sorted(set(state["selected"][seat]))]
+
+
+def legal_moves(state: ManhattanState, seat: int) -> list[Move]:
+    """Every legal move of ``seat`` (empty when it is not that seat's turn): the moves of
+    :func:`legal_actions`, as copies the caller may keep or change."""
+    actions = legal_actions(state, seat)
+    if type(actions) is _Selects:
+        return [{"type": "select", "pieces": [*p]} for p in actions.pieces]
+    return list(map(dict.copy, actions))
 
 
 def _int(move: Move, key: str, lo: int, hi: int) -> int:
@@ -200,25 +235,17 @@ def _fields_error(kind: str) -> RuleError:
     return RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
 
 
-def _draw(new: ManhattanState, hand: list[int], events: list[Event]) -> None:
-    """Draw one card into ``hand`` (already ``new``'s own copy); reshuffle the played
-    cards first if the pile is empty."""
-    deck = new["deck"]
-    if not deck:
-        new["rng"], deck = shuffle(new["rng"], new["discard_pile"])
-        new["discard_pile"] = []
-        events.append({"type": "deck_reshuffled", "size": len(deck)})
-    new["deck"] = deck[:-1]
-    insort(hand, deck[-1])
+_CARD = {n: tuple((0, *UNROTATION[side]) for side in sides) for n, sides in SIDES_BY_COUNT.items()}
+"""``[players][seat][lot]``: the printed card that allows board ``lot`` (1-9) from that
+seat's side."""
 
 
-def _spend(new: ManhattanState, seat: int, card: int) -> list[int]:
-    """Play ``card`` from ``seat``'s hand; returns ``new``'s own copy of that hand."""
-    hands = new["hands"] = list(new["hands"])
-    hand = hands[seat] = list(hands[seat])
-    hand.remove(card)
-    new["discard_pile"] = new["discard_pile"] + [card]
-    return hand
+def _counts(pieces: list[int]) -> tuple[int, int, int, int]:
+    """How many pieces of 1, 2, 3 and 4 floors ``pieces`` holds."""
+    return (pieces.count(1), pieces.count(2), pieces.count(3), pieces.count(4))
+
+
+# The apply path: checks, copies of the parts a move changes, the in-place step, events.
 
 
 def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
@@ -258,26 +285,16 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
     k = rounds(state["options"])[1]
     if len(pieces) != k:
         raise RuleError("invalid-selection", f"select exactly {k} pieces")
-    counts = (pieces.count(1), pieces.count(2), pieces.count(3), pieces.count(4))
-    have = state["stock"][seat]
-    for c, h in zip(counts, have, strict=True):
+    counts = _counts(pieces)
+    for c, h in zip(counts, state["stock"][seat], strict=True):
         if c > h:
             raise RuleError("invalid-selection", "those pieces are not in your stock")
     new = state.copy()
-    stock = new["stock"] = list(state["stock"])
-    stock[seat] = [h - c for h, c in zip(have, counts, strict=True)]
-    sel = new["selected"] = list(state["selected"])
-    sel[seat] = chosen = sorted(pieces)
-    nxt = (seat + 1) % state["num_players"]
-    if nxt == state["start_player"]:
-        new["phase"] = "build"
-    new["current_player"] = nxt
-    return new, [{"type": "pieces_selected", "seat": seat, "pieces": list(chosen)}]
-
-
-_CARD = {n: tuple((0, *UNROTATION[side]) for side in sides) for n, sides in SIDES_BY_COUNT.items()}
-"""``[players][seat][lot]``: the printed card that allows board ``lot`` (1-9) from that
-seat's side."""
+    new["stock"] = list(state["stock"])
+    new["selected"] = list(state["selected"])
+    events: list[Event] = []
+    _choose(new, seat, counts, pieces, events)
+    return new, events
 
 
 def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState, list[Event]]:
@@ -308,16 +325,17 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
             raise RuleError(
                 "insufficient-floors", f"you need a piece of at least {need} floors here"
             )
+    tall = floors  # the building's height after the move (a loop: no comprehension frame)
+    for p in building:
+        tall += p % 10
     new = state.copy()
-    board = new["board"] = list(state["board"])
-    board[i] = building = building + [seat * 10 + floors]
+    new["board"] = list(state["board"])
     sel = new["selected"] = list(state["selected"])
-    mine = sel[seat] = list(mine)
-    mine.remove(floors)
+    sel[seat] = list(mine)
     hands = new["hands"] = list(state["hands"])
-    hand = hands[seat] = list(hand)
-    hand.remove(card)
-    new["discard_pile"] = state["discard_pile"] + [card]
+    hands[seat] = list(hand)
+    new["discard_pile"] = list(state["discard_pile"])
+    new["deck"] = list(state["deck"])
     events: list[Event] = [
         {
             "type": "piece_placed",
@@ -327,17 +345,11 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
             "floors": floors,
             "card": card,
             "owner": seat,
-            "previous_owner": building[-2] // 10 if len(building) > 1 else None,
-            "height": floors if len(building) == 1 else height(building),
+            "previous_owner": building[-1] // 10 if building else None,
+            "height": tall,
         }
     ]
-    deck = state["deck"]
-    if deck:  # _draw's common case, inline
-        new["deck"] = deck[:-1]
-        insort(hand, deck[-1])
-    else:
-        _draw(new, hand, events)
-    _advance(new, seat, events)
+    _build(new, seat, i, floors, card, events)
     return new, events
 
 
@@ -345,14 +357,16 @@ def _discard(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanSta
     lot = _int(move, "lot", 1, LOTS)
     if _placements(state, seat) or _stuck_move(state, seat) != "discard":
         raise RuleError("discard-not-allowed", "you may only discard when you cannot build")
-    card = UNROTATION[SIDES_BY_COUNT[state["num_players"]][seat]][lot - 1]
+    card = _CARD[state["num_players"]][seat][lot]
     if card not in state["hands"][seat]:
         raise RuleError("card-not-in-hand", f"no card in your hand allows lot {lot}")
     new = state.copy()
-    new["discards_this_turn"] = state["discards_this_turn"] + 1
-    hand = _spend(new, seat, card)
+    hands = new["hands"] = list(state["hands"])
+    hands[seat] = list(hands[seat])
+    new["discard_pile"] = list(state["discard_pile"])
+    new["deck"] = list(state["deck"])
     events: list[Event] = [{"type": "card_discarded", "seat": seat, "card": card, "lot": lot}]
-    _draw(new, hand, events)
+    _toss(new, seat, card, events)
     return new, events
 
 
@@ -364,29 +378,143 @@ def _forfeit(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanSta
         raise RuleError("piece-not-selected", f"you have no selected {floors}-floor piece")
     new = state.copy()
     sel = new["selected"] = list(state["selected"])
-    mine = sel[seat] = list(sel[seat])
-    mine.remove(floors)
-    forf = new["forfeited"] = list(state["forfeited"])
-    forf[seat] = sorted(forf[seat] + [floors])
-    events: list[Event] = [{"type": "piece_forfeited", "seat": seat, "floors": floors}]
-    _advance(new, seat, events)
+    sel[seat] = list(sel[seat])
+    new["forfeited"] = list(state["forfeited"])
+    events: list[Event] = []
+    _give_up(new, seat, floors, events)
     return new, events
 
 
-def _advance(new: ManhattanState, seat: int, events: list[Event]) -> None:
+# The play path: the same steps on a fork, as they are.
+
+
+def fork(state: ManhattanState) -> ManhattanState:
+    """A copy that owns every part the steps change in place (the board and the rows
+    of stock and forfeited pieces are replaced, never changed: their lists are shared)."""
+    new = state.copy()
+    new["board"] = list(state["board"])
+    new["stock"] = list(state["stock"])
+    new["selected"] = [list(row) for row in state["selected"]]
+    new["forfeited"] = list(state["forfeited"])
+    new["hands"] = [list(hand) for hand in state["hands"]]
+    new["deck"] = list(state["deck"])
+    new["discard_pile"] = list(state["discard_pile"])
+    return new
+
+
+def play(state: ManhattanState, seat: int, move: Move) -> None:
+    """Apply ``move``, one of :func:`legal_actions`, to the fork ``state`` in place: what
+    apply_move would return, without its checks, copies and events."""
+    kind = move["type"]
+    if kind == "place":
+        lot = move["lot"]
+        i = (move["city"] - 1) * LOTS + lot - 1
+        card = _CARD[state["num_players"]][seat][lot]
+        _build(state, seat, i, move["floors"], card, None)
+    elif kind == "select":
+        pieces = move["pieces"]
+        _choose(state, seat, _counts(pieces), pieces, None)
+    elif kind == "discard":
+        _toss(state, seat, _CARD[state["num_players"]][seat][move["lot"]], None)
+    else:
+        _give_up(state, seat, move["floors"], None)
+
+
+# The steps: each rule once. ``new`` owns what a step changes in place (apply_move's copy
+# or a fork); ``events`` collects the public events, or is None when nobody wants them.
+
+
+def _choose(
+    new: ManhattanState,
+    seat: int,
+    counts: tuple[int, int, int, int],
+    pieces: list[int],
+    events: list[Event] | None,
+) -> None:
+    """select: the pieces leave the stock for this round's selection; the next seat
+    selects, or the build phase starts."""
+    stock = new["stock"]
+    have = stock[seat]  # spelled out: cheaper than a comprehension over zip
+    stock[seat] = [
+        have[0] - counts[0],
+        have[1] - counts[1],
+        have[2] - counts[2],
+        have[3] - counts[3],
+    ]
+    new["selected"][seat] = chosen = sorted(pieces)
+    nxt = (seat + 1) % new["num_players"]
+    if nxt == new["start_player"]:
+        new["phase"] = "build"
+    new["current_player"] = nxt
+    if events is not None:
+        events.append({"type": "pieces_selected", "seat": seat, "pieces": list(chosen)})
+
+
+def _build(
+    new: ManhattanState, seat: int, i: int, floors: int, card: int, events: list[Event] | None
+) -> None:
+    """place: the piece tops building ``i`` (a new list: states share buildings), the
+    card is played and replaced, the turn passes."""
+    board = new["board"]
+    board[i] = board[i] + [seat * 10 + floors]
+    new["selected"][seat].remove(floors)
+    _spend(new, seat, card, events)
+    _advance(new, seat, events)
+
+
+def _toss(new: ManhattanState, seat: int, card: int, events: list[Event] | None) -> None:
+    """discard: a stuck player plays ``card`` for nothing and draws; the turn stays."""
+    new["discards_this_turn"] += 1
+    _spend(new, seat, card, events)
+
+
+def _give_up(new: ManhattanState, seat: int, floors: int, events: list[Event] | None) -> None:
+    """forfeit: a selected piece leaves the game; the turn passes."""
+    new["selected"][seat].remove(floors)
+    forfeited = new["forfeited"]
+    forfeited[seat] = sorted(forfeited[seat] + [floors])
+    if events is not None:
+        events.append({"type": "piece_forfeited", "seat": seat, "floors": floors})
+    _advance(new, seat, events)
+
+
+def _spend(new: ManhattanState, seat: int, card: int, events: list[Event] | None) -> None:
+    """``card`` goes from the hand to the discard pile and the player draws one, after
+    reshuffling the discard pile into the deck if the deck is empty."""
+    hand = new["hands"][seat]
+    hand.remove(card)
+    new["discard_pile"].append(card)
+    deck = new["deck"]
+    if not deck:
+        new["rng"], deck = shuffle(new["rng"], new["discard_pile"])
+        new["deck"] = deck
+        new["discard_pile"] = []
+        if events is not None:
+            events.append({"type": "deck_reshuffled", "size": len(deck)})
+    insort(hand, deck.pop())
+
+
+_AFTER = {
+    n: tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+    for n in SIDES_BY_COUNT
+}
+"""``[players][seat]``: every seat clockwise after ``seat``, ending with ``seat`` itself."""
+
+
+def _advance(new: ManhattanState, seat: int, events: list[Event] | None) -> None:
     """Pass the turn clockwise to the next seat with pieces left, or end the round."""
     new["discards_this_turn"] = 0
-    n = new["num_players"]
     sel = new["selected"]
-    for k in range(1, n + 1):
-        s = (seat + k) % n
+    for s in _AFTER[new["num_players"]][seat]:
         if sel[s]:
             new["current_player"] = s
             return
     _end_round(new, events)
 
 
-def _end_round(new: ManhattanState, events: list[Event]) -> None:
+def _end_round(new: ManhattanState, events: list[Event] | None) -> None:
+    """Score the round (parts replaced, not changed: states share them); then the game
+    ends or the next round starts with the next start player and promotion card."""
     n = new["num_players"]
     r = new["round"]
     promo = new["promos_revealed"][-1] if new["options"]["promo_cards"] else None
@@ -405,20 +533,22 @@ def _end_round(new: ManhattanState, events: list[Event]) -> None:
     new["scores"] = totals = [
         total + sum(points) for total, points in zip(new["scores"], per_seat, strict=False)
     ]
-    events.append(
-        {
-            "type": "round_scored",
-            "round": r,
-            "promo": promo,
-            "promo_scored": scored,
-            "categories": {k: list(v) for k, v in cats.items()},
-            "totals": list(totals),
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "round_scored",
+                "round": r,
+                "promo": promo,
+                "promo_scored": scored,
+                "categories": {k: list(v) for k, v in cats.items()},
+                "totals": list(totals),
+            }
+        )
     if r == rounds(new["options"])[0]:
         new["phase"] = "over"
         new["current_player"] = None
-        events.append({"type": "game_over", "result": result(new)})
+        if events is not None:
+            events.append({"type": "game_over", "result": result(new)})
         return
     new["round"] = r + 1
     new["start_player"] = new["current_player"] = (new["start_player"] + 1) % n
@@ -429,11 +559,12 @@ def _end_round(new: ManhattanState, events: list[Event]) -> None:
         revealed = pdeck[0] if pdeck else None
         new["promo_deck"] = pdeck[1:]
         new["promos_revealed"] = new["promos_revealed"] + [revealed]
-    events.append(
-        {
-            "type": "round_started",
-            "round": r + 1,
-            "start_player": new["start_player"],
-            "promo": revealed,
-        }
-    )
+    if events is not None:
+        events.append(
+            {
+                "type": "round_started",
+                "round": r + 1,
+                "start_player": new["start_player"],
+                "promo": revealed,
+            }
+        )
