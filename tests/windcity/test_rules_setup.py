@@ -8,7 +8,7 @@ import pytest
 
 from services.windcity import rules as E
 from services.windcity.rules import board
-from services.windcity.rules.placement import legal_placements
+from services.windcity.rules.listing import legal_placements
 from shared.engine import RuleError
 
 
