@@ -1,6 +1,6 @@
 """Benchmark: random complete 4-player Wind City games through the pure rules engine.
 
-Run: python -m bench.windcity_engine [--games N] [--players P] [--profile]
+Run: python -m bench.windcity_engine [--games N] [--players P] [--rounds R] [--profile]
 Prints games/s and moves/s on one core, per CPU second (robust on a shared machine):
 first bot included (the games as played: setup, is_over, to_act, the bench's random bot,
 apply_move), then the engine alone (the same games' moves replayed through setup,
@@ -8,6 +8,13 @@ is_over, to_act and apply_move, no bot). The random bot reads the state directly
 the bench's own bot) so that the figure measures the engine, not move listing; it draws
 the same random numbers and makes the same moves as the first version of this bench, so
 the games (moves/game, rejected tries/game) are the same as in the earlier figures.
+
+Last, the playout path of the engine contract, as a search bot or the issue's engine
+target (1,500 random 4-player games/s on one core) uses it: per game one ``fork`` of the
+new game, then per move ``to_act``, ``legal_actions``, ``random.choice`` of a listed move
+and ``play``; best of ``--rounds`` runs (CPU), with its ratio to the target. These games
+pick among the listed moves (subset fields empty or ready-made), so they are not the
+bot's games.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from itertools import permutations
 from typing import Any
 
 from services.windcity import rules as E
-from services.windcity.rules import board
+from services.windcity.rules import ENGINE, board
 from services.windcity.rules.cards import CARDS, KAUF
 from shared.engine import RuleError
 
@@ -198,10 +205,48 @@ def replay(seed: int, players: int, record: Record) -> None:
     assert is_over(st)
 
 
+TARGET = 1500
+"""The issue's engine target: random 4-player games/s on one core."""
+
+
+def playouts(games: int, players: int, seed: int = 0) -> int:
+    """``games`` random games on the playout path (fork, legal_actions, play); returns
+    the number of moves played."""
+    rnd = random.Random(seed)
+    choice = rnd.choice
+    fork, legal, play_, to_act, is_over = (
+        ENGINE.fork,
+        ENGINE.legal_actions,
+        ENGINE.play,
+        ENGINE.to_act,
+        ENGINE.is_over,
+    )
+    moves = 0
+    for g in range(games):
+        st = fork(ENGINE.setup(players, {}, g))
+        while not is_over(st):
+            seats = to_act(st)
+            seat = seats[0] if len(seats) == 1 else choice(seats)
+            play_(st, seat, choice(legal(st, seat)))
+            moves += 1
+    return moves
+
+
+def playout_cpu(games: int, players: int, rounds: int) -> tuple[float, int]:
+    """The best CPU seconds of ``rounds`` runs of :func:`playouts`, and its moves."""
+    best, moves = float("inf"), 0
+    for _ in range(rounds):
+        c0 = time.process_time()
+        moves = playouts(games, players)
+        best = min(best, time.process_time() - c0)
+    return best, moves
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--rounds", type=int, default=5, help="playout runs; the best counts")
     ap.add_argument("--profile", action="store_true")
     args = ap.parse_args(argv)
     if args.profile:
@@ -209,7 +254,10 @@ def main(argv: list[str] | None = None) -> None:
         import pstats
 
         cProfile.runctx(
-            "for i in range(args.games): play(i, args.players)", globals(), locals(), "/tmp/wc.prof"
+            "for i in range(args.games): play(i, args.players)\nplayouts(args.games, args.players)",
+            globals(),
+            locals(),
+            "/tmp/wc.prof",
         )
         pstats.Stats("/tmp/wc.prof").sort_stats("tottime").print_stats(20)
         return
@@ -237,6 +285,14 @@ def main(argv: list[str] | None = None) -> None:
         f"engine alone (the same moves replayed through setup/to_act/is_over/apply_move, "
         f"no bot; {engine:.2f} s CPU): {args.games / engine:.0f} games/s, "
         f"{moves / engine:.0f} moves/s"
+    )
+    cpu, played = playout_cpu(args.games, args.players, args.rounds)
+    rate = args.games / cpu
+    print(
+        f"playout path (fork per game; to_act, legal_actions, random.choice, play per move; "
+        f"best of {args.rounds}, {cpu:.2f} s CPU): {rate:.0f} games/s, "
+        f"{played / cpu:.0f} moves/s ({played / args.games:.1f} moves/game), "
+        f"{rate / TARGET:.2f}x the {TARGET} games/s target"
     )
 
 

@@ -8,13 +8,12 @@ the drawn card and the secret part of the plan).
 
 from __future__ import annotations
 
-import copy
 from typing import Any, cast
 
 import shared.rng as rng
-from shared.engine import Engine, Move, State, play_by_apply
+from shared.engine import Engine, State
 
-from . import moves, views
+from . import listing, moves, views
 from .bots import BOTS
 from .cards import CARDS, KAUF
 from .options import MAX_PLAYERS, MIN_PLAYERS
@@ -59,7 +58,7 @@ class WindCityEngine:
         return cast(State, new_state(num_players, options, seed))
 
     to_act = staticmethod(views.to_act)
-    legal_moves = staticmethod(moves.legal_moves)
+    legal_moves = staticmethod(listing.legal_moves)
     choices = staticmethod(moves.choices)
     apply_move = staticmethod(moves.apply_move)
     view = staticmethod(views.view)
@@ -67,14 +66,9 @@ class WindCityEngine:
     is_over = staticmethod(views.is_over)
     result = staticmethod(views.result)
 
-    def fork(self, state: State) -> State:
-        return copy.deepcopy(state)
-
-    def legal_actions(self, state: State, seat: int) -> list[Move]:
-        return moves.legal_moves(state, seat)
-
-    def play(self, state: State, seat: int, move: Move) -> None:
-        play_by_apply(self.apply_move, state, seat, move)
+    fork = staticmethod(moves.fork)
+    legal_actions = staticmethod(listing.legal_actions)
+    play = staticmethod(moves.play)
 
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))

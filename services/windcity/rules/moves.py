@@ -1,4 +1,5 @@
-"""Wind City's moves: the checks every move shares, applying one, and listing them."""
+"""Wind City's moves: the checks every move shares, applying one (a copy, or in place
+on a fork), and the subset choices (the listing itself: :mod:`.listing`)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ from typing import Any
 from shared.engine import Choice, Event, Move, RuleError, State
 
 from . import placement, turn
-from .board import row_squares
-from .placement import place_house
+from .placement import build, check_placement
 from .resolve import resolve
-from .turn import apply_insure, apply_plan
+from .turn import check_insure, check_plan, insure, make_plan
 from .views import to_act
 
 # move type -> the phase it belongs to
@@ -48,8 +48,9 @@ def _check_turn(state: dict[str, Any], seat: Any, move: Any) -> str:
 
 
 def apply_move(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    """The new state and the public events; ``state`` is never mutated (shallow copy,
-    and every changed container is replaced, not edited).
+    """The new state and the public events; ``state`` is never mutated: the checks, a
+    shallow copy, then the same in-place core as :func:`play`, which replaces (instead of
+    editing) every container it changes.
 
     A well-formed move of the seat to act passes one inline test; anything else goes
     through :func:`_check_turn`, which raises the rules' first error."""
@@ -64,39 +65,62 @@ def apply_move(state: State, seat: int, move: Move) -> tuple[State, list[Event]]
     ):
         _check_turn(state, seat, move)
     new = dict(state)
+    events: list[Event] = []
     if phase == "insure":
-        events = apply_insure(new, seat, move)
+        squares, cost = check_insure(new, seat, move)
+        insure(new, seat, squares, cost, events, False)
         if not new["pending"]:
-            events += resolve(new)
+            resolve(new, events, False)
     elif phase == "houses":
-        events = place_house(new, seat, move)
+        build(new, seat, check_placement(new, seat, move), events, False)
     elif phase == "plan":
-        events = apply_plan(new, seat, move)
+        actions, kauf, renew, cost = check_plan(new, seat, move)
+        make_plan(new, seat, actions, kauf, renew, cost, events, False)
         if not new["pending"]:
-            events += resolve(new)
+            resolve(new, events, False)
     else:
         for key in move:
             if key not in ("type", "square"):
                 raise RuleError("bad-move", f"unexpected field {key!r}")
-        events = placement.place_hurricane(new, seat, move)
+        placement.place_hurricane(new, seat, placement.check_hurricane(move), events)
     return new, events
 
 
-def legal_moves(state: State, seat: int) -> list[Move]:
-    """Every legal move with its subset field empty (``renew``, ``squares``), plus the
-    ready-made subsets of docs/windcity.md; :func:`choices` describes the rest."""
-    if seat not in to_act(state):
-        return []
+def play(state: State, seat: int, move: Move) -> None:
+    """:func:`apply_move` of a listed move in place on a :func:`fork`: no checks, no
+    events, the containers edited instead of copied."""
     phase = state["phase"]
-    if phase == "hurricane":
-        return [{"type": "place_hurricane", "square": sq} for sq in row_squares(1)]
-    if phase == "houses":
-        return [
-            {"type": "place_house", "square": sq} for sq in placement.legal_placements(state, seat)
-        ]
-    if phase == "plan":
-        return turn.legal_plans(state, seat)
-    return turn.legal_insures(state, seat)
+    if phase == "insure":
+        squares = move["squares"]
+        cost = turn.insurance_cost(state["houses"], squares) if squares else 0
+        turn.insure(state, seat, squares, cost, None, True)
+        if not state["pending"]:
+            resolve(state, None, True)
+    elif phase == "houses":
+        placement.build(state, seat, move["square"], None, True)
+    elif phase == "plan":
+        renew = move["renew"]
+        cost = turn.renewal_cost(state["houses"], renew) if renew else 0
+        turn.make_plan(state, seat, move["actions"], move["kauf"], renew, cost, None, True)
+        if not state["pending"]:
+            resolve(state, None, True)
+    else:
+        placement.place_hurricane(state, seat, move["square"], None)
+
+
+def fork(state: State) -> State:
+    """A copy of ``state`` owning every container :func:`play` edits (house lists and
+    the plan are replaced, never edited, so they stay shared)."""
+    new = dict(state)
+    new["houses"] = dict(state["houses"])
+    new["observatories"] = dict(state["observatories"])
+    new["money"] = list(state["money"])
+    new["stock"] = list(state["stock"])
+    new["alive"] = list(state["alive"])
+    new["pending"] = list(state["pending"])
+    if "tally" in state:
+        new["tally"] = [list(row) for row in state["tally"]]
+    return new
 
 
 def choices(state: State, seat: int) -> list[Choice]:

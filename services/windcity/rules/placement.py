@@ -29,17 +29,25 @@ def tally(state: dict[str, Any]) -> list[list[int]]:
     return t
 
 
-def place_hurricane(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
-    """The first player puts the hurricane on row 1 (mutates the fresh copy ``state``)."""
+def check_hurricane(move: dict[str, Any]) -> str:
+    """The square of a hurricane placement, which must be on row 1."""
     sq = move.get("square")
     if not isinstance(sq, str) or sq not in board.POS:
         raise RuleError("bad-square", f"{sq!r} is not a square")
     if board.ROW[sq] != 1:
         raise RuleError("not-row-one", "the hurricane starts on row 1")
+    return sq
+
+
+def place_hurricane(
+    state: dict[str, Any], seat: int, sq: str, events: list[dict[str, Any]] | None
+) -> None:
+    """The first player puts the hurricane on row 1 (in place: only scalars change)."""
     state["hurricane"] = sq
     state["phase"] = "houses"
     state["active"] = (state["first"] + 1) % state["num_players"]
-    return [{"type": "hurricane_placed", "seat": seat, "square": sq}]
+    if events is not None:
+        events.append({"type": "hurricane_placed", "seat": seat, "square": sq})
 
 
 # square -> (row, section, on the beach?), for the placement checks.
@@ -84,27 +92,40 @@ def check_house(
 def _feasible_after(
     state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
 ) -> bool:
-    """Can every player still complete the quotas after this placement?
+    """Can every player still complete the quotas after this placement?"""
+    ok = _outlook(t, seat, _QUOTA[state["num_players"]])
+    return ok[0] if beach else ok[1] if section == 1 else ok[2]
+
+
+def _outlook(t: list[list[int]], seat: int, q: int) -> tuple[bool, bool, bool]:
+    """Whether every player can still complete the quotas after ``seat`` places a house
+    on the beach, elsewhere in L1, or in another section.
 
     A player without a beach house still needs one, and room in L1 for it; there must be
     enough free beach squares for all of them. Section capacity never binds (58 free
     squares per section, at most n * quota <= 18 houses needed); only the 12 beach
     squares can run out."""
-    b = [tp[0] for tp in t]  # beach houses per seat, after this placement
-    if beach:
-        b[seat] += 1
-    need = b.count(0)
-    if need:
-        q = _QUOTA[state["num_players"]]
-        for p, tp in enumerate(t):
-            if not b[p] and tp[1] + (p == seat and section == 1) >= q:
-                return False  # no room left in L1 for this seat's compulsory beach house
-    free: int = board.NCOLS - sum(b)
-    return free >= need
+    need = taken = 0
+    blocked = False  # another player without a beach house has no room left in L1
+    for p, tp in enumerate(t):
+        taken += tp[0]
+        if not tp[0]:
+            need += 1
+            if p != seat and tp[1] >= q:
+                blocked = True
+    if blocked:
+        return False, False, False
+    free = board.NCOLS - taken
+    mine = t[seat]
+    if mine[0]:  # this seat has its beach house: only the others' needs count
+        ok = free >= need
+        return free - 1 >= need, ok, ok
+    # the beach house is its own: one fewer needed, one fewer free
+    return free - 1 >= need - 1, mine[1] + 1 < q and free >= need, mine[1] < q and free >= need
 
 
-def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
-    """Place one house, then pass to the next placer or start the first turn.
+def check_placement(state: dict[str, Any], seat: int, move: dict[str, Any]) -> str:
+    """Validate a house placement; returns its square.
 
     The common case (a free, allowed square) is checked inline; anything else goes
     through :func:`check_house`, which raises the rules' first error."""
@@ -129,60 +150,99 @@ def place_house(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[
         info = _INFO[sq]
     _, section, beach = info
     mine = t[seat]
-    if (
-        mine[section] >= _QUOTA[n]
-        or (beach and mine[0] >= _BEACH_MAX[n])
-        or not _feasible_after(state, seat, sq, section, beach, t)
-    ):
+    q = _QUOTA[n]
+    if mine[section] >= q or (beach and mine[0] >= _BEACH_MAX[n]):
         check_house(state, seat, sq, t)
-    houses = dict(state["houses"])
+    ok = _outlook(t, seat, q)
+    if not (ok[0] if beach else ok[1] if section == 1 else ok[2]):
+        check_house(state, seat, sq, t)
+    return sq  # type: ignore[no-any-return]
+
+
+def build(
+    state: dict[str, Any],
+    seat: int,
+    sq: str,
+    events: list[dict[str, Any]] | None,
+    owned: bool,
+) -> None:
+    """Place ``seat``'s house on ``sq``, then pass to the next placer or start the first
+    turn. In place: with ``owned`` (a fork) houses, stock and tally are edited, else
+    replaced by changed copies; ``events`` (``None``: not wanted) gets the public events."""
+    _, section, beach = _INFO[sq]
+    houses = state["houses"]
+    stock = state["stock"]
+    t = state["tally"]
+    if owned:
+        row = t[seat]
+    else:
+        houses = state["houses"] = dict(houses)
+        stock = state["stock"] = list(stock)
+        t = state["tally"] = list(t)
+        row = t[seat] = list(t[seat])
     houses[sq] = [seat, 1, False]
-    state["houses"] = houses
-    stock = list(state["stock"])
     stock[seat] -= 1
-    state["stock"] = stock
-    t = list(t)
-    row = list(mine)
     row[section] += 1
     row[0] += beach
-    t[seat] = row
-    state["tally"] = t
+    if events is not None:
+        events.append({"type": "house_placed", "seat": seat, "square": sq})
+    n = state["num_players"]
     if len(houses) == HOUSES * n:
         del state["tally"]
-        events = [{"type": "house_placed", "seat": seat, "square": sq}]
-        events += start_turn(state, state["first"])
-        return events
+        start_turn(state, state["first"], events)
+        return
     state["active"] = (seat + 1) % n
-    return [{"type": "house_placed", "seat": seat, "square": sq}]
 
 
-def legal_placements(state: dict[str, Any], seat: int) -> list[str]:
-    """Every square where ``seat`` may place a house now, in board order.
+_CLASSES: dict[int, list[tuple[int, bool, tuple[str, ...]]]] = {
+    n: [
+        (
+            board.section_of_row(first),
+            first == board.BEACH_ROW,
+            tuple(
+                sq
+                for row in range(first, last + 1)
+                for sq in board.row_squares(row)
+                if sq not in board.OBSERVATORIES
+            ),
+        )
+        for first, last in [
+            (board.BEACH_ROW, board.BEACH_ROW),
+            (board.BEACH_ROW + 1, board.SECTION_ROWS[1][1]),
+            *(board.SECTION_ROWS[s] for s in range(2, board.SECTIONS_IN_USE[n] + 1)),
+        ]
+    ]
+    for n in board.SECTIONS_IN_USE
+}
+"""Per player count: the land in use as placement classes (section, on the beach?):
+the beach row, the rest of L1, L2, ...; each with its squares in board order, the
+observatories left out (setup puts one on every observatory square in the play area,
+and the classes lie inside it)."""
+
+
+def placement_runs(state: dict[str, Any], seat: int) -> list[tuple[tuple[str, ...], int]]:
+    """The classes ``seat`` may place a house in now, in board order: each class's
+    squares (a house may go on the free ones) and how many of them are free.
 
     Legality beyond the square itself depends only on (section, beach?), so the quota
-    look-ahead runs once per class instead of once per square."""
+    look-ahead runs once per listing instead of once per square."""
     n = state["num_players"]
     t = tally(state)
-    houses = state["houses"]
-    obs = state["observatories"]
-    q = board.QUOTA[n]
+    q = _QUOTA[n]
     mine = t[seat]
+    ok = _outlook(t, seat, q)
+    built = [0, 0, 0, 0, 0]  # houses on the board: on the beach, in L1 (beach included), ...
+    for tp in t:
+        built[0] += tp[0]
+        built[1] += tp[1]
+        built[2] += tp[2]
+        built[3] += tp[3]
+        built[4] += tp[4]
+    built[1] -= built[0]  # L1 apart from the beach
     out = []
-    last_row = board.SECTION_ROWS[board.SECTIONS_IN_USE[n]][1]
-    ok: dict[tuple[int, bool], bool] = {}
-    for row in range(board.BEACH_ROW, last_row + 1):
-        section = board.section_of_row(row)
-        beach = row == board.BEACH_ROW
-        cls = (section, beach)
-        if cls not in ok:
-            ok[cls] = (
-                mine[section] < q
-                and not (beach and mine[0] >= board.BEACH_MAX[n])
-                and _feasible_after(state, seat, "", section, beach, t)
-            )
-        if not ok[cls]:
-            continue
-        for sq in board.row_squares(row):
-            if sq not in houses and sq not in obs:
-                out.append(sq)
+    for section, beach, squares in _CLASSES[n]:
+        if mine[section] < q and (
+            (ok[0] and mine[0] < _BEACH_MAX[n]) if beach else ok[1] if section == 1 else ok[2]
+        ):
+            out.append((squares, len(squares) - built[0 if beach else section]))
     return out

@@ -29,32 +29,40 @@ _DELTA = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
 _IS_KAUF = {n: tuple(a[0] == KAUF for a in acts) for n, acts in CARDS.items()}
 
 
-def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Resolve the active player's turn in place on the fresh copy ``state``."""
+def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: bool) -> None:
+    """Resolve the active player's turn in place on ``state``: with ``owned`` (a fork)
+    its houses, money, stock, observatories and alive flags are edited, else replaced by
+    changed copies (``state`` being a fresh copy); ``events`` (``None``: not wanted) gets
+    the public events."""
     seat = state["active"]
     card_no = state["card"]
     card = CARDS[card_no]
     plan = state["plan"]
     actions = plan["actions"]
     kauf_sq = plan["kauf"]
-    events: list[dict[str, Any]] = [
-        {
-            "type": "turn_revealed",
-            "seat": seat,
-            "card": card_no,
-            "card_actions": list(map(dict, PUBLIC_CARDS[card_no])),
-            "plan": list(actions),
-            "kauf": kauf_sq,
-        }
-    ]
-    append = events.append
+    log = events is not None
+    append = events.append if events is not None else _ignore
+    if log:
+        append(
+            {
+                "type": "turn_revealed",
+                "seat": seat,
+                "card": card_no,
+                "card_actions": list(map(dict, PUBLIC_CARDS[card_no])),
+                "plan": list(actions),
+                "kauf": kauf_sq,
+            }
+        )
     north = state["north"]
-    houses = dict(state["houses"])
+    # houses and stock are copied before their first change unless owned
+    old_houses = houses = state["houses"]
     old_stock = stock = state["stock"]
+    if owned:
+        old_houses = old_stock = None
     col, row = _POS[state["hurricane"]]
     touched = False  # entered a square holding a house (insured or not)
     land = False  # entered a land square
-    money = list(state["money"])
+    money = state["money"] if owned else list(state["money"])
     is_kauf = _IS_KAUF[card_no]
     last_move = 0
     for i, a in enumerate(actions):
@@ -68,13 +76,17 @@ def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
         if kind == KAUF:
             why = kauf_problem(state, houses, stock, seat, kauf_sq, row)
             if why is not None:
-                append({"type": "kauf_void", "seat": seat, "square": kauf_sq, "reason": why})
+                if log:
+                    append({"type": "kauf_void", "seat": seat, "square": kauf_sq, "reason": why})
                 continue
+            if houses is old_houses:
+                houses = dict(houses)
             houses[kauf_sq] = [seat, 2, False]
             if stock is old_stock:
                 stock = list(stock)
             stock[seat] -= 1
-            append({"type": "kauf", "seat": seat, "square": kauf_sq})
+            if log:
+                append({"type": "kauf", "seat": seat, "square": kauf_sq})
             cost += price
             continue
         cost += price
@@ -98,24 +110,30 @@ def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
             if h is not None:
                 touched = True
                 if not h[2]:
+                    if houses is old_houses:
+                        houses = dict(houses)
                     del houses[sq]
                     if stock is old_stock:
                         stock = list(stock)
                     stock[h[0]] += h[1]
-                    append({"type": "house_destroyed", "square": sq, "owner": h[0], "pieces": h[1]})
+                    if log:
+                        append(
+                            {"type": "house_destroyed", "square": sq, "owner": h[0], "pieces": h[1]}
+                        )
             entered.append(sq)
             last_dir = kind
-        append(
-            {
-                "type": "hurricane_moved",
-                "seat": seat,
-                "action": a,
-                "dir": kind,
-                "squares": entered,
-                "lost_steps": lost,
-                "left_board": left,
-            }
-        )
+        if log:
+            append(
+                {
+                    "type": "hurricane_moved",
+                    "seat": seat,
+                    "action": a,
+                    "dir": kind,
+                    "squares": entered,
+                    "lost_steps": lost,
+                    "left_board": left,
+                }
+            )
         if left:
             break
         if i != last_move:
@@ -152,13 +170,18 @@ def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
                     break
                 touched = True
                 if not h[2]:
+                    if houses is old_houses:
+                        houses = dict(houses)
                     del houses[sq]
                     if stock is old_stock:
                         stock = list(stock)
                     stock[h[0]] += h[1]
-                    append({"type": "house_destroyed", "square": sq, "owner": h[0], "pieces": h[1]})
+                    if log:
+                        append(
+                            {"type": "house_destroyed", "square": sq, "owner": h[0], "pieces": h[1]}
+                        )
                     break
-            if entered or left:  # else only a refused step south of row 1 (impossible)
+            if log and (entered or left):  # else only a refused step south of row 1
                 append(
                     {
                         "type": "hurricane_moved",
@@ -177,32 +200,35 @@ def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
         sq = _NAMES[row * _NC + col]
         obs = state["observatories"]
         if obs.get(sq):
-            obs = dict(obs)
+            if not owned:
+                obs = dict(obs)
+                state["observatories"] = obs
             obs[sq] = False
-            state["observatories"] = obs
             money[seat] += OBSERVATORY_MARKER
-            append({"type": "observatory_taken", "seat": seat, "square": sq})
-            append(
-                {
-                    "type": "payment",
-                    "payer": "bank",
-                    "payee": seat,
-                    "amount": OBSERVATORY_MARKER,
-                    "reason": "observatory",
-                }
-            )
+            if log:
+                append({"type": "observatory_taken", "seat": seat, "square": sq})
+                append(
+                    {
+                        "type": "payment",
+                        "payer": "bank",
+                        "payee": seat,
+                        "amount": OBSERVATORY_MARKER,
+                        "reason": "observatory",
+                    }
+                )
         if land and not touched:
             money[seat] += CALM_BONUS
-            append({"type": "calm_bonus", "seat": seat})
-            append(
-                {
-                    "type": "payment",
-                    "payer": "bank",
-                    "payee": seat,
-                    "amount": CALM_BONUS,
-                    "reason": "calm",
-                }
-            )
+            if log:
+                append({"type": "calm_bonus", "seat": seat})
+                append(
+                    {
+                        "type": "payment",
+                        "payer": "bank",
+                        "payee": seat,
+                        "amount": CALM_BONUS,
+                        "reason": "calm",
+                    }
+                )
     # Off the board (None) once it has left the north edge.
     state["hurricane"] = None if left else _NAMES[row * _NC + col]
     state["houses"] = houses
@@ -212,17 +238,29 @@ def resolve(state: dict[str, Any]) -> list[dict[str, Any]]:
     paid = have if have < cost else cost
     if paid:
         money[seat] = have - paid
-        append(
-            {"type": "payment", "payer": seat, "payee": "bank", "amount": paid, "reason": "actions"}
-        )
+        if log:
+            append(
+                {
+                    "type": "payment",
+                    "payer": seat,
+                    "payee": "bank",
+                    "amount": paid,
+                    "reason": "actions",
+                }
+            )
     if paid < cost:
-        _bankrupt(state, seat, cost, paid, events)
+        if houses is old_houses:
+            state["houses"] = dict(houses)
+        _bankrupt(state, seat, cost, paid, events, owned)
     state["discard"] = state["discard"] + [card_no]
     state["card"] = None
     state["plan"] = None
     state["pending"] = []
     _end_or_next(state, left, events)
-    return events
+
+
+def _ignore(event: dict[str, Any]) -> None:
+    """``append`` when no events are wanted (every call site checks ``log`` first)."""
 
 
 def kauf_problem(
@@ -248,24 +286,32 @@ def kauf_problem(
 
 
 def _bankrupt(
-    state: dict[str, Any], seat: int, owed: int, paid: int, events: list[dict[str, Any]]
+    state: dict[str, Any],
+    seat: int,
+    owed: int,
+    paid: int,
+    events: list[dict[str, Any]] | None,
+    owned: bool,
 ) -> None:
+    """``seat`` leaves the game; its houses go back to its stock (``state``'s houses are
+    already its own; stock and alive are copied first unless ``owned``)."""
     houses = state["houses"]
     gone = board.sort_squares(sq for sq, h in houses.items() if h[0] == seat)
-    stock = list(state["stock"])
+    stock = state["stock"] if owned else list(state["stock"])
     for sq in gone:
         stock[seat] += houses[sq][1]
         del houses[sq]
     state["stock"] = stock
-    alive = list(state["alive"])
+    alive = state["alive"] if owned else list(state["alive"])
     alive[seat] = False
     state["alive"] = alive
-    events.append(
-        {"type": "bankrupt", "seat": seat, "owed": owed, "paid": paid, "houses_removed": gone}
-    )
+    if events is not None:
+        events.append(
+            {"type": "bankrupt", "seat": seat, "owed": owed, "paid": paid, "houses_removed": gone}
+        )
 
 
-def _end_or_next(state: dict[str, Any], left: bool, events: list[dict[str, Any]]) -> None:
+def _end_or_next(state: dict[str, Any], left: bool, events: list[dict[str, Any]] | None) -> None:
     alive = state["alive"]
     reason = None
     if left:
@@ -281,12 +327,13 @@ def _end_or_next(state: dict[str, Any], left: bool, events: list[dict[str, Any]]
     nxt = (state["active"] + 1) % n
     while not alive[nxt]:
         nxt = (nxt + 1) % n
-    events.extend(start_turn(state, nxt))
+    start_turn(state, nxt, events)
 
 
-def finish(state: dict[str, Any], reason: str, events: list[dict[str, Any]]) -> None:
+def finish(state: dict[str, Any], reason: str, events: list[dict[str, Any]] | None) -> None:
     """End the game now (the result is computed from the final state on demand)."""
     state["phase"] = "over"
     state["end"] = reason
     state["pending"] = []
-    events.append({"type": "game_over", "reason": reason, "result": result(state)})
+    if events is not None:
+        events.append({"type": "game_over", "reason": reason, "result": result(state)})

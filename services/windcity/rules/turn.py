@@ -19,7 +19,8 @@ _POS = board.POS
 _SECTION = board.SECTION
 _BEACH = board.BEACH_ROW
 _ORDER_GET = board.ORDER.__getitem__
-# square -> renewal / insurance price of a single house there (beach: the higher price)
+# square -> renewal / insurance price of a single house there (beach: the higher price;
+# a duplex pays the higher price anywhere)
 _RENEW_SINGLE = {sq: RENEW_PRICE[r == _BEACH] for sq, r in _ROW.items()}
 _INSURE_SINGLE = {sq: INSURE_PRICE[r == _BEACH] for sq, r in _ROW.items()}
 _EMPTY: list[str] = []  # sentinel: no ``renew`` field
@@ -31,17 +32,11 @@ ORDERINGS: tuple[tuple[int, ...], ...] = tuple(
 )
 
 
-def renew_price(sq: str, h: list[Any]) -> int:
-    return RENEW_PRICE[1] if h[1] == 2 or _ROW[sq] == _BEACH else RENEW_PRICE[0]
+def start_turn(state: dict[str, Any], seat: int, events: list[dict[str, Any]] | None) -> None:
+    """Begin ``seat``'s turn: count it and draw (refilling the deck from the discards).
 
-
-def insure_price(sq: str, h: list[Any]) -> int:
-    return INSURE_PRICE[1] if h[1] == 2 or _ROW[sq] == _BEACH else INSURE_PRICE[0]
-
-
-def start_turn(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """Begin ``seat``'s turn: count it and draw (refilling the deck from the discards)."""
-    events: list[dict[str, Any]] = []
+    In place on a state whose deck, discard and scalars it may replace (they are
+    replaced, never edited); ``events`` (``None``: not wanted) gets the public events."""
     state["turn"] += 1
     state["active"] = seat
     state["phase"] = "plan"
@@ -52,12 +47,13 @@ def start_turn(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         s, deck = rng.shuffle(state["rng"], state["discard"])
         state["rng"] = s
         state["discard"] = []
-        events.append({"type": "deck_reshuffled", "size": len(deck)})
+        if events is not None:
+            events.append({"type": "deck_reshuffled", "size": len(deck)})
     state["card"] = deck[0]
     state["deck"] = deck[1:]
-    events.append({"type": "turn_started", "seat": seat, "turn": state["turn"]})
-    events.append({"type": "card_drawn", "seat": seat})
-    return events
+    if events is not None:
+        events.append({"type": "turn_started", "seat": seat, "turn": state["turn"]})
+        events.append({"type": "card_drawn", "seat": seat})
 
 
 def _square_list(value: Any, what: str) -> list[str]:
@@ -119,19 +115,17 @@ def check_plan(
                     if h is None or h[0] != seat or not h[2]:
                         ok = False
                         break
-                    cost += 3 if h[1] == 2 else _RENEW_SINGLE[sq]
             except (TypeError, KeyError):  # an unhashable item; a board without that square
                 ok = False
             if ok and len(renew) > 1 and len(set(renew)) != len(renew):
                 ok = False
         if not ok:
-            cost = 0
             renew = _square_list(renew, "renew")
             for sq in renew:
                 h = _own_house(houses, seat, sq)
                 if not h[2]:
                     raise RuleError("not-insured", f"your house on {sq} is not insured")
-                cost += 3 if h[1] == 2 or _ROW[sq] == _BEACH else 2
+        cost = renewal_cost(houses, renew)
     kauf = move.get("kauf")
     if has_kauf:
         if kauf is None:
@@ -152,37 +146,67 @@ def check_plan(
     return actions, kauf, renew, cost
 
 
-def apply_plan(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
-    """Record the secret plan, lapse/renew insurance publicly, open the market."""
-    actions, kauf, renew, cost = check_plan(state, seat, move)
+def renewal_cost(houses: dict[str, list[Any]], renew: list[str]) -> int:
+    """What renewing ``renew`` (insured houses) costs: 2 a house, 3 a beach house or duplex."""
+    cost = 0
+    for sq in renew:
+        cost += RENEW_PRICE[1] if houses[sq][1] == 2 else _RENEW_SINGLE[sq]
+    return cost
+
+
+def make_plan(
+    state: dict[str, Any],
+    seat: int,
+    actions: list[int],
+    kauf: str | None,
+    renew: list[str],
+    cost: int,
+    events: list[dict[str, Any]] | None,
+    owned: bool,
+) -> None:
+    """Record the secret plan, lapse/renew insurance publicly, open the market.
+
+    In place: with ``owned`` (a fork) the houses and money are edited, else replaced
+    by changed copies; ``events`` (``None``: not wanted) gets the public events."""
     houses = state["houses"]
     n = state["num_players"]
     lapsed = [sq for sq, h in houses.items() if h[2] and h[0] == seat and sq not in renew]
     if lapsed:
-        houses = dict(houses)
+        if not owned:
+            houses = dict(houses)
+            state["houses"] = houses
         for sq in lapsed:
             h = houses[sq]
             houses[sq] = [h[0], h[1], False]
-        state["houses"] = houses
     renew_sorted = _sorted(renew)
-    events: list[dict[str, Any]] = [
-        {
-            "type": "plan_made",
-            "seat": seat,
-            "renew": renew_sorted,
-            "lapsed": _sorted(lapsed),
-            "paid": cost,
-        }
-    ]
+    if events is not None:
+        events.append(
+            {
+                "type": "plan_made",
+                "seat": seat,
+                "renew": renew_sorted,
+                "lapsed": _sorted(lapsed),
+                "paid": cost,
+            }
+        )
+        renew_sorted = renew_sorted[:]
     money = state["money"]
     if cost:
-        money = list(money)
+        if not owned:
+            money = list(money)
+            state["money"] = money
         money[seat] -= cost
-        state["money"] = money
-        events.append(
-            {"type": "payment", "payer": seat, "payee": "bank", "amount": cost, "reason": "renewal"}
-        )
-    state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": renew_sorted[:]}
+        if events is not None:
+            events.append(
+                {
+                    "type": "payment",
+                    "payer": seat,
+                    "payee": "bank",
+                    "amount": cost,
+                    "reason": "renewal",
+                }
+            )
+    state["plan"] = {"actions": list(actions), "kauf": kauf, "renew": renew_sorted}
     # Who can answer: a seat with an uninsured house it can afford (3, or 6 for a beach
     # house or duplex); the others' only answer would be "nothing", so they are skipped.
     alive = state["alive"]
@@ -208,13 +232,13 @@ def apply_plan(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[d
                     if not need:
                         break
     pending = [p for p in others if p in can]
-    skipped = [p for p in others if p not in can]
     state["pending"] = pending
     state["phase"] = "insure"
-    events.append(
-        {"type": "insurance_market", "seller": seat, "pending": pending[:], "skipped": skipped}
-    )
-    return events
+    if events is not None:
+        skipped = [p for p in others if p not in can]
+        events.append(
+            {"type": "insurance_market", "seller": seat, "pending": pending[:], "skipped": skipped}
+        )
 
 
 def _own_house(houses: dict[str, list[Any]], seat: int, square: str) -> list[Any]:
@@ -225,13 +249,21 @@ def _own_house(houses: dict[str, list[Any]], seat: int, square: str) -> list[Any
     return h
 
 
-def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list[dict[str, Any]]:
-    """Insure some of ``seat``'s houses, paying the active player."""
+def insurance_cost(houses: dict[str, list[Any]], squares: list[str]) -> int:
+    """What insuring ``squares`` (uninsured houses) costs: 3 a house, 6 a beach house or
+    duplex."""
+    cost = 0
+    for sq in squares:
+        cost += INSURE_PRICE[1] if houses[sq][1] == 2 else _INSURE_SINGLE[sq]
+    return cost
+
+
+def check_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> tuple[list[str], int]:
+    """Validate an insure move; returns (squares, cost)."""
     if len(move) != 2 or "squares" not in move:
         _bad_field(move, ("type", "squares"))
     squares: Any = move.get("squares")
     houses = state["houses"]
-    cost = 0
     # Fast path: a list of our distinct uninsured houses; anything else is checked again
     # below in the rules' order, so the error is the same.
     ok = type(squares) is list
@@ -242,49 +274,70 @@ def apply_insure(state: dict[str, Any], seat: int, move: dict[str, Any]) -> list
                 if h is None or h[0] != seat or h[2]:
                     ok = False
                     break
-                cost += 6 if h[1] == 2 else _INSURE_SINGLE[sq]
-        except (TypeError, KeyError):  # an unhashable item; a board without that square
+        except TypeError:  # an unhashable item
             ok = False
         if ok and len(squares) > 1 and len(set(squares)) != len(squares):
             ok = False
     if not ok:
         squares = _square_list(squares, "squares")
-        cost = 0
         for sq in squares:
             h = _own_house(houses, seat, sq)
             if h[2]:
                 raise RuleError("already-insured", f"your house on {sq} is already insured")
-            cost += 6 if h[1] == 2 or _ROW[sq] == _BEACH else 3
+    cost = insurance_cost(houses, squares) if squares else 0
     if cost > state["money"][seat]:
         raise RuleError("cannot-afford", f"insurance costs {cost}")
+    return squares, cost
+
+
+def insure(
+    state: dict[str, Any],
+    seat: int,
+    squares: list[str],
+    cost: int,
+    events: list[dict[str, Any]] | None,
+    owned: bool,
+) -> None:
+    """Insure some of ``seat``'s houses (``seat`` is pending), paying the active player.
+
+    In place: with ``owned`` (a fork) the pending list, houses and money are edited, else
+    replaced by changed copies; ``events`` (``None``: not wanted) gets the public events."""
     # seat is pending (checked by the caller) and a market lists each seat once
-    pending = list(state["pending"])
+    pending = state["pending"]
+    if not owned:
+        pending = list(pending)
+        state["pending"] = pending
     pending.remove(seat)
     if seat in pending:  # never in a market this engine opened; same answer anyway
-        pending = [p for p in pending if p != seat]
-    state["pending"] = pending
+        pending[:] = [p for p in pending if p != seat]
     if not squares:
-        return [{"type": "insured", "seat": seat, "squares": [], "paid": 0}]
+        if events is not None:
+            events.append({"type": "insured", "seat": seat, "squares": [], "paid": 0})
+        return
     seller = state["active"]
-    houses = dict(houses)
+    houses = state["houses"]
+    money = state["money"]
+    if not owned:
+        houses = dict(houses)
+        state["houses"] = houses
+        money = list(money)
+        state["money"] = money
     for sq in squares:
         h = houses[sq]
         houses[sq] = [h[0], h[1], True]
-    state["houses"] = houses
-    money = list(state["money"])
     money[seat] -= cost
     money[seller] += cost
-    state["money"] = money
-    return [
-        {"type": "insured", "seat": seat, "squares": _sorted(squares), "paid": cost},
-        {
-            "type": "payment",
-            "payer": seat,
-            "payee": seller,
-            "amount": cost,
-            "reason": "insurance",
-        },
-    ]
+    if events is not None:
+        events.append({"type": "insured", "seat": seat, "squares": _sorted(squares), "paid": cost})
+        events.append(
+            {
+                "type": "payment",
+                "payer": seat,
+                "payee": seller,
+                "amount": cost,
+                "reason": "insurance",
+            }
+        )
 
 
 def _sorted(squares: list[str]) -> list[str]:
@@ -294,7 +347,51 @@ def _sorted(squares: list[str]) -> list[str]:
     return list(squares)
 
 
-def _greedy(items: list[tuple[str, int]], budget: int, skip: str | None = None) -> list[str]:
+def _mine(houses: dict[str, list[Any]], seat: int) -> list[str]:
+    """``seat``'s houses, in board order."""
+    out = [sq for sq, h in houses.items() if h[0] == seat]
+    if len(out) > 1:
+        out.sort(key=_ORDER_GET)
+    return out
+
+
+def _renewable(houses: dict[str, list[Any]], mine: list[str]) -> list[tuple[str, int]]:
+    return [
+        (sq, RENEW_PRICE[1] if h[1] == 2 else _RENEW_SINGLE[sq])
+        for sq in mine
+        if (h := houses[sq])[2]
+    ]
+
+
+def _kauf_targets(houses: dict[str, list[Any]], mine: list[str]) -> list[str]:
+    return [sq for sq in mine if houses[sq][1] == 1 and _ROW[sq] != _BEACH]
+
+
+def renewable(state: dict[str, Any], seat: int) -> list[tuple[str, int]]:
+    """(square, renewal price) of ``seat``'s insured houses, in board order."""
+    houses = state["houses"]
+    return _renewable(houses, _mine(houses, seat))
+
+
+def insurable(state: dict[str, Any], seat: int) -> list[tuple[str, int]]:
+    """(square, insurance price) of ``seat``'s uninsured houses, in board order."""
+    houses = state["houses"]
+    return [
+        (sq, INSURE_PRICE[1] if h[1] == 2 else _INSURE_SINGLE[sq])
+        for sq in _mine(houses, seat)
+        if not (h := houses[sq])[2]
+    ]
+
+
+def kauf_targets(state: dict[str, Any], seat: int) -> list[str]:
+    """Squares a plan may name for Kauf: the seat's single non-beach houses."""
+    houses = state["houses"]
+    return _kauf_targets(houses, _mine(houses, seat))
+
+
+def greedy(items: list[tuple[str, int]], budget: int, skip: str | None = None) -> list[str]:
+    """The items taken in order while they fit in ``budget`` (never ``skip``): the
+    ready-made "all affordable" subset of the listings."""
     out, total = [], 0
     for sq, price in items:
         if sq != skip and total + price <= budget:
@@ -303,70 +400,62 @@ def _greedy(items: list[tuple[str, int]], budget: int, skip: str | None = None) 
     return out
 
 
-def renewable(state: dict[str, Any], seat: int) -> list[tuple[str, int]]:
-    """(square, renewal price) of ``seat``'s insured houses, in board order."""
+def plan_parts(
+    state: dict[str, Any], seat: int
+) -> tuple[list[tuple[None, list[str]]], list[tuple[str, list[str]]]]:
+    """The (Kauf target, renewals) a plan of ``seat`` may carry, in listing order: without
+    a Kauf action, and with one (x each Kauf target); renewals [] and, if any, every
+    affordable one (greedy in board order; a renewed target would be rejected)."""
     houses = state["houses"]
-    sqs = board.sort_squares(sq for sq, h in houses.items() if h[0] == seat and h[2])
-    return [(sq, renew_price(sq, houses[sq])) for sq in sqs]
-
-
-def insurable(state: dict[str, Any], seat: int) -> list[tuple[str, int]]:
-    """(square, insurance price) of ``seat``'s uninsured houses, in board order."""
-    houses = state["houses"]
-    sqs = board.sort_squares(sq for sq, h in houses.items() if h[0] == seat and not h[2])
-    return [(sq, insure_price(sq, houses[sq])) for sq in sqs]
-
-
-def kauf_targets(state: dict[str, Any], seat: int) -> list[str]:
-    """Squares a plan may name for Kauf: the seat's single non-beach houses."""
-    houses = state["houses"]
-    return board.sort_squares(
-        sq for sq, h in houses.items() if h[0] == seat and h[1] == 1 and _ROW[sq] != _BEACH
-    )
-
-
-def legal_plans(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """Every action ordering (x each Kauf target) with renew [] and renew-all-affordable."""
-    card = CARDS[state["card"]]
     budget = state["money"][seat]
-    ren = renewable(state, seat)
-    targets = kauf_targets(state, seat)
-    # renewal variants per Kauf target (a renewed target would be rejected)
-    variants: dict[Any, list[list[str]]] = {}
-    for t in [None, *targets]:
-        full = _greedy(ren, budget, skip=t)
-        variants[t] = [[], full] if full else [[]]
-    out = []
-    for order in _ORDERS_BY_KAUF[tuple(k == KAUF for k, _, _ in card)]:
-        acts, has_kauf = order
-        for t in targets if has_kauf else (None,):
-            for renew in variants[t]:
-                out.append({"type": "plan", "actions": list(acts), "kauf": t, "renew": list(renew)})
-    return out
+    mine = _mine(houses, seat)
+    ren = _renewable(houses, mine)
+    targets = _kauf_targets(houses, mine)
+    empty: list[str] = []
+    if not ren:
+        return [(None, empty)], [(t, empty) for t in targets]
+    full = greedy(ren, budget)
+    plain: list[tuple[None, list[str]]] = [(None, empty), (None, full)] if full else [(None, empty)]
+    with_kauf: list[tuple[str, list[str]]] = []
+    renewed = {sq for sq, _ in ren}
+    all_fit = sum([price for _, price in ren]) <= budget
+    for t in targets:
+        with_kauf.append((t, empty))
+        if t not in renewed:  # skipping it changes nothing: the same list
+            fits = full
+        elif all_fit:  # everything fits, so everything but the target does
+            fits = [sq for sq in full if sq != t]
+        else:
+            fits = greedy(ren, budget, skip=t)
+        if fits:
+            with_kauf.append((t, fits))
+    return plain, with_kauf
 
 
-def _orders(kauf_mask: tuple[bool, ...]) -> list[tuple[tuple[int, ...], bool]]:
+def _orders(kauf_mask: tuple[bool, ...]) -> list[tuple[list[int], bool]]:
     out = []
     for order in ORDERINGS:
         kinds = [kauf_mask[a - 1] for a in order]
         if not all(kinds):
-            out.append((order, any(kinds)))
+            out.append((list(order), any(kinds)))
     return out
 
 
-_ORDERS_BY_KAUF = {
-    mask: _orders(mask) for mask in {tuple(k == KAUF for k, _, _ in c) for c in CARDS.values()}
-}
+ORDERS_BY_CARD: dict[int, list[tuple[list[int], bool]]] = {}
+"""card -> the action orderings a plan may choose, in listing order, and whether each
+has the Kauf action (the lists are shared by the listed moves: read-only)."""
+for _mask in {tuple(k == KAUF for k, _, _ in c) for c in CARDS.values()}:
+    _by_mask = _orders(_mask)
+    for _n, _card in CARDS.items():
+        if tuple(k == KAUF for k, _, _ in _card) == _mask:
+            ORDERS_BY_CARD[_n] = _by_mask
 
 
-def legal_insures(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """[] , each single affordable house, and all affordable (greedy in board order)."""
+def insure_parts(state: dict[str, Any], seat: int) -> tuple[list[str], list[str]]:
+    """What the listed insure moves hold besides []: each single affordable house, and
+    all affordable ones (greedy in board order) when that is more than one."""
     budget = state["money"][seat]
     ins = insurable(state, seat)
-    out = [{"type": "insure", "squares": []}]
     singles = [sq for sq, price in ins if price <= budget]
-    out.extend({"type": "insure", "squares": [sq]} for sq in singles)
-    full = _greedy(ins, budget)
-    if len(full) > 1:
-        out.append({"type": "insure", "squares": full})
-    return out
+    full = greedy(ins, budget)
+    return singles, full if len(full) > 1 else []
