@@ -90,8 +90,20 @@ class StrictParser(FlaskParser):
             memo.put(key, found)
         return found
 
+    def load_body(self, schema: Schema, data: bytes) -> Any:
+        """What :meth:`parse` loads from a JSON body ``data`` for ``schema`` (the route's
+        defaults: location ``json``, webargs' default ``unknown``, no validators), without
+        a request (shared/hotpath.py). Any refusal raises; Flask's path then answers it."""
+        location_data = self._body_json(data)
+        unknown = core._UNKNOWN_DEFAULT_PARAM
+        no_request: Any = None  # only pre_load sees it, and webargs' own ignores it
+        return self._process_location_data(location_data, schema, no_request, "json", unknown, [])
+
     def _raw_load_json(self, req: Any) -> Any:
-        data = jsonbody.read_body(req)
+        return self._body_json(jsonbody.read_body(req))
+
+    @staticmethod
+    def _body_json(data: bytes) -> Any:
         if not data:
             return core.missing
         try:

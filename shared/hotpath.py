@@ -9,9 +9,10 @@ everything else to Flask untouched:
 
 - It serves only the plainest form of each: ``GET`` with no query or exactly
   ``include=legal_moves`` and no ``If-None-Match``; ``POST`` with a ``Content-Length``
-  body the move schema already loaded once (its memo, :mod:`shared.argmemo`; a new body
-  takes Flask's path, which validates it and fills the memo). A request with a token
-  from an address the auth-failure limit blocks goes to Flask too.
+  body of at most :data:`shared.argmemo.LONGEST` bytes that the route's own parser
+  loads (through the move schema's memo, :mod:`shared.argmemo`); a body it refuses is
+  Flask's to answer. A request with a token from an address the auth-failure limit
+  blocks goes to Flask too.
 - The game's work is the views' own (:func:`shared.api.view_body`,
   :func:`shared.api.move_body`); the success answer is what Flask would send, header
   for header (``tests/kit/test_hotpath.py`` compares them): the hooks' headers
@@ -49,7 +50,7 @@ from webargs.core import _UNKNOWN_DEFAULT_PARAM
 
 from shared import argmemo, jsonbody, jsoncodec, metrics
 from shared.access import seat_of
-from shared.api import StrictParser, bearer_of, move_body, view_body
+from shared.api import KitBlueprint, StrictParser, bearer_of, move_body, view_body
 from shared.cors import EXPOSE_HEADERS, CorsPolicy
 from shared.games import Games
 from shared.hookmarks import is_covered
@@ -101,6 +102,8 @@ class HotPath:
         memo = argmemo.memo_of(move_args)
         assert memo is not None, "the move schema is memoized (shared/api.py)"
         self.memo = memo
+        self.move_args = move_args
+        self.parser = KitBlueprint.ARGUMENTS_PARSER
         self.views = {e: app.view_functions[e] for e in (READ_ENDPOINT, MOVE_ENDPOINT)}
         self.on: bool | None = None  # decided at the first request
         self.routes = {READ_ENDPOINT: "", MOVE_ENDPOINT: ""}
@@ -160,7 +163,7 @@ class HotPath:
         elif method == "POST":
             found = _MOVE.fullmatch(environ.get("PATH_INFO", ""))
             if found is not None and self._serves(environ, MOVE_ENDPOINT):
-                move = self._known_move(environ)
+                move = self._parsed_move(environ)
                 if move is not None:
                     return self._move(environ, start_response, found[1], move)
         return self.inner(environ, start_response)
@@ -183,8 +186,8 @@ class HotPath:
         route, version = self.routes[READ_ENDPOINT], doc["version"]
         return self._answer(environ, start_response, route, game_id, data, version, started, rid)
 
-    def _known_move(self, environ: dict[str, Any]) -> Any | None:
-        """The move of a body loaded before (a fresh copy), or ``None`` for Flask's path.
+    def _parsed_move(self, environ: dict[str, Any]) -> Any | None:
+        """The body's move as the route's parser loads it, or ``None`` for Flask's path.
 
         The body read here stays in the environ, where Flask's path reads it
         (:func:`shared.jsonbody.read_body`)."""
@@ -200,7 +203,15 @@ class HotPath:
             environ["wsgi.input"] = io.BytesIO(data)
             return None
         jsonbody.keep_body(environ, data)
-        return self.memo.get(StrictParser.memo_key("json", _UNKNOWN_DEFAULT_PARAM, data))
+        key = StrictParser.memo_key("json", _UNKNOWN_DEFAULT_PARAM, data)
+        move = self.memo.get(key)
+        if move is None:  # loaded as the route's parser would: a refusal is Flask's to answer
+            try:
+                move = self.parser.load_body(self.move_args, data)
+            except Exception:
+                return None
+            self.memo.put(key, move)
+        return move
 
     def _move(
         self, environ: dict[str, Any], start_response: StartResponse, game_id: str, move: Any

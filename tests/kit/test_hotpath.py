@@ -227,3 +227,17 @@ def test_an_error_met_on_the_hot_path_is_answered_without_doing_the_work_again(m
     assert r.status_code == 409 and r.get_json()["code"] == "not-your-turn"
     assert reads == [side.id, side.id] and side.answered() == answered
     assert r.headers["X-Request-Id"] and r.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_body_never_seen_is_loaded_on_the_hot_path_and_a_bad_one_is_flasks(make_app):
+    side = Side(make_app("manhattan"), True, 4)
+    seat = side.client.get(f"/games/{side.id}").get_json()["to_act"][0]
+    headers = auth(side.tokens[seat])
+    legal = side.client.get(f"/games/{side.id}?include=legal_moves", headers=headers)
+    answered = side.answered()
+    bad = side.client.post(f"/games/{side.id}/moves", data=b'{"type": 1', headers=headers)
+    assert bad.status_code == 400 and bad.get_json()["code"] == "invalid-json"
+    assert side.answered() == answered
+    move = legal.get_json()["legal_moves"][0]
+    r = side.client.post(f"/games/{side.id}/moves", json=move, headers=headers)
+    assert r.status_code == 200 and side.answered() == answered + 1
