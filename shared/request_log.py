@@ -10,9 +10,9 @@ query string), so no token can reach the logs through it.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
-import uuid
 from contextvars import ContextVar
 from typing import Any
 
@@ -77,7 +77,16 @@ def route_of() -> str:
 
 def new_request_id(given: str | None) -> str:
     """The client's ``X-Request-Id`` when valid, else a fresh uuid4 hex."""
-    return given if given is not None and _VALID_ID.match(given) else uuid.uuid4().hex
+    return given if given is not None and _VALID_ID.match(given) else fresh_id()
+
+
+def fresh_id() -> str:
+    """``uuid.uuid4().hex`` (122 random bits, the version and variant bits set), without
+    building a ``UUID`` (a third of its cost; two per move)."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = raw[6] & 0x0F | 0x40
+    raw[8] = raw[8] & 0x3F | 0x80
+    return raw.hex()
 
 
 def log_request(

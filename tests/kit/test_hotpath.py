@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import re
+import uuid
 from collections import Counter
 from typing import Any
 
@@ -21,6 +22,7 @@ from flask.testing import FlaskClient
 
 from shared import metrics
 from shared.hotpath import HotPath
+from shared.request_log import fresh_id
 from tests.kit.helpers import auth
 
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
@@ -241,3 +243,11 @@ def test_a_body_never_seen_is_loaded_on_the_hot_path_and_a_bad_one_is_flasks(mak
     move = legal.get_json()["legal_moves"][0]
     r = side.client.post(f"/games/{side.id}/moves", json=move, headers=headers)
     assert r.status_code == 200 and side.answered() == answered + 1
+
+
+def test_fresh_request_ids_are_uuid4_hex():
+    ids = {fresh_id() for _ in range(1000)}
+    assert len(ids) == 1000
+    for rid in ids:
+        found = uuid.UUID(hex=rid)
+        assert found.hex == rid and found.version == 4 and found.variant == uuid.RFC_4122
