@@ -47,6 +47,7 @@ from flask.signals import (
 )
 from marshmallow import Schema
 from webargs.core import _UNKNOWN_DEFAULT_PARAM
+from werkzeug.exceptions import HTTPException
 
 from shared import argmemo, jsonbody, jsoncodec, metrics
 from shared.access import seat_of
@@ -127,12 +128,17 @@ class HotPath:
             return False
         if app.teardown_appcontext_funcs or any(s.receivers for s in _SIGNALS):
             return False
+        if app.url_map.host_matching or app.subdomain_matching or app.config.get("SERVER_NAME"):
+            return False  # routing that looks at the host: Flask's to do
         adapter = app.url_map.bind("localhost")
         for endpoint, path, method in (
             (READ_ENDPOINT, "/games/x", "GET"),
             (MOVE_ENDPOINT, "/games/x/moves", "POST"),
         ):
-            rule, _ = adapter.match(path, method, return_rule=True)
+            try:
+                rule, _ = adapter.match(path, method, return_rule=True)
+            except HTTPException:
+                return False
             if rule.endpoint != endpoint:
                 return False
             self.routes[endpoint] = rule.rule

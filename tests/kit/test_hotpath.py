@@ -251,3 +251,9 @@ def test_fresh_request_ids_are_uuid4_hex():
     for rid in ids:
         found = uuid.UUID(hex=rid)
         assert found.hex == rid and found.version == 4 and found.variant == uuid.RFC_4122
+
+
+def test_routing_by_host_is_left_to_flask(make_app):
+    side = Side(make_app("manhattan", SERVER_NAME="localhost"), True, 1)
+    assert side.client.get(f"/games/{side.id}").status_code == 200
+    assert side.answered() == 0
