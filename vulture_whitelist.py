@@ -41,6 +41,7 @@ _.many
 # (shared/api.py, shared/app.py, shared/apikeys.py).
 _._raw_load_json, _.ARGUMENTS_PARSER, _.ERROR_SCHEMA, _._register_error_handlers
 _.sort_keys, _.ensure_ascii, _.api_key_reservation, _._handle_invalid_json_error
+_.problem_code, _._got_first_request  # read as g.get("problem_code"); Flask's own flag
 
 # gunicorn: the error writer installed (from gunicorn.conf.py) in place of its own.
 _.install, _.write_error, _.mesg

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from marshmallow import Schema
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort
+from werkzeug.http import parse_etags
 
 from shared import argmemo, jsonbody, jsoncodec, seat_ops
 from shared import schemas as s
@@ -19,6 +20,7 @@ from shared.errors import PROBLEM_MIME, invalid, title
 from shared.events import long_poll, sse_stream
 from shared.games import OVER, Games, IfMatch
 from shared.ratelimit import client_address
+from shared.store import Doc
 from shared.tokens import hash_token
 from shared.webhooks import api as webhooks
 
@@ -61,6 +63,12 @@ class StrictParser(FlaskParser):
 
     DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": "raise"}
 
+    @staticmethod
+    def memo_key(location: str, unknown: Any, raw: bytes) -> bytes:
+        """The key of a raw body or query string in a schema's memo (shared/argmemo.py);
+        also how shared/hotpath.py finds a move body loaded before."""
+        return f"{location}:{unknown}:".encode() + raw
+
     def parse(self, argmap: Any, req: Any = None, **kwargs: Any) -> Any:
         """webargs' parse, through the schema's memo when it has one (shared/argmemo.py):
         the same raw body or query string loads to what it loaded to before."""
@@ -75,15 +83,27 @@ class StrictParser(FlaskParser):
             raw = req.query_string
         else:
             return super().parse(argmap, req, **kwargs)
-        key = f"{location}:{kwargs.get('unknown')}:".encode() + raw
+        key = self.memo_key(location, kwargs.get("unknown"), raw)
         found = memo.get(key)
         if found is None:
             found = super().parse(argmap, req, **kwargs)
             memo.put(key, found)
         return found
 
+    def load_body(self, schema: Schema, data: bytes) -> Any:
+        """What :meth:`parse` loads from a JSON body ``data`` for ``schema`` (the route's
+        defaults: location ``json``, webargs' default ``unknown``, no validators), without
+        a request (shared/hotpath.py). Any refusal raises; Flask's path then answers it."""
+        location_data = self._body_json(data)
+        unknown = core._UNKNOWN_DEFAULT_PARAM
+        no_request: Any = None  # only pre_load sees it, and webargs' own ignores it
+        return self._process_location_data(location_data, schema, no_request, "json", unknown, [])
+
     def _raw_load_json(self, req: Any) -> Any:
-        data = jsonbody.read_body(req)
+        return self._body_json(jsonbody.read_body(req))
+
+    @staticmethod
+    def _body_json(data: bytes) -> Any:
         if not data:
             return core.missing
         try:
@@ -100,6 +120,8 @@ class StrictParser(FlaskParser):
 
 class KitBlueprint(Blueprint):
     ARGUMENTS_PARSER = StrictParser()
+    move_args: Schema
+    """The memoized move schema of ``POST /games/{id}/moves`` (for shared/hotpath.py)."""
 
 
 class EmptySchema(Schema):
@@ -115,7 +137,11 @@ def bearer() -> str | None:
     """The hash of the request's bearer token (hashed here, once per request); ``None``
     without an Authorization header. Any other scheme or an empty token is a 401, like a
     missing token."""
-    header = request.headers.get("Authorization")
+    return bearer_of(request.headers.get("Authorization"))
+
+
+def bearer_of(header: str | None) -> str | None:
+    """:func:`bearer` of an ``Authorization`` header's value."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -129,10 +155,41 @@ def bearer() -> str | None:
 
 def if_match() -> IfMatch:
     """A predicate on versions from ``If-Match`` (``None`` when the header is absent)."""
-    if "If-Match" not in request.headers:
+    return if_match_of(request.headers.get("If-Match"))
+
+
+def if_match_of(header: str | None) -> IfMatch:
+    """:func:`if_match` of an ``If-Match`` header's value (as ``request.if_match``
+    parses it)."""
+    if header is None:
         return None
-    etags = request.if_match
+    etags = parse_etags(header)
     return lambda version: etags.contains(str(version))
+
+
+def view_body(kit: Games, doc: Doc, seat: int | None, include: str | None) -> dict[str, Any]:
+    """The body of ``GET /games/{id}``: the seat's view, with its legal moves when
+    ``include`` asks for them (shared with shared/hotpath.py)."""
+    body = kit.view(doc, seat)
+    if include == "legal_moves":
+        body["legal_moves"] = [] if seat is None else kit.legal_moves(doc, seat)
+    return body
+
+
+def move_body(
+    kit: Games,
+    game_id: str,
+    authorization: str | None,
+    move: dict[str, Any],
+    if_match_header: str | None,
+    key: str | None,
+) -> dict[str, Any]:
+    """The work and body of ``POST /games/{id}/moves`` from the request's parsed move
+    and raw headers (shared with shared/hotpath.py)."""
+    if key is not None and not IDEMPOTENCY_KEY.match(key):
+        detail = "Idempotency-Key must be 1-200 visible ASCII characters."
+        raise invalid("headers", "Idempotency-Key", detail, "Invalid.")
+    return kit.move(game_id, bearer_of(authorization), move, if_match_of(if_match_header), key)
 
 
 def etag_headers(version: int) -> dict[str, str]:
@@ -175,6 +232,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     Argument schemas are given as instances: given a class, webargs builds one per request.
     """
     blp = KitBlueprint("games", __name__, description="Games, players, moves and events.")
+    blp.move_args = argmemo.memoized(move_schema())  # its load depends on the body alone
 
     @blp.route("/games", methods=["POST"])
     @blp.arguments(options_schema(), required=False, description="The game's options.")
@@ -330,10 +388,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         headers = etag_headers(doc["version"])
         if request.if_none_match.contains_weak(str(doc["version"])):
             return Response(status=304, headers=headers)
-        body = kit.view(doc, seat)
-        if query.get("include") == "legal_moves":
-            body["legal_moves"] = [] if seat is None else kit.legal_moves(doc, seat)
-        return as_built(body, headers)
+        return as_built(view_body(kit, doc, seat, query.get("include")), headers)
 
     @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
     @blp.response(200, s.LegalMovesSchema, headers=ETAG)
@@ -355,7 +410,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         return as_built(body, etag_headers(doc["version"]))
 
     @blp.route("/games/<game_id>/moves", methods=["POST"])
-    @blp.arguments(argmemo.memoized(move_schema()))  # its load depends on the body alone
+    @blp.arguments(blp.move_args)
     @blp.response(200, s.MoveResultSchema, headers=ETAG)
     @blp.doc(
         security=BEARER,
@@ -382,11 +437,15 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
         The move is checked against the game's rules (409 with the rule's `code` when
         illegal, and nothing changes). Retry safely with the same `Idempotency-Key`.
         """
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not IDEMPOTENCY_KEY.match(key):
-            detail = "Idempotency-Key must be 1-200 visible ASCII characters."
-            raise invalid("headers", "Idempotency-Key", detail, "Invalid.")
-        body = games().move(game_id, bearer(), move, if_match(), key)
+        headers = request.headers
+        body = move_body(
+            games(),
+            game_id,
+            headers.get("Authorization"),
+            move,
+            headers.get("If-Match"),
+            headers.get("Idempotency-Key"),
+        )
         return as_built(body, etag_headers(body["game"]["version"]))
 
     @blp.route("/games/<game_id>/score", methods=["GET"])

@@ -30,6 +30,7 @@ from flask import Flask, Response, g, request
 
 from shared.errors import ApiError
 from shared.games import Games
+from shared.hookmarks import covered
 from shared.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -183,6 +184,7 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
     tracking = games.store.tracking
 
     @app.before_request
+    @covered  # nothing to do outside creating and listing games
     def _require_key() -> None:
         if request.endpoint not in (CREATE_ENDPOINT, LIST_ENDPOINT):
             return
@@ -212,6 +214,7 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
         g.api_key_reservation = member
 
     @app.after_request
+    @covered  # nothing to do outside creating games
     def _settle(response: Response) -> Response:
         member = g.pop("api_key_reservation", None)
         if member is not None:  # the game (if created) holds its own live place now

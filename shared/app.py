@@ -10,7 +10,7 @@ from inspect import CO_COROUTINE
 from types import CodeType
 from typing import Any, cast
 
-from flask import Flask, Response
+from flask import Flask, Response, g, request
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 from marshmallow import Schema
@@ -27,6 +27,7 @@ from shared.events import WaitGate, WaitGateMiddleware
 from shared.games import Games
 from shared.headers import init_headers
 from shared.health import blp as health_blp
+from shared.hotpath import HotPath, take_pending
 from shared.metrics_http import init_metrics
 from shared.openapi import document_game
 from shared.play import blp as play_blp
@@ -58,6 +59,15 @@ class KitFlask(Flask):
         if isinstance(code, CodeType) and not code.co_flags & CO_COROUTINE:
             return func
         return super().ensure_sync(func)
+
+    def preprocess_request(self) -> Response | None:
+        """The before-request hooks; or, for a request shared/hotpath.py began and met
+        an error in, that error (its hooks' work is done), answered as a view's would be."""
+        pending = take_pending(request.environ)
+        if pending is None:
+            return cast(Response | None, super().preprocess_request())
+        g.started, g.request_id = pending.started, pending.request_id
+        raise pending.error
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -135,7 +145,8 @@ def create_game_app(
 
     api = KitApi(app)
     api.spec.components.security_scheme("bearerAuth", {"type": "http", "scheme": "bearer"})
-    api.register_blueprint(make_blueprint(options_schema, move_schema))
+    games_blp = make_blueprint(options_schema, move_schema)
+    api.register_blueprint(games_blp)
     api.register_blueprint(health_blp)
     limits.limit_views(app, creates="games.create_game", joins="games.join_game")
     init_docs_assets(app)
@@ -149,6 +160,8 @@ def create_game_app(
     init_metrics(app, app.extensions["game_kit"].games)
     init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])
     init_headers(app)
+    kit = app.extensions["game_kit"]
+    app.wsgi_app = HotPath(app, app.wsgi_app, kit.games, games_blp.move_args)  # type: ignore[method-assign]
     return app
 
 

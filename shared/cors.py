@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+from shared.hookmarks import covered
+
 ALLOW_METHODS = "GET, POST, DELETE, OPTIONS"
 ALLOW_HEADERS = (
     "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
@@ -28,17 +30,27 @@ def parse_origins(setting: str | None) -> frozenset[str]:
     return frozenset(o.strip().rstrip("/") for o in (setting or "").split(",") if o.strip())
 
 
+class CorsPolicy:
+    """The allowed origins (``app.extensions["cors"]``, read by shared/hotpath.py too)."""
+
+    def __init__(self, origins: frozenset[str]) -> None:
+        self.origins = origins
+        self.any_origin = "*" in origins
+
+    def allowed(self, origin: str | None) -> bool:
+        return bool(origin) and (self.any_origin or origin in self.origins)
+
+
 def init_cors(app: Flask, setting: str | None) -> None:
     """Answer preflights and add CORS headers for the allowed origins (none: no-op)."""
     origins = parse_origins(setting)
     if not origins:
         return
-    any_origin = "*" in origins
-
-    def allowed(origin: str | None) -> bool:
-        return bool(origin) and (any_origin or origin in origins)
+    policy = app.extensions["cors"] = CorsPolicy(origins)
+    allowed = policy.allowed
 
     @app.before_request
+    @covered  # only OPTIONS: never a request the hot path answers
     def _preflight() -> Response | None:
         if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
             return None
@@ -53,6 +65,7 @@ def init_cors(app: Flask, setting: str | None) -> None:
         return response
 
     @app.after_request
+    @covered
     def _cors_headers(response: Response) -> Response:
         # Every answer varies with Origin (allowed or not, or absent): a cache must not
         # hand one origin's answer, with or without CORS headers, to another.

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+from shared.hookmarks import covered
+
 
 def init_headers(app: Flask) -> None:
     """Add the headers to every response the app gives."""
 
     @app.after_request
+    @covered
     def _headers(response: Response) -> Response:
         response.headers["X-Content-Type-Options"] = "nosniff"
         if request.method != "OPTIONS" or response.status_code != 200:

@@ -137,6 +137,12 @@ def loads(text: str) -> Any:
         raise InvalidJSON(str(error), text, 0) from error
 
 
+def keep_body(environ: dict[str, Any], data: bytes) -> None:
+    """Keep a body read before Flask's request existed (shared/hotpath.py), where
+    :func:`read_body` finds it."""
+    environ[_CACHE] = data
+
+
 def read_body(request: Request) -> bytes:
     """The request body; a chunked one is bounded by ``MAX_CONTENT_LENGTH`` (413 above
     it), and a malformed one is a 400 instead of gunicorn's exception."""

@@ -14,6 +14,7 @@ from flask import Flask, Response, current_app, g, request
 from shared import metrics
 from shared.errors import ApiError
 from shared.games import Games
+from shared.hookmarks import covered
 
 MOVE_ENDPOINT = "games.make_move"
 
@@ -29,6 +30,7 @@ def init_metrics(app: Flask, games: Games) -> None:
     )
 
     @app.after_request
+    @covered
     def _count(response: Response) -> Response:
         started = g.get("started")
         seconds = time.perf_counter() - started if started else 0.0

@@ -45,6 +45,7 @@ from flask_limiter import Limiter, RateLimitExceeded
 from limits import RateLimitItem
 
 from shared.errors import PROBLEM_MIME, ApiError, problem
+from shared.hookmarks import covered
 from shared.store import StoreError
 
 log = logging.getLogger(__name__)
@@ -176,6 +177,11 @@ class AddressLimits:
             app.after_request(self._count_auth_failure)
         app.extensions["address_limits"] = self
 
+    @property
+    def blocking(self) -> bool:
+        """Whether this process refuses requests with a token from some address now."""
+        return bool(self._blocked)
+
     def limit_views(self, app: Flask, creates: str, joins: str) -> None:
         """Put the create and join limits on those views (endpoint names), outermost:
         a request is counted before its body is even parsed."""
@@ -205,6 +211,7 @@ class AddressLimits:
 
     # -- failed authentication --------------------------------------------------------
 
+    @covered  # the hot path hands requests with a token to Flask while any is blocked
     def _refuse_blocked(self) -> None:
         """429 for a request with a token from an address this process has blocked."""
         if "Authorization" not in request.headers or not self._blocked:
@@ -222,6 +229,7 @@ class AddressLimits:
         assert self.auth_failures is not None
         return rate_limited(self.auth_failures, retry_after, "failed authentications")
 
+    @covered  # nothing to count on a hot path's answer (never a 401 or 403)
     def _count_auth_failure(self, response: Response) -> Response:
         """Count a failed authentication; the one over the rate becomes the 429 itself
         (changed in place, so headers other hooks set stay)."""

@@ -83,3 +83,19 @@ def test_moves_survive_a_flushed_script_cache(toy_client, redis_client):
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["game"]["version"] == view(toy_client, game_id)["version"]
     assert [e["type"] for e in r.get_json()["events"]] == ["called"]
+
+
+def pool_of(client, key: str):
+    if isinstance(client, redis.RedisCluster):
+        return client.get_node_from_key(key).redis_connection.connection_pool
+    return client.connection_pool
+
+
+def test_connections_are_reused_not_made_anew(client):
+    client.set("{t}a", "1")
+    pool = pool_of(client, "{t}a")
+    fastcall.call(client, "GET", "{t}a")
+    made = pool._created_connections
+    for _ in range(20):
+        assert fastcall.call(client, "GET", "{t}a") == "1"
+    assert pool._created_connections == made and no_connection_kept(client)
