@@ -6,7 +6,7 @@ Run: ``python -m bench.manhattan_engine [--games N] [--players P] [--profile]
 - service: each move asks ``legal_moves`` and applies a random one with ``apply_move``,
   like a service answering ``legal-moves`` then ``moves``;
 - playout: one ``fork`` per game, then ``legal_actions`` + ``play`` in place, the path
-  of bots and search (issue 17's engine target: 1,000 random 4-player games/s).
+  of playouts and search bots (issue 17's engine target: 1,000 random 4-player games/s).
 
 Games/s are per CPU second of this process (``time.process_time``), so busy neighbours
 on the machine skew them less than the wall-clock figures printed next to them.
