@@ -22,16 +22,17 @@
 -- {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
 local expected = tonumber(ARGV[1])
-local current = redis.call('GET', KEYS[1])
+-- Only the document's head: the whole of it would be copied into Lua for one number.
+local current = redis.call('GETRANGE', KEYS[1], 0, 31)
 if expected == 0 then
-  if current then return {'conflict', 'exists'} end
+  if current ~= '' then return {'conflict', 'exists'} end
 else
-  if not current then return {'missing'} end
+  if current == '' then return {'missing'} end
   local version = string.match(current, '^{"version":(%d+),')
-  if version == nil then version = cjson.decode(current)['version'] end
+  if version == nil then version = cjson.decode(redis.call('GET', KEYS[1]))['version'] end
   if tonumber(version) ~= expected then return {'conflict', tostring(version)} end
 end
-local ttl = tonumber(ARGV[3])
+local ttl = ARGV[3]
 local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
 n, k = tonumber(n), tonumber(k)
 local i = 9
@@ -76,7 +77,7 @@ for _ = 1, n do
   redis.call('XADD', KEYS[2], ARGV[i], 'w', ARGV[i + 1])
   i = i + 2
 end
-redis.call('EXPIRE', KEYS[2], math.min(ttl, tonumber(ended or ttl)))
+redis.call('EXPIRE', KEYS[2], ended and math.min(tonumber(ttl), tonumber(ended)) or ttl)
 if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n) end -- wakes waiters (shared/fanout.py)
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
