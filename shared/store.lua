@@ -33,20 +33,24 @@ else
   if tonumber(version) ~= expected then return {'conflict', tostring(version)} end
 end
 local ttl = ARGV[3]
-local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
-n, k = tonumber(n), tonumber(k)
+-- (numbers are kept as the caller's text where Redis takes them: no formatting)
+local n_text, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
+local n = tonumber(n_text)
+k = tonumber(k)
 local i = 9
 local doc = ARGV[2]
 local ended = string.match(ARGV[7], '^!(%d+)$')
-local from, budget = string.match(ARGV[7], '^(%d+):(%d+)$')
+local from_text, budget = string.match(ARGV[7], '^(%d+):(%d+)$')
+local from, asked = nil, nil
 local kept, rebuild = nil, false
-if from then
+if from_text then
   -- Reads only, before the first write. The stream is rebuilt from the kept entries
   -- when it holds others: XTRIM would leave a partly trimmed node's deleted entries.
-  from, budget = tonumber(from), tonumber(budget)
-  local size, asked = 0, from
+  from, budget = tonumber(from_text), tonumber(budget)
+  asked = from
+  local size = 0
   for j = i, i + 2 * n - 1 do size = size + #ARGV[j] end
-  local older = redis.call('XREVRANGE', KEYS[2], '+', from .. '-0')
+  local older = redis.call('XREVRANGE', KEYS[2], '+', from_text .. '-0')
   kept = {}
   for _, entry in ipairs(older) do
     for _, part in ipairs(entry[2]) do size = size + #part end
@@ -78,7 +82,7 @@ for _ = 1, n do
   i = i + 2
 end
 redis.call('EXPIRE', KEYS[2], ended and math.min(tonumber(ttl), tonumber(ended)) or ttl)
-if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n) end -- wakes waiters (shared/fanout.py)
+if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n_text) end -- wakes waiters (shared/fanout.py)
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
 -- string holds (Redis grows strings greedily), and these strings grow a little per write.
@@ -121,5 +125,5 @@ if due_key then
     redis.call('ZADD', due_key, ARGV[i + 1], ARGV[i])
   end
 end
-if from then return {'ok', tostring(from)} end
+if from then return {'ok', from == asked and from_text or tostring(from)} end
 return {'ok'}
