@@ -19,7 +19,7 @@ def _by_json(move: Any) -> str:
 
 MOVES: list[Any] = [
     {"type": "place", "card": 3, "lot": 5, "city": 2, "floors": 2},
-    {"b": 1, "a": [1, 2, {"z": None, "é": "ü\u2028\x00\x1f\x7f\"\\"}]},
+    {"b": 1, "a": [1, 2, {"z": None, "é": 'ü\u2028\x00\x1f\x7f"\\'}]},
     {"x": True, "y": False, "z": [], "w": {}, "v": -5},
     {"Z": 1, "a": 2, "é": 3, "\U0001f600": 4, "\uffff": 5, "\ue000": 6},  # key order
     {"text": "".join(chr(i) for i in range(0x800)), "tabs": "\t\n\r\b\f"},
