@@ -64,7 +64,7 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
                 "duplex": h[1] == 2,
                 "beach": sq in _BEACH,
             }
-            for sq, h in zip(squares, map(houses.__getitem__, squares))
+            for sq, h in zip(squares, map(houses.__getitem__, squares), strict=True)
         ],
         "observatories": [{"square": sq, "marker": m} for sq, m in state["observatories"].items()],
         "players": [
