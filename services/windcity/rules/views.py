@@ -13,8 +13,6 @@ from .cards import PUBLIC_CARDS
 from .turn import insurable, renewable
 
 HOUSE_POINTS = (10, 20)  # single house; beach house or duplex
-_BEACH = frozenset(sq for sq, row in board.ROW.items() if row == board.BEACH_ROW)
-"""The beach squares (a house there is a beach house)."""
 
 
 def is_over(state: dict[str, Any]) -> bool:
@@ -41,7 +39,6 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         on_board[h[0]] += h[1]
     phase = state["phase"]
     pending = state["pending"]
-    squares = board.sort_squares(houses)
     out: dict[str, Any] = {
         "phase": phase,
         "turn": state["turn"],
@@ -59,12 +56,12 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "houses": [
             {
                 "square": sq,
-                "owner": h[0],
-                "insured": h[2],
-                "duplex": h[1] == 2,
-                "beach": sq in _BEACH,
+                "owner": houses[sq][0],
+                "insured": houses[sq][2],
+                "duplex": houses[sq][1] == 2,
+                "beach": board.ROW[sq] == board.BEACH_ROW,
             }
-            for sq, h in zip(squares, map(houses.__getitem__, squares), strict=True)
+            for sq in board.sort_squares(houses)
         ],
         "observatories": [{"square": sq, "marker": m} for sq, m in state["observatories"].items()],
         "players": [
