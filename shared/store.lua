@@ -22,30 +22,35 @@
 -- {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
 local expected = tonumber(ARGV[1])
-local current = redis.call('GET', KEYS[1])
+-- Only the document's head: the whole of it would be copied into Lua for one number.
+local current = redis.call('GETRANGE', KEYS[1], 0, 31)
 if expected == 0 then
-  if current then return {'conflict', 'exists'} end
+  if current ~= '' then return {'conflict', 'exists'} end
 else
-  if not current then return {'missing'} end
+  if current == '' then return {'missing'} end
   local version = string.match(current, '^{"version":(%d+),')
-  if version == nil then version = cjson.decode(current)['version'] end
+  if version == nil then version = cjson.decode(redis.call('GET', KEYS[1]))['version'] end
   if tonumber(version) ~= expected then return {'conflict', tostring(version)} end
 end
-local ttl = tonumber(ARGV[3])
-local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
-n, k = tonumber(n), tonumber(k)
+local ttl = ARGV[3]
+-- (numbers are kept as the caller's text where Redis takes them: no formatting)
+local n_text, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
+local n = tonumber(n_text)
+k = tonumber(k)
 local i = 9
 local doc = ARGV[2]
 local ended = string.match(ARGV[7], '^!(%d+)$')
-local from, budget = string.match(ARGV[7], '^(%d+):(%d+)$')
+local from_text, budget = string.match(ARGV[7], '^(%d+):(%d+)$')
+local from, asked = nil, nil
 local kept, rebuild = nil, false
-if from then
+if from_text then
   -- Reads only, before the first write. The stream is rebuilt from the kept entries
   -- when it holds others: XTRIM would leave a partly trimmed node's deleted entries.
-  from, budget = tonumber(from), tonumber(budget)
-  local size, asked = 0, from
+  from, budget = tonumber(from_text), tonumber(budget)
+  asked = from
+  local size = 0
   for j = i, i + 2 * n - 1 do size = size + #ARGV[j] end
-  local older = redis.call('XREVRANGE', KEYS[2], '+', from .. '-0')
+  local older = redis.call('XREVRANGE', KEYS[2], '+', from_text .. '-0')
   kept = {}
   for _, entry in ipairs(older) do
     for _, part in ipairs(entry[2]) do size = size + #part end
@@ -76,8 +81,8 @@ for _ = 1, n do
   redis.call('XADD', KEYS[2], ARGV[i], 'w', ARGV[i + 1])
   i = i + 2
 end
-redis.call('EXPIRE', KEYS[2], math.min(ttl, tonumber(ended or ttl)))
-if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n) end -- wakes waiters (shared/fanout.py)
+redis.call('EXPIRE', KEYS[2], ended and math.min(tonumber(ttl), tonumber(ended)) or ttl)
+if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n_text) end -- wakes waiters (shared/fanout.py)
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
 -- string holds (Redis grows strings greedily), and these strings grow a little per write.
@@ -120,5 +125,5 @@ if due_key then
     redis.call('ZADD', due_key, ARGV[i + 1], ARGV[i])
   end
 end
-if from then return {'ok', tostring(from)} end
+if from then return {'ok', from == asked and from_text or tostring(from)} end
 return {'ok'}

@@ -56,8 +56,8 @@ def next_write(
     tail: str | None,
     key: str | None,
 ) -> HistoryWrite:
-    """The history of the write from ``old`` to ``new``: its record appended to the
-    tail, or with the tail's records compressed into one archive chunk once the tail
+    """The history of the write from ``old`` to ``new``: the tail with its record
+    appended, or with the tail's records compressed into one archive chunk once the tail
     holds ``HISTORY_CHUNK_RECORDS`` records or the game ends (no extra read: the tail
     came with the document). Sets ``new["events_from"]``: the stream keeps the events
     of the last ``HISTORY_STREAM_WRITES`` writes (fewer when they exceed
@@ -87,7 +87,10 @@ def next_write(
     line = history.encode_line(record, history.ms_of(old["updated_at"]))
     held = tail.count("\n") if tail else 0
     if not over and held + 1 < settings["HISTORY_CHUNK_RECORDS"]:
-        return HistoryWrite("\n" + line, "a", trim=trim)
+        # The whole new tail, set: ``tail`` came with the document and the write is
+        # refused unless the version is still the one read, so it is the stored tail;
+        # the script then need not read it into Lua and append (a copy each way).
+        return HistoryWrite((tail or "") + "\n" + line, "s", trim=trim)
     first, *lines = tail.split("\n") if tail else [""]
     lines.append(line)
     archive = history.encode_chunk(lines) + "\n"

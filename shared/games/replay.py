@@ -7,6 +7,8 @@ import hashlib
 import json
 from typing import Any
 
+import orjson
+
 from shared.errors import ApiError
 from shared.games import history
 from shared.games.base import Context, settle
@@ -16,9 +18,33 @@ from shared.store import Doc
 
 def move_digest(move: dict[str, Any]) -> str:
     """128 bits of the SHA-256 of a move's canonical JSON (keys sorted): a retry
-    carries the same move as its key's record, a reused key another one."""
-    canonical = json.dumps(move, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()[:32]
+    carries the same move as its key's record, a reused key another one.
+
+    The canonical text is ``json.dumps``'s (sorted keys, compact, ``ensure_ascii=False``):
+    digests are stored in the history. orjson writes the same bytes, several times
+    faster, for moves of strings, integers, booleans and nulls; a move holding a float
+    (spelled differently: ``1e+16``) or what orjson refuses goes to ``json``."""
+    if _orjson_spells_as_json(move):
+        try:
+            canonical = orjson.dumps(move, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # a 65-bit integer, a non-string key, a lone surrogate
+            pass
+        else:
+            return hashlib.sha256(canonical).hexdigest()[:32]
+    text = json.dumps(move, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _orjson_spells_as_json(value: Any) -> bool:
+    """Whether ``value`` holds only dicts, lists, strings, integers, booleans and nulls."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is dict:
+        return all(_orjson_spells_as_json(item) for item in value.values())
+    if kind is list:
+        return all(_orjson_spells_as_json(item) for item in value)
+    return False
 
 
 def same_move(record: history.Record, digest: str) -> None:
