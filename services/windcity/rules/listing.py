@@ -29,25 +29,12 @@ _INSURE_ONE: dict[str, Move] = {sq: {"type": "insure", "squares": [sq]} for sq i
 Part = tuple[Any, list[str]]  # (Kauf target or None, renewals)
 
 
-class PlanMoves(Sequence[Move]):
-    """The plan moves of one listing, in order: for each action ordering of the card,
-    each (Kauf target, renewals) part that fits it (:func:`turn.plan_parts`).
+class _Lazy(Sequence[Move]):
+    """A listing whose moves are built when read: a subclass counts them into ``_len``
+    and builds the ``i``-th (``0 <= i < _len``) in :meth:`_at`."""
 
-    Reading a move builds it (its lists are shared: read-only); :meth:`fresh` builds
-    them all with their own lists, for :func:`legal_moves`."""
-
-    __slots__ = ("_orders", "_plain", "_kauf", "_starts", "_len")
-
-    def __init__(self, card: int, plain: list[Part], kauf: list[Part]) -> None:
-        self._orders = turn.ORDERS_BY_CARD[card]
-        self._plain = plain
-        self._kauf = kauf
-        key = (card, len(plain), len(kauf))
-        starts = _STARTS.get(key)
-        if starts is None:
-            starts = _STARTS[key] = _starts(self._orders, len(plain), len(kauf))
-        self._starts = starts
-        self._len = starts[-1]
+    __slots__ = ("_len",)
+    _len: int
 
     def __len__(self) -> int:
         return self._len
@@ -64,7 +51,34 @@ class PlanMoves(Sequence[Move]):
         if i < 0:
             i += self._len
         if not 0 <= i < self._len:
-            raise IndexError("plan move index out of range")
+            raise IndexError("move index out of range")
+        return self._at(i)
+
+    def _at(self, i: int) -> Move:
+        raise NotImplementedError
+
+
+class PlanMoves(_Lazy):
+    """The plan moves of one listing, in order: for each action ordering of the card,
+    each (Kauf target, renewals) part that fits it (:func:`turn.plan_parts`).
+
+    Reading a move builds it (its lists are shared: read-only); :meth:`fresh` builds
+    them all with their own lists, for :func:`legal_moves`."""
+
+    __slots__ = ("_orders", "_plain", "_kauf", "_starts")
+
+    def __init__(self, card: int, plain: list[Part], kauf: list[Part]) -> None:
+        self._orders = turn.ORDERS_BY_CARD[card]
+        self._plain = plain
+        self._kauf = kauf
+        key = (card, len(plain), len(kauf))
+        starts = _STARTS.get(key)
+        if starts is None:
+            starts = _STARTS[key] = _starts(self._orders, len(plain), len(kauf))
+        self._starts = starts
+        self._len = starts[-1]
+
+    def _at(self, i: int) -> Move:
         starts = self._starts
         k = bisect_right(starts, i) - 1
         actions, has_kauf = self._orders[k]
@@ -87,36 +101,21 @@ class PlanMoves(Sequence[Move]):
         ]
 
 
-class PlaceMoves(Sequence[Move]):
+class PlaceMoves(_Lazy):
     """The house placements of one listing: the free squares of the classes the seat may
     build in (:func:`placement.placement_runs`), in board order.
 
     It keeps its own copy of the occupied squares (a playout then builds on the state),
     and reading a move scans one class for it."""
 
-    __slots__ = ("_runs", "_houses", "_len")
+    __slots__ = ("_runs", "_houses")
 
     def __init__(self, state: dict[str, Any], seat: int) -> None:
         self._runs = runs = placement.placement_runs(state, seat)
         self._houses = state["houses"].copy()
         self._len = sum([free for _, free in runs]) if len(runs) > 1 else runs[0][1] if runs else 0
 
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, i: int) -> Move: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Move]: ...
-
-    def __getitem__(self, i: int | slice) -> Move | list[Move]:
-        if isinstance(i, slice):
-            return list(self)[i]
-        if i < 0:
-            i += self._len
-        if not 0 <= i < self._len:
-            raise IndexError("placement index out of range")
+    def _at(self, i: int) -> Move:
         houses = self._houses
         for squares, free in self._runs:
             if i >= free:
