@@ -3,8 +3,9 @@
 Run: ``python -m bench.roundtrips [--game manhattan] [--moves 200]``.
 
 The real app runs in-process on a private Redis; bots play random legal moves. Round
-trips are counted on the client side (every ``send_packed_command`` of redis-py is one
-request/response exchange; a pipeline is one); commands are the server's own count
+trips are counted on the client side (every ``send_packed_command`` of redis-py and
+every ``ask`` of the store's lane, shared/fastcall.py, is one request/response exchange;
+a pipeline is one); commands are the server's own count
 (``INFO commandstats`` deltas, which include the commands a Lua script runs). Reported
 separately for ``GET legal-moves`` and ``POST moves`` (with an Idempotency-Key, as the CLI
 client sends, and without).
@@ -21,14 +22,23 @@ import redis.connection
 
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
+from shared import fastcall
 
 _sent = [0]
 _orig = redis.connection.AbstractConnection.send_packed_command
 
 
+_orig_ask = fastcall.Conn.ask
+
+
 def _counting(self, command, check_health=True):
     _sent[0] += 1
     return _orig(self, command, check_health)
+
+
+def _asking(self, packed):
+    _sent[0] += 1
+    return _orig_ask(self, packed)
 
 
 def commandstats(client) -> collections.Counter:
@@ -53,6 +63,7 @@ def measure(bot_list, client, action) -> tuple[float, float, dict[str, float]]:
 
 def run(game: str, moves: int, players: int) -> dict:
     redis.connection.AbstractConnection.send_packed_command = _counting  # type: ignore[method-assign]
+    fastcall.Conn.ask = _asking  # type: ignore[method-assign]
     try:
         with redis_server(appendonly=False) as server:
             app, _ = make_app(game, server.url)
@@ -97,6 +108,7 @@ def run(game: str, moves: int, players: int) -> dict:
             return out
     finally:
         redis.connection.AbstractConnection.send_packed_command = _orig  # type: ignore[method-assign]
+        fastcall.Conn.ask = _orig_ask  # type: ignore[method-assign]
 
 
 def markdown(game: str, out: dict) -> list[str]:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+import redis.connection
 from flask.testing import FlaskClient
+
+from shared import fastcall
 
 PROBLEM = "application/problem+json"
 
@@ -56,3 +62,33 @@ def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
     assert {"type", "title", "status", "detail", "code"} <= set(body)
     assert "Traceback" not in response.get_data(as_text=True)
     return body
+
+
+@contextmanager
+def sent_to_redis() -> Iterator[list[bytes]]:
+    """Every round trip the test's own thread sends to Redis, as packed bytes, where it
+    is sent: redis-py's connections and the store's lane (shared/fastcall.py). A
+    pipeline is one round trip."""
+    sent: list[bytes] = []
+    original = redis.connection.Connection.send_packed_command
+    asked = fastcall.Conn.ask
+
+    def record(command: Any) -> None:
+        if threading.current_thread() is threading.main_thread():
+            sent.append(b"".join(command) if isinstance(command, list) else command)
+
+    def counting(self: Any, command: Any, check_health: bool = True) -> None:
+        record(command)
+        original(self, command, check_health)
+
+    def asking(self: fastcall.Conn, packed: bytes) -> Any:
+        record(packed)
+        return asked(self, packed)
+
+    redis.connection.Connection.send_packed_command = counting  # type: ignore[method-assign]
+    fastcall.Conn.ask = asking  # type: ignore[method-assign]
+    try:
+        yield sent
+    finally:
+        redis.connection.Connection.send_packed_command = original  # type: ignore[method-assign]
+        fastcall.Conn.ask = asked  # type: ignore[method-assign]

@@ -20,13 +20,14 @@ def client(redis_client):
     return redis_client
 
 
-def no_connection_kept(client) -> bool:
-    """Every pooled connection is back in its pool (on a cluster, each node's pool)."""
-    if isinstance(client, redis.RedisCluster):
-        pools = [node.redis_connection.connection_pool for node in client.get_nodes()]
-    else:
-        pools = [client.connection_pool]
-    return not any(pool._in_use_connections for pool in pools)
+def lane_of(client):
+    """The client's lane (``None``: redis-py's path, as for a ``RedisCluster``)."""
+    return fastcall._lane(client) if type(client) is redis.Redis else None
+
+
+def idle(client) -> int:
+    lane = lane_of(client)
+    return 0 if lane is None else len(lane.idle)
 
 
 def test_replies_are_redis_pys_own(client):
@@ -36,7 +37,9 @@ def test_replies_are_redis_pys_own(client):
     assert fastcall.call(client, "MGET", "{t}a", "{t}nothing") == ["ééé", None]
     sha = client.script_load("return {KEYS[1], ARGV[1], 3}")
     assert fastcall.call(client, "EVALSHA", sha, 1, "{t}k", 7) == ["{t}k", "7", 3]
-    assert no_connection_kept(client)
+    big = "x" * 100_000  # a reply longer than a socket read
+    client.set("{t}big", big)
+    assert fastcall.call(client, "GET", "{t}big") == big
 
 
 def test_error_replies_raise_redis_pys_exceptions(client):
@@ -46,25 +49,36 @@ def test_error_replies_raise_redis_pys_exceptions(client):
     with pytest.raises(redis.exceptions.ResponseError, match="WRONGTYPE"):
         fastcall.call(client, "GET", "list")
     assert fastcall.call(client, "GET", "list2") is None  # the connection still works
-    assert no_connection_kept(client)
 
 
-def test_a_broken_connection_is_retried_on_redis_pys_path(client, monkeypatch):
-    client.set("a", "1")
-    original = redis.connection.Connection.read_response
-    failures: list[object] = []
+def test_a_plain_client_takes_the_lane_and_other_settings_do_not(redis_url):
+    if redis_url.startswith("redis://") and "cluster" not in redis_url:
+        plain = redis.Redis.from_url(redis_url, decode_responses=True, socket_timeout=5)
+        assert fastcall._lane(plain) is not None
+    assert fastcall._lane(redis.Redis(unix_socket_path="/tmp/none.sock")) is None
+    assert fastcall._lane(redis.Redis(protocol=3)) is None
+    assert fastcall._lane(redis.Redis(ssl=True)) is None
 
-    def breaking(self, *args, **kwargs):
-        if not failures:
-            failures.append(self)
-            self.disconnect()
-            raise redis.exceptions.ConnectionError("reset by peer")
-        return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(redis.connection.Connection, "read_response", breaking)
-    assert fastcall.call(client, "GET", "a") == "1"
-    assert len(failures) == 1
-    assert no_connection_kept(client)
+def test_a_database_other_than_0_is_selected(client, redis_url):
+    if lane_of(client) is None:
+        pytest.skip("Redis Cluster has only database 0")
+    other = redis.Redis.from_url(redis_url.rstrip("/0123456789") + "/3", decode_responses=True)
+    other.set("{t}where", "three")
+    assert fastcall.call(other, "GET", "{t}where") == "three"
+    assert fastcall.call(client, "GET", "{t}where") is None
+    other.flushdb()
+
+
+def test_sockets_are_reused_not_made_anew(client, monkeypatch):
+    client.set("{t}a", "1")
+    fastcall.call(client, "GET", "{t}a")
+    opened: list[object] = []
+    original = fastcall.Lane.open
+    monkeypatch.setattr(fastcall.Lane, "open", lambda lane: opened.append(1) or original(lane))
+    for _ in range(20):
+        assert fastcall.call(client, "GET", "{t}a") == "1"
+    assert opened == []
 
 
 def test_connections_killed_by_the_server_are_replaced(client):
@@ -72,6 +86,76 @@ def test_connections_killed_by_the_server_are_replaced(client):
     assert fastcall.call(client, "GET", "a") == "1"
     client.client_kill_filter(_type="normal", skipme=False)
     assert fastcall.call(client, "GET", "a") == "1"
+    assert fastcall.call(client, "GET", "a") == "1"
+
+
+def test_a_broken_socket_is_closed_and_the_command_retried_on_redis_pys_path(client, monkeypatch):
+    lane = lane_of(client)
+    if lane is None:
+        pytest.skip("Redis Cluster takes redis-py's path")
+    client.set("a", "1")
+    fastcall.call(client, "GET", "a")
+    kept = lane.idle[-1]
+    original = fastcall.Conn.ask
+    failures: list[object] = []
+
+    def breaking(conn, packed):
+        if not failures:
+            failures.append(conn)
+            raise TimeoutError("timed out")
+        return original(conn, packed)
+
+    monkeypatch.setattr(fastcall.Conn, "ask", breaking)
+    retried: list[tuple] = []
+    execute = client.execute_command
+    monkeypatch.setattr(client, "execute_command", lambda *a: retried.append(a) or execute(*a))
+    assert fastcall.call(client, "GET", "a") == "1"
+    assert failures == [kept] and retried == [("GET", "a")]
+    assert kept.sock.fileno() == -1 and kept not in lane.idle
+
+
+def test_a_socket_interrupted_mid_reply_is_never_used_again(client, monkeypatch):
+    """A greenlet killed while it waits (gevent raises in it) leaves a reply unread."""
+    lane = lane_of(client)
+    if lane is None:
+        pytest.skip("Redis Cluster takes redis-py's path")
+    client.set("a", "1")
+    fastcall.call(client, "GET", "a")
+    kept = lane.idle[-1]
+
+    def interrupted(conn, packed):
+        conn.sock.sendall(packed)  # the command went out, its reply is never read
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fastcall.Conn, "ask", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        fastcall.call(client, "GET", "a")
+    monkeypatch.undo()
+    assert kept.sock.fileno() == -1 and kept not in lane.idle
+    client.set("b", "2")
+    assert fastcall.call(client, "GET", "b") == "2"
+
+
+def test_a_forked_process_opens_its_own_sockets(client, monkeypatch):
+    lane = lane_of(client)
+    if lane is None:
+        pytest.skip("Redis Cluster takes redis-py's path")
+    client.set("a", "1")
+    fastcall.call(client, "GET", "a")
+    monkeypatch.setattr(fastcall, "getpid", lambda: lane.pid + 1)
+    assert fastcall.call(client, "GET", "a") == "1"
+    assert lane_of(client) is not lane and lane.idle  # the parent's sockets untouched
+
+
+def test_idle_sockets_are_capped(client, monkeypatch):
+    lane = lane_of(client)
+    if lane is None:
+        pytest.skip("Redis Cluster takes redis-py's path")
+    monkeypatch.setattr(fastcall, "_IDLE_MAX", 2)
+    conns = [lane.take() for _ in range(4)]
+    for conn in conns:
+        lane.give(conn)
+    assert len(lane.idle) <= 2 and sum(c.sock.fileno() == -1 for c in conns) >= 2
 
 
 def test_moves_survive_a_flushed_script_cache(toy_client, redis_client):
@@ -83,19 +167,3 @@ def test_moves_survive_a_flushed_script_cache(toy_client, redis_client):
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["game"]["version"] == view(toy_client, game_id)["version"]
     assert [e["type"] for e in r.get_json()["events"]] == ["called"]
-
-
-def pool_of(client, key: str):
-    if isinstance(client, redis.RedisCluster):
-        return client.get_node_from_key(key).redis_connection.connection_pool
-    return client.connection_pool
-
-
-def test_connections_are_reused_not_made_anew(client):
-    client.set("{t}a", "1")
-    pool = pool_of(client, "{t}a")
-    fastcall.call(client, "GET", "{t}a")
-    made = pool._created_connections
-    for _ in range(20):
-        assert fastcall.call(client, "GET", "{t}a") == "1"
-    assert pool._created_connections == made and no_connection_kept(client)

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-import threading
-
-import redis.connection
 
 from shared.store import HistoryWrite
-from tests.kit.helpers import auth, started_game, view
+from tests.kit.helpers import auth, sent_to_redis, started_game, view
 
 
 def store_of(app):
@@ -45,28 +42,19 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
 def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
     game_id, _, tokens = started_game(toy_client, 2)
     token = tokens[view(toy_client, game_id)["to_act"][0]]
-    sent = []
-    original = redis.connection.Connection.send_packed_command
-
-    def counting(self, command, check_health=True):
-        if threading.current_thread() is threading.main_thread():  # the request's own
-            sent.append(command)
-        return original(self, command, check_health)
-
     client = toy_app.test_client()
     client.get("/healthz")
     store_of(toy_app)._write.sha = store_of(toy_app).client.script_load(
         store_of(toy_app)._write.script
     )
-    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
-    r = client.post(
-        f"/games/{game_id}/moves",
-        json={"type": "call", "value": 1},
-        headers={**auth(token), "Idempotency-Key": "rt-1"},
-    )
+    with sent_to_redis() as packed:
+        r = client.post(
+            f"/games/{game_id}/moves",
+            json={"type": "call", "value": 1},
+            headers={**auth(token), "Idempotency-Key": "rt-1"},
+        )
     assert r.status_code == 200
-    assert len(sent) == 2  # one MGET of the document and the tail, one EVALSHA
-    packed = [b"".join(c) if isinstance(c, list) else c for c in sent]
+    assert len(packed) == 2  # one MGET of the document and the tail, one EVALSHA
     assert b"MGET" in packed[0] and b":game" in packed[0] and b":tail" in packed[0]
     assert b"EVALSHA" in packed[1]
 
@@ -80,45 +68,37 @@ def test_every_keyed_move_of_a_long_game_takes_two_round_trips(make_app, monkeyp
     game_id, _, tokens = started_game(client, 3, rounds=10)
     store = store_of(app)
     store._write.sha = store.client.script_load(store._write.script)
-    sent = []
-    original = redis.connection.Connection.send_packed_command
-
-    def counting(self, command, check_health=True):
-        if threading.current_thread() is threading.main_thread():  # the request's own
-            sent.append(command)
-        return original(self, command, check_health)
-
-    monkeypatch.setattr(redis.connection.Connection, "send_packed_command", counting)
     posted: list[tuple] = []
-    while True:
-        game = view(client, game_id)
-        if game["status"] != "running":
-            break
-        seat = game["to_act"][0]
-        moves = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
-        move = moves.get_json()["moves"][0]
-        key = f"k{len(posted)}"
-        sent.clear()
-        r = client.post(
-            f"/games/{game_id}/moves",
-            json=move,
-            headers={**auth(tokens[seat]), "Idempotency-Key": key},
-        )
-        assert r.status_code == 200
-        ended = r.get_json()["game"]["status"] != "running"
-        packed = [b"".join(c) if isinstance(c, list) else c for c in sent]
-        assert b":tail" in packed[0] and b"EVALSHA" in packed[1], key
-        # the end also updates the status sets (in other slots: on Cluster one per node)
-        assert len(sent) == 2 or ended and all(b":status:" in c for c in packed[2:]), key
-        posted.append((key, seat, move, r.get_data()))
-        if len(posted) == 12:  # in progress: the oldest key is archived, the newest not
-            for key, seat, move, body in (posted[0], posted[-1]):
-                sent.clear()
-                again = client.post(
-                    f"/games/{game_id}/moves",
-                    json=move,
-                    headers={**auth(tokens[seat]), "Idempotency-Key": key},
-                )
-                assert again.get_data() == body and len(sent) <= 3, (key, len(sent))
+    with sent_to_redis() as sent:
+        while True:
+            game = view(client, game_id)
+            if game["status"] != "running":
+                break
+            seat = game["to_act"][0]
+            moves = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
+            move = moves.get_json()["moves"][0]
+            key = f"k{len(posted)}"
+            sent.clear()
+            r = client.post(
+                f"/games/{game_id}/moves",
+                json=move,
+                headers={**auth(tokens[seat]), "Idempotency-Key": key},
+            )
+            assert r.status_code == 200
+            ended = r.get_json()["game"]["status"] != "running"
+            packed = list(sent)
+            assert b":tail" in packed[0] and b"EVALSHA" in packed[1], key
+            # the end also updates the status sets (in other slots: on Cluster one per node)
+            assert len(sent) == 2 or ended and all(b":status:" in c for c in packed[2:]), key
+            posted.append((key, seat, move, r.get_data()))
+            if len(posted) == 12:  # in progress: the oldest key is archived, the newest not
+                for key, seat, move, body in (posted[0], posted[-1]):
+                    sent.clear()
+                    again = client.post(
+                        f"/games/{game_id}/moves",
+                        json=move,
+                        headers={**auth(tokens[seat]), "Idempotency-Key": key},
+                    )
+                    assert again.get_data() == body and len(sent) <= 3, (key, len(sent))
     assert len(posted) > 12
     assert store.client.strlen(store.keys(game_id)[3]) > 0  # chunks were archived

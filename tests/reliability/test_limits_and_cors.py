@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -15,7 +14,7 @@ from flask import Flask
 
 from shared.ratelimit import parse_rate
 from tests.conftest import free_port
-from tests.kit.helpers import assert_problem, auth, post_move, started_game, view
+from tests.kit.helpers import assert_problem, auth, post_move, sent_to_redis, started_game, view
 
 
 def _legal(client: Any, game_id: str, token: str) -> list[dict[str, Any]]:
@@ -114,24 +113,14 @@ _COMMAND = re.compile(rb"\*\d+\r\n\$\d+\r\n([A-Za-z]+)\r\n")
 
 @contextmanager
 def _count_round_trips() -> Iterator[list[str]]:
-    """Record every round trip the request's own thread sends to Redis, at the socket
-    (what redis-py's fast and ordinary paths both go through): a command's name, or
+    """Every round trip the request's own thread sends to Redis: a command's name, or
     ``pipeline:`` and the names of the commands sent together."""
     trips: list[str] = []
-    original = redis.connection.Connection.send_packed_command
-
-    def counting(self: Any, command: Any, check_health: bool = True) -> None:
-        if threading.current_thread() is threading.main_thread():
-            packed = b"".join(command) if isinstance(command, list) else command
-            names = [n.decode().upper() for n in _COMMAND.findall(packed)]
-            trips.append(names[0] if len(names) == 1 else "pipeline:" + ",".join(names))
-        original(self, command, check_health)
-
-    redis.connection.Connection.send_packed_command = counting  # type: ignore[method-assign]
-    try:
+    with sent_to_redis() as sent:
         yield trips
-    finally:
-        redis.connection.Connection.send_packed_command = original  # type: ignore[method-assign]
+    for packed in sent:
+        names = [n.decode().upper() for n in _COMMAND.findall(packed)]
+        trips.append(names[0] if len(names) == 1 else "pipeline:" + ",".join(names))
 
 
 @pytest.mark.parametrize("idempotency_key", [None, "k-1"])
