@@ -61,10 +61,13 @@ class Answers:
         }
 
     def legal_moves(self, doc: Doc, seat: int) -> list[dict[str, Any]]:
-        """The seat's legal moves now (none unless the game runs and the seat is to act)."""
+        """The seat's legal moves now (none unless the game runs and the seat is to act).
+
+        The engine's shared read-only moves (``legal_actions``: the same moves as
+        ``legal_moves``, without a fresh copy of each), as answers only encode them."""
         if doc["status"] != RUNNING or seat not in doc["to_act"]:
             return []
-        return list(self.ctx.engine.legal_moves(doc["state"], seat))
+        return list(self.ctx.engine.legal_actions(doc["state"], seat))
 
     def choices(self, doc: Doc, seat: int) -> list[Choice]:
         """How the seat may fill the subset fields of its legal moves (see shared.engine)."""

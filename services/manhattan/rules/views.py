@@ -23,17 +23,24 @@ def to_act(state: ManhattanState) -> list[int]:
     return [] if state["phase"] == "over" or current is None else [current]
 
 
-def _lot(number: int, building: list[int]) -> dict[str, Any]:
-    """One lot of the view: its pieces bottom up, height and owner (the top piece's seat)."""
-    if not building:
-        return {"lot": number, "pieces": [], "height": 0, "owner": None}
-    pieces = []
-    height = 0
-    for p in building:
-        floors = p % 10
-        height += floors
-        pieces.append({"seat": p // 10, "floors": floors})
-    return {"lot": number, "pieces": pieces, "height": height, "owner": building[-1] // 10}
+def _lots(board: list[list[int]], start: int) -> list[dict[str, Any]]:
+    """One city's lots: each lot's pieces bottom up, height and owner (the top piece's
+    seat). One loop, no call per lot: 54 lots are most of a view's CPU."""
+    lots = []
+    append = lots.append
+    for i in range(start, start + LOTS):
+        building = board[i]
+        if not building:
+            append({"lot": _LOT_NUMBERS[i], "pieces": [], "height": 0, "owner": None})
+            continue
+        pieces = []
+        height = 0
+        for p in building:
+            floors = p % 10
+            height += floors
+            pieces.append({"seat": p // 10, "floors": floors})
+        append({"lot": _LOT_NUMBERS[i], "pieces": pieces, "height": height, "owner": p // 10})
+    return lots
 
 
 def view(state: ManhattanState, seat: int | None) -> dict[str, Any]:
@@ -43,13 +50,8 @@ def view(state: ManhattanState, seat: int | None) -> dict[str, Any]:
     of a move answer's CPU in the engine, hence the plain loops."""
     n = state["num_players"]
     board = state["board"]
-    numbers = _LOT_NUMBERS
     cities = [
-        {
-            "city": c + 1,
-            "name": CITY_NAMES[c],
-            "lots": [_lot(numbers[i], board[i]) for i in range(c * LOTS, (c + 1) * LOTS)],
-        }
+        {"city": c + 1, "name": CITY_NAMES[c], "lots": _lots(board, c * LOTS)}
         for c in range(CITIES)
     ]
     sides = SIDES_BY_COUNT[n]
