@@ -92,7 +92,7 @@ def call(client: Any, *args: Any) -> Any:
         raise
     lane.give(conn)
     if isinstance(reply, hiredis.ReplyError):
-        raise BaseParser.parse_error(str(reply))
+        raise _error(reply)
     return reply
 
 
@@ -112,11 +112,24 @@ def _lane(client: redis.Redis) -> Lane | None:
     return lane
 
 
+def _error(reply: hiredis.ReplyError) -> Exception:
+    """The exception redis-py raises for an error reply."""
+    return BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call,no-any-return]
+
+
 class Lane:
     """Idle sockets to one server, opened with a pool's settings."""
 
-    __slots__ = ("address", "connect_timeout", "timeout", "setup", "encoding", "errors")
-    __slots__ += ("idle", "pid")
+    __slots__ = (
+        "address",
+        "connect_timeout",
+        "timeout",
+        "setup",
+        "encoding",
+        "errors",
+        "idle",
+        "pid",
+    )
 
     def __init__(self, kwargs: dict[str, Any]) -> None:
         self.address = (kwargs.get("host", "localhost"), int(kwargs.get("port", 6379)))
@@ -174,7 +187,7 @@ class Lane:
             for packed in self.setup:
                 reply = conn.ask(packed)
                 if isinstance(reply, hiredis.ReplyError):
-                    raise BaseParser.parse_error(str(reply))
+                    raise _error(reply)
         except BaseException:
             sock.close()
             raise
@@ -200,7 +213,7 @@ class Conn:
             n = sock.recv_into(buffer)
             if not n:
                 raise ConnectionResetError("Redis closed the connection")
-            reader.feed(buffer, 0, n)
+            reader.feed(buffer, 0, n)  # type: ignore[arg-type]  # any buffer, as in redis-py
             reply = reader.gets()
         return reply
 

@@ -75,7 +75,12 @@ def test_sockets_are_reused_not_made_anew(client, monkeypatch):
     fastcall.call(client, "GET", "{t}a")
     opened: list[object] = []
     original = fastcall.Lane.open
-    monkeypatch.setattr(fastcall.Lane, "open", lambda lane: opened.append(1) or original(lane))
+
+    def opening(lane):
+        opened.append(lane)
+        return original(lane)
+
+    monkeypatch.setattr(fastcall.Lane, "open", opening)
     for _ in range(20):
         assert fastcall.call(client, "GET", "{t}a") == "1"
     assert opened == []
@@ -108,7 +113,12 @@ def test_a_broken_socket_is_closed_and_the_command_retried_on_redis_pys_path(cli
     monkeypatch.setattr(fastcall.Conn, "ask", breaking)
     retried: list[tuple] = []
     execute = client.execute_command
-    monkeypatch.setattr(client, "execute_command", lambda *a: retried.append(a) or execute(*a))
+
+    def executing(*args):
+        retried.append(args)
+        return execute(*args)
+
+    monkeypatch.setattr(client, "execute_command", executing)
     assert fastcall.call(client, "GET", "a") == "1"
     assert failures == [kept] and retried == [("GET", "a")]
     assert kept.sock.fileno() == -1 and kept not in lane.idle

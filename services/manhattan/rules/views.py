@@ -26,7 +26,7 @@ def to_act(state: ManhattanState) -> list[int]:
 def _lots(board: list[list[int]], start: int) -> list[dict[str, Any]]:
     """One city's lots: each lot's pieces bottom up, height and owner (the top piece's
     seat). One loop, no call per lot: 54 lots are most of a view's CPU."""
-    lots = []
+    lots: list[dict[str, Any]] = []
     append = lots.append
     for i in range(start, start + LOTS):
         building = board[i]
