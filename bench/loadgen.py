@@ -2,7 +2,7 @@
 
 Run by the bench scripts as a separate process (pinned with ``taskset``), never
 imported by them; prints one JSON line with its figures. One process, one core at most,
-no requests/http.client overhead: a request costs the generator a few tens of
+no requests/http.client overhead, JSON through orjson: a request costs the generator a few tens of
 microseconds, so it does not starve the services it measures (its CPU use is reported).
 
 Modes:
@@ -44,6 +44,7 @@ from typing import Any  # noqa: E402
 from urllib.parse import urlsplit  # noqa: E402
 
 import gevent  # noqa: E402
+import orjson  # noqa: E402
 from gevent.event import Event  # noqa: E402
 from gevent.pool import Pool  # noqa: E402
 
@@ -155,11 +156,11 @@ class Game:
         self.state: Any = None
 
     def call(self, method: str, path: str, body=None, headers: str = "", ok=(200, 201)):
-        raw = json.dumps(body).encode() if body is not None else b""
+        raw = orjson.dumps(body) if body is not None else b""
         status, data = self.conn.request(method, path, raw, headers)
         if status not in ok:
             raise HttpError(f"{method} {path} -> {status}: {data[:300]!r}")
-        return status, json.loads(data) if data else None
+        return status, orjson.loads(data) if data else None
 
     def setup(self, start: bool = True) -> None:
         _, created = self.call("POST", "/games", {"players": self.players, "seed": self.seed})
@@ -173,14 +174,16 @@ class Game:
             self.options = {k: v for k, v in view["options"].items() if k not in KIT_OPTIONS}
 
     def replicate(self, engine: Any, options: dict[str, Any]) -> None:
-        """Keep a local copy of the game's state (``--posts-only``)."""
+        """Keep a local copy of the game's state (``--posts-only``), on the engine's
+        playout path (``fork``, ``legal_actions``, ``play``): the generator's own share of
+        the machine is not the service's."""
         self.engine = engine
-        self.state = engine.setup(self.players, options, self.seed)
+        self.state = engine.fork(engine.setup(self.players, options, self.seed))
 
     def post_only(self, posts: list[float]) -> None:
         """One turn as a POST alone, the move drawn from the local copy's legal moves."""
         seat = self.to_act[0]
-        choice = self.rng.choice(self.engine.legal_moves(self.state, seat))
+        choice = self.rng.choice(self.engine.legal_actions(self.state, seat))
         sent = time.perf_counter()
         _, body = self.call(
             "POST",
@@ -189,7 +192,7 @@ class Game:
             auth(self.tokens[seat]) + f"Idempotency-Key: {uuid.uuid4().hex}\r\n",
         )
         posts.append(time.perf_counter() - sent)
-        self.state, _ = self.engine.apply_move(self.state, seat, choice)
+        self.engine.play(self.state, seat, choice)
         game = body["game"]
         self.to_act, self.version = game["to_act"], game["version"]
         self.over = game["status"] != "running"
