@@ -24,7 +24,9 @@ What stays redis-py's:
 A socket is kept only after a whole reply was read: an error, a timeout or a killed
 greenlet in between closes it, so no reply is ever read by the wrong caller. Under
 gunicorn's gevent worker the sockets are gevent's (the worker patches ``socket`` before
-the app is loaded); idle sockets are a list, taken and given back without a yield.
+the app is loaded); idle sockets are a list, taken and given back by one atomic ``pop``
+and ``append`` each (no yield, no lock), so greenlets and threads alike each get a
+socket of their own.
 """
 
 from __future__ import annotations
@@ -160,8 +162,10 @@ class Lane:
         return cls(pool.connection_kwargs)
 
     def take(self) -> Conn:
-        idle = self.idle
-        return idle.pop() if idle else self.open()
+        try:  # one atomic pop: gthread workers share the lane between threads
+            return self.idle.pop()
+        except IndexError:
+            return self.open()
 
     def give(self, conn: Conn) -> None:
         if len(self.idle) < _IDLE_MAX:

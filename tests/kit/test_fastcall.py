@@ -4,6 +4,8 @@ no connection kept from the pool."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 import redis
 import redis.connection
@@ -177,3 +179,23 @@ def test_moves_survive_a_flushed_script_cache(toy_client, redis_client):
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["game"]["version"] == view(toy_client, game_id)["version"]
     assert [e["type"] for e in r.get_json()["events"]] == ["called"]
+
+
+def test_threads_sharing_a_lane_each_read_their_own_replies(client):
+    """gthread workers: many threads at once, every reply the one its thread asked for."""
+    for n in range(8):
+        client.set(f"{{t}}k{n}", f"v{n}" * (n * 500 + 1))
+    wrong: list[tuple[int, object]] = []
+
+    def ask(n: int) -> None:
+        for _ in range(200):
+            got = fastcall.call(client, "GET", f"{{t}}k{n}")
+            if got != f"v{n}" * (n * 500 + 1):
+                wrong.append((n, got))
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
