@@ -146,6 +146,8 @@ class Lane:
             setup.append(("AUTH", password) if username is None else ("AUTH", username, password))
         if int(kwargs.get("db") or 0):
             setup.append(("SELECT", int(kwargs["db"])))
+        if kwargs.get("client_name"):
+            setup.append(("CLIENT", "SETNAME", kwargs["client_name"]))
         self.setup = [hiredis.pack_command(command) for command in setup]
         self.idle: list[Conn] = []
         self.pid = getpid()

@@ -72,6 +72,19 @@ def test_a_database_other_than_0_is_selected(client, redis_url):
     other.flushdb()
 
 
+def test_a_client_name_is_set_on_the_lanes_sockets(client, redis_url):
+    if lane_of(client) is None:
+        pytest.skip("Redis Cluster takes redis-py's path")
+    named = redis.Redis.from_url(redis_url, decode_responses=True, client_name="lane-test")
+    named.set("{t}a", "1")
+    fastcall.call(named, "GET", "{t}a")
+    lane = fastcall._lane(named)
+    assert lane is not None and lane.idle
+    port = lane.idle[-1].sock.getsockname()[1]
+    (entry,) = [c for c in client.client_list() if c["addr"].endswith(f":{port}")]
+    assert entry["name"] == "lane-test"
+
+
 def test_sockets_are_reused_not_made_anew(client, monkeypatch):
     client.set("{t}a", "1")
     fastcall.call(client, "GET", "{t}a")
