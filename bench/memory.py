@@ -11,6 +11,11 @@ then to the end
 history tail and archive; games of older code also had a moves list and an idempotency
 hash) and averaged; also the document's JSON size. Done twice: with an
 ``Idempotency-Key`` on every move (what the CLI client sends) and without.
+
+Also over each game's whole life, every game's keys measured after every round of
+moves: the mean while in progress (what a store of games at every stage holds per game)
+and the peak (each game's largest total, averaged over the games; the history tail is
+longest just before it rolls into the archive).
 """
 
 from __future__ import annotations
@@ -46,6 +51,43 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
     return {k: round(v) for k, v in out.items()}
 
 
+def game_totals(client, prefix: str, bots: list[Bot]) -> list[int]:
+    """Each game's bytes over all its keys."""
+    pipe = client.pipeline(transaction=False)
+    for bot in bots:
+        for part in PARTS:
+            pipe.memory_usage(f"{prefix}:{{{bot.id}}}:{part}", samples=0)
+    raw = pipe.execute()
+    return [sum(n or 0 for n in raw[i : i + len(PARTS)]) for i in range(0, len(raw), len(PARTS))]
+
+
+def play(
+    client, prefix: str, bots: list[Bot], half: int
+) -> tuple[dict[str, float], dict[str, float], dict[str, int]]:
+    """Play the games ``half`` moves each (measured: in progress), then to the end
+    (finished), every game's total taken after every round of moves (its life)."""
+    peaks = [0] * len(bots)
+    samples: list[int] = []
+
+    def sample() -> None:
+        totals = game_totals(client, prefix, bots)
+        for n, (bot, total) in enumerate(zip(bots, totals, strict=True)):
+            peaks[n] = max(peaks[n], total)
+            if bot.status == "running":
+                samples.append(total)
+
+    for _ in range(half):
+        for bot in bots:
+            bot.step()
+        sample()
+    running = usage(client, prefix, bots)
+    while any([bot.step() for bot in bots]):
+        sample()
+    finished = usage(client, prefix, bots)
+    life = {"mean": round(statistics.mean(samples)), "peak": round(statistics.mean(peaks))}
+    return running, finished, life
+
+
 def run(
     game: str, games: int, players: int, node_bytes: int | None = None, at: float = 0.5
 ) -> dict:
@@ -65,16 +107,14 @@ def run(
                     pass
                 lengths.append(probe.moves)
             half = int(statistics.mean(lengths) * at)
-            for bot in bots:
-                for _ in range(half):
-                    bot.step()
-            running = usage(client, prefix, bots)
-            for bot in bots:
-                while bot.step():
-                    pass
-            finished = usage(client, prefix, bots)
+            running, finished, life = play(client, prefix, bots, half)
             key = "with_key" if idem else "without_key"
-            out[key] = {"in_progress": running, "finished": finished, "game_length": half}
+            out[key] = {
+                "in_progress": running,
+                "finished": finished,
+                "game_length": half,
+                "life": life,
+            }
             client.flushdb()
         return out
 
@@ -88,6 +128,12 @@ def markdown(game: str, players: int, out: dict) -> list[str]:
         "|---|---|---|---|---|---|---|",
     ]
     for key, label in (("with_key", "with Idempotency-Keys"), ("without_key", "no keys")):
+        life = out[key]["life"]
+        lines.append(
+            f"| over its life, {label}: mean while in progress / peak (each game's "
+            f"largest, mean) | | | | | | **{life['mean'] / 1024:.1f} / "
+            f"{life['peak'] / 1024:.1f} KiB** |"
+        )
         for when in ("in_progress", "finished"):
             u = out[key][when]
             lines.append(

@@ -6,15 +6,18 @@ through the rebuild."""
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 import uuid
+import zlib
 from typing import Any
 
 import pytest
 
 from shared import autoplay, seats
 from shared.events import sse_stream
+from shared.games import history
 from shared.games import records as records_module
 from tests.kit.helpers import auth, post_move, started_game, view
 
@@ -277,3 +280,45 @@ def test_a_long_write_is_stored_compressed_and_read_back_the_same() -> None:
     assert store.parse_entries([("9-11", {"w": raw})], (9, 4), 3) == written[5:8]
     old = store.parse_entries([("8-2", {"e": '{"type":"x","version":8}'})], (8, 1))
     assert old == [{"type": "x", "version": 8, "id": "8-2"}]
+
+
+# -- the archive's chunks -------------------------------------------------------------
+
+
+def _records_of_a_real_game(game: str, seed: int) -> list[str]:
+    """The record lines of a random 4-player game of ``game``, as history.py encodes them."""
+    engine = __import__(f"services.{game}.rules", fromlist=["ENGINE"]).ENGINE
+    rnd = random.Random(seed)
+    state, lines, ms = engine.setup(4, {}, seed), [], 1_700_000_000_000
+    version = 1
+    while not engine.is_over(state):
+        seat = rnd.choice(engine.to_act(state))
+        move = rnd.choice(engine.legal_moves(state, seat))
+        state, _ = engine.apply_move(state, seat, move)
+        version += 1
+        ms += rnd.randrange(500, 90_000)
+        key = history.key_hash(uuid.uuid4().hex)
+        record = history.move_record(version, ms, seat, move, key, [], [])
+        lines.append(history.encode_line(record, ms - 1000))
+    return lines
+
+
+@pytest.mark.parametrize("game", ["manhattan", "windcity"])
+def test_archive_chunks_name_their_dictionary_and_read_back_the_same(game: str) -> None:
+    lines = _records_of_a_real_game(game, 5)
+    chunks = [lines[at : at + 32] for at in range(0, len(lines), 32)]
+    encoded = [history.encode_chunk(chunk) for chunk in chunks]
+    assert all(text.startswith("1:") for text in encoded)
+    archive = "".join(text + "\n" for text in encoded)
+    assert history.decode_hist(archive) == [json.loads(line) for line in lines]
+    # the dictionary's gain, on records it was not made from
+    plain = [base64.b85encode(zlib.compress("\n".join(c).encode(), 9)) for c in chunks]
+    assert sum(map(len, encoded)) < 0.9 * sum(map(len, plain))
+
+
+def test_chunks_written_before_the_dictionary_still_read() -> None:
+    lines = _records_of_a_real_game("manhattan", 6)[:40]
+    old = base64.b85encode(zlib.compress("\n".join(lines[:32]).encode(), 9)).decode()
+    new = history.encode_chunk(lines[32:])
+    assert ":" not in old
+    assert history.decode_hist(f"{old}\n{new}\n") == [json.loads(line) for line in lines]
