@@ -36,7 +36,8 @@ def _check_listing(state: dict[str, Any], seat: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_playouts_on_a_fork_follow_apply_move(players: int) -> None:
     """Random games (options varied) played in place stay equal, key order included, to
-    apply_move's states; every listing reads as legal_moves; apply_move's states stay."""
+    apply_move's states; every listing, on the fork and on the plain state (where the
+    lazy ones are), reads as legal_moves; apply_move's states stay."""
     for seed in range(4):
         rng = random.Random(seed)
         options: dict[str, Any] = {"max_turns": 10 + 7 * seed}
@@ -49,8 +50,9 @@ def test_playouts_on_a_fork_follow_apply_move(players: int) -> None:
         while not E.is_over(state):
             seat = rng.choice(E.to_act(state))
             _check_listing(mine, seat)
+            _check_listing(state, seat)
+            lazy.add(type(E.legal_actions(state, seat)))
             actions = E.legal_actions(mine, seat)
-            lazy.add(type(actions))
             move = rng.choice(actions)
             seen.append((state, _text(state)))
             state, _ = E.apply_move(state, seat, move)

@@ -407,10 +407,15 @@ def plan_parts(
     a Kauf action, and with one (x each Kauf target); renewals [] and, if any, every
     affordable one (greedy in board order; a renewed target would be rejected)."""
     houses = state["houses"]
-    budget = state["money"][seat]
     mine = _mine(houses, seat)
-    ren = _renewable(houses, mine)
-    targets = _kauf_targets(houses, mine)
+    return parts_of(_renewable(houses, mine), _kauf_targets(houses, mine), state["money"][seat])
+
+
+def parts_of(
+    ren: list[tuple[str, int]], targets: list[str], budget: int
+) -> tuple[list[tuple[None, list[str]]], list[tuple[str, list[str]]]]:
+    """:func:`plan_parts` from the seat's (square, renewal price) of its insured houses
+    and its Kauf targets, both in board order, and its money."""
     empty: list[str] = []
     if not ren:
         return [(None, empty)], [(t, empty) for t in targets]
@@ -454,8 +459,12 @@ for _mask in {tuple(k == KAUF for k, _, _ in c) for c in CARDS.values()}:
 def insure_parts(state: dict[str, Any], seat: int) -> tuple[list[str], list[str]]:
     """What the listed insure moves hold besides []: each single affordable house, and
     all affordable ones (greedy in board order) when that is more than one."""
-    budget = state["money"][seat]
-    ins = insurable(state, seat)
+    return insure_split(insurable(state, seat), state["money"][seat])
+
+
+def insure_split(ins: list[tuple[str, int]], budget: int) -> tuple[list[str], list[str]]:
+    """:func:`insure_parts` from the seat's (square, insurance price) of its uninsured
+    houses in board order, and its money."""
     singles = [sq for sq, price in ins if price <= budget]
     full = greedy(ins, budget)
     return singles, full if len(full) > 1 else []

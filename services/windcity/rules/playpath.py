@@ -1,0 +1,255 @@
+"""The playout path (fork, legal_actions, play) on a :class:`Fork`: a state that carries,
+besides its keys, what the listings would otherwise recompute from the whole board.
+
+A fork is a ``dict`` subclass whose caches are attributes, not keys: it equals, and
+serializes like, the plain state apply_move returns. :func:`play` keeps the caches in
+step with the state; a plain dict (never forked) takes the plain path
+(:func:`listing.legal_actions`, :func:`moves.play`).
+
+The caches, each derived from the state alone:
+
+- ``free``: per placement class (0 the beach, 1 the rest of L1, 2.. the other sections),
+  the placement moves of its free squares in board order, as a tuple that play replaces
+  (a listing made earlier keeps the squares of its own position);
+- ``own``: per seat, its houses' squares in board order, valid while the board holds
+  ``own_len`` houses (after setup houses only disappear, so a smaller count means some
+  were destroyed: each seat's list is filtered again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from shared.engine import Move, State
+
+from . import board, listing, moves, turn
+from .listing import _HURRICANE, _INSURE_NOTHING, _INSURE_ONE, _PLACE, PlanMoves
+from .placement import CLASSES, build, outlook, place_hurricane
+from .resolve import resolve
+
+_ORDER_GET = board.ORDER.__getitem__
+_ROW = board.ROW
+_BEACH = board.BEACH_ROW
+_QUOTA = board.QUOTA
+_BEACH_MAX = board.BEACH_MAX
+_RENEW_SINGLE = {sq: turn.RENEW_PRICE[r == _BEACH] for sq, r in _ROW.items()}
+_INSURE_SINGLE = {sq: turn.INSURE_PRICE[r == _BEACH] for sq, r in _ROW.items()}
+_RENEW_DUPLEX = turn.RENEW_PRICE[1]
+_INSURE_DUPLEX = turn.INSURE_PRICE[1]
+_INSURE_CHEAP = turn.INSURE_PRICE[0]
+
+# player count -> (class index, section, on the beach?) of each placement class in use
+_KINDS: dict[int, tuple[tuple[int, int, bool], ...]] = {
+    n: tuple((c, section, beach) for c, (section, beach, _) in enumerate(classes))
+    for n, classes in CLASSES.items()
+}
+# square -> its placement class (the beach is class 0; the rest of section s, class s)
+_CLASS_OF: dict[str, int] = {
+    sq: 0 if beach else section
+    for classes in CLASSES.values()
+    for section, beach, squares in classes
+    for sq in squares
+}
+# player count -> every class's placement moves on an empty board
+_ALL_FREE: dict[int, tuple[tuple[Move, ...], ...]] = {
+    n: tuple(tuple(_PLACE[sq] for sq in squares) for _, _, squares in classes)
+    for n, classes in CLASSES.items()
+}
+
+
+class Fork(dict[str, Any]):
+    """A state :func:`play` may change in place, with the caches of this module."""
+
+    __slots__ = ("free", "own", "own_len")
+    free: list[tuple[Move, ...]] | None
+    own: list[list[str]] | None
+    own_len: int
+
+
+def fork(state: State) -> State:
+    """:func:`moves.fork`'s copy as a :class:`Fork` (a fork's caches come along)."""
+    new = Fork(state)
+    new["houses"] = dict(state["houses"])
+    new["observatories"] = dict(state["observatories"])
+    new["money"] = list(state["money"])
+    new["stock"] = list(state["stock"])
+    new["alive"] = list(state["alive"])
+    new["pending"] = list(state["pending"])
+    if "tally" in state:
+        new["tally"] = [list(row) for row in state["tally"]]
+    if type(state) is Fork:
+        free = state.free
+        new.free = None if free is None else list(free)
+        new.own = state.own  # replaced, never edited
+        new.own_len = state.own_len
+    else:
+        new.free = None
+        new.own = None
+        new.own_len = -1
+    return new
+
+
+def _free(state: Fork) -> list[tuple[Move, ...]]:
+    """The ``free`` cache, made from the board when missing."""
+    free = state.free
+    if free is None:
+        houses = state["houses"]
+        n = state["num_players"]
+        if houses:
+            free = [
+                tuple([_PLACE[sq] for sq in squares if sq not in houses])
+                for _, _, squares in CLASSES[n]
+            ]
+        else:
+            free = list(_ALL_FREE[n])
+        state.free = free
+    return free
+
+
+def _own(state: Fork, houses: dict[str, list[Any]]) -> list[list[str]]:
+    """The ``own`` cache, brought up to date with the board."""
+    own = state.own
+    size = len(houses)
+    if own is None:
+        own = [[] for _ in range(state["num_players"])]
+        for sq, h in houses.items():
+            own[h[0]].append(sq)
+        for squares in own:
+            if len(squares) > 1:
+                squares.sort(key=_ORDER_GET)
+    elif state.own_len != size:
+        own = [[sq for sq in squares if sq in houses] for squares in own]
+    else:
+        return own
+    state.own = own
+    state.own_len = size
+    return own
+
+
+def legal_actions(state: State, seat: int) -> Sequence[Move]:
+    """:func:`listing.legal_actions`, from a fork's caches (a plain state: that function).
+
+    A placement listing is a tuple of the shared moves, the same ones in the same order."""
+    if type(state) is not Fork:
+        return listing.legal_actions(state, seat)
+    phase = state["phase"]
+    if phase == "insure":
+        if seat not in state["pending"]:
+            return ()
+        houses = state["houses"]
+        ins = []
+        for sq in _own(state, houses)[seat]:
+            h = houses[sq]
+            if not h[2]:
+                ins.append((sq, _INSURE_DUPLEX if h[1] == 2 else _INSURE_SINGLE[sq]))
+        singles, full = turn.insure_split(ins, state["money"][seat])
+        out = [_INSURE_NOTHING, *map(_INSURE_ONE.__getitem__, singles)]
+        if full:
+            out.append({"type": "insure", "squares": full})
+        return out
+    if seat != state["active"] or phase == "over":
+        return ()
+    if phase == "plan":
+        houses = state["houses"]
+        ren = []
+        targets = []
+        for sq in _own(state, houses)[seat]:
+            h = houses[sq]
+            if h[2]:
+                ren.append((sq, _RENEW_DUPLEX if h[1] == 2 else _RENEW_SINGLE[sq]))
+            if h[1] == 1 and _ROW[sq] != _BEACH:
+                targets.append(sq)
+        return PlanMoves(state["card"], *turn.parts_of(ren, targets, state["money"][seat]))
+    if phase == "houses":
+        return _placements(state, seat)
+    return _HURRICANE
+
+
+def _placements(state: Fork, seat: int) -> tuple[Move, ...]:
+    """:func:`placement.placement_runs`'s squares as moves, from the ``free`` cache."""
+    n = state["num_players"]
+    t = state["tally"]
+    q = _QUOTA[n]
+    mine = t[seat]
+    ok = outlook(t, seat, q)
+    free = _free(state)
+    out: tuple[Move, ...] | None = None
+    for c, section, beach in _KINDS[n]:
+        if mine[section] < q and (
+            (ok[0] and mine[0] < _BEACH_MAX[n]) if beach else ok[1] if section == 1 else ok[2]
+        ):
+            out = free[c] if out is None else out + free[c]
+    return () if out is None else out
+
+
+def play(state: State, seat: int, move: Move) -> None:
+    """:func:`moves.play` on a fork, keeping its caches (a plain state: that function)."""
+    if type(state) is not Fork:
+        moves.play(state, seat, move)
+        return
+    phase = state["phase"]
+    if phase == "insure":
+        squares = move["squares"]
+        cost = turn.insurance_cost(state["houses"], squares) if squares else 0
+        turn.insure(state, seat, squares, cost, None, True)
+        if not state["pending"]:
+            resolve(state, None, True)
+    elif phase == "plan":
+        _plan(state, seat, move)
+    elif phase == "houses":
+        sq = move["square"]
+        free = state.free
+        if free is not None:
+            c = _CLASS_OF[sq]
+            run = free[c]
+            i = run.index(move)
+            free[c] = run[:i] + run[i + 1 :]
+        state.own = None
+        build(state, seat, sq, None, True)
+        if state["phase"] != "houses":
+            state.free = None
+    else:
+        place_hurricane(state, seat, move["square"], None)
+
+
+def _plan(state: Fork, seat: int, move: Move) -> None:
+    """:func:`turn.make_plan` (then the resolution when nobody may answer) from the
+    ``own`` cache: the seat's lapsing houses and who may buy insurance are looked up
+    among each seat's own houses instead of the whole board."""
+    houses = state["houses"]
+    money = state["money"]
+    renew = move["renew"]
+    own = _own(state, houses)
+    for sq in own[seat]:
+        h = houses[sq]
+        if h[2] and sq not in renew:
+            houses[sq] = [h[0], h[1], False]
+    if renew:
+        money[seat] -= turn.renewal_cost(houses, renew)
+    state["plan"] = {
+        "actions": list(move["actions"]),
+        "kauf": move["kauf"],
+        "renew": turn._sorted(renew),
+    }
+    alive = state["alive"]
+    pending = []
+    for p in range(state["num_players"]):
+        if p == seat or not alive[p]:
+            continue
+        m = money[p]
+        if m >= _INSURE_DUPLEX:
+            for sq in own[p]:
+                if not houses[sq][2]:
+                    pending.append(p)
+                    break
+        elif m >= _INSURE_CHEAP:
+            for sq in own[p]:
+                h = houses[sq]
+                if not h[2] and h[1] == 1 and _ROW[sq] != _BEACH:
+                    pending.append(p)
+                    break
+    state["pending"] = pending
+    state["phase"] = "insure"
+    if not pending:
+        resolve(state, None, True)
