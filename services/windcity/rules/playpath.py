@@ -9,8 +9,10 @@ step with the state; a plain dict (never forked) takes the plain path
 The caches, each derived from the state alone:
 
 - ``free``: per placement class (0 the beach, 1 the rest of L1, 2.. the other sections),
-  the placement moves of its free squares in board order, as a tuple that play replaces
-  (a listing made earlier keeps the squares of its own position);
+  the placement moves of its free squares in board order (a placement listing is a copy
+  of some of these lists: it keeps the squares of its own position); ``free_at``: the
+  same squares' board positions, where play finds the move by bisection (``list.index``
+  would compare the other moves as dicts);
 - ``own``: per seat, its houses' squares in board order, valid while the board holds
   ``own_len`` houses (after setup houses only disappear, so a smaller count means some
   were destroyed: each seat's list is filtered again).
@@ -18,6 +20,7 @@ The caches, each derived from the state alone:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,7 +31,8 @@ from .listing import _HURRICANE, _INSURE_NOTHING, _INSURE_ONE, _PLACE, PlanMoves
 from .placement import CLASSES, build, outlook, place_hurricane
 from .resolve import resolve
 
-_ORDER_GET = board.ORDER.__getitem__
+_ORDER = board.ORDER
+_ORDER_GET = _ORDER.__getitem__
 _ROW = board.ROW
 _BEACH = board.BEACH_ROW
 _QUOTA = board.QUOTA
@@ -51,9 +55,14 @@ _CLASS_OF: dict[str, int] = {
     for section, beach, squares in classes
     for sq in squares
 }
-# player count -> every class's placement moves on an empty board
+# player count -> every class's placement moves, and their squares' board positions, on
+# an empty board
 _ALL_FREE: dict[int, tuple[tuple[Move, ...], ...]] = {
     n: tuple(tuple(_PLACE[sq] for sq in squares) for _, _, squares in classes)
+    for n, classes in CLASSES.items()
+}
+_ALL_AT: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(_ORDER[sq] for sq in squares) for _, _, squares in classes)
     for n, classes in CLASSES.items()
 }
 
@@ -61,8 +70,9 @@ _ALL_FREE: dict[int, tuple[tuple[Move, ...], ...]] = {
 class Fork(dict[str, Any]):
     """A state :func:`play` may change in place, with the caches of this module."""
 
-    __slots__ = ("free", "own", "own_len")
-    free: list[tuple[Move, ...]] | None
+    __slots__ = ("free", "free_at", "own", "own_len")
+    free: list[list[Move]] | None
+    free_at: list[list[int]]
     own: list[list[str]] | None
     own_len: int
 
@@ -80,7 +90,11 @@ def fork(state: State) -> State:
         new["tally"] = [list(row) for row in state["tally"]]
     if type(state) is Fork:
         free = state.free
-        new.free = None if free is None else list(free)
+        if free is None:
+            new.free = None
+        else:
+            new.free = [list(run) for run in free]
+            new.free_at = [list(run) for run in state.free_at]
         new.own = state.own  # replaced, never edited
         new.own_len = state.own_len
     else:
@@ -90,19 +104,19 @@ def fork(state: State) -> State:
     return new
 
 
-def _free(state: Fork) -> list[tuple[Move, ...]]:
+def _free(state: Fork) -> list[list[Move]]:
     """The ``free`` cache, made from the board when missing."""
     free = state.free
     if free is None:
         houses = state["houses"]
         n = state["num_players"]
         if houses:
-            free = [
-                tuple([_PLACE[sq] for sq in squares if sq not in houses])
-                for _, _, squares in CLASSES[n]
-            ]
+            open_ = [[sq for sq in squares if sq not in houses] for _, _, squares in CLASSES[n]]
+            free = [[_PLACE[sq] for sq in squares] for squares in open_]
+            state.free_at = [[_ORDER[sq] for sq in squares] for squares in open_]
         else:
-            free = list(_ALL_FREE[n])
+            free = [list(run) for run in _ALL_FREE[n]]
+            state.free_at = [list(run) for run in _ALL_AT[n]]
         state.free = free
     return free
 
@@ -137,15 +151,23 @@ def legal_actions(state: State, seat: int) -> Sequence[Move]:
     if phase == "insure":
         if seat not in state["pending"]:
             return ()
+        # turn.insure_parts in one pass: a house dearer than the money is neither a
+        # single nor part of the greedy "all affordable" subset
         houses = state["houses"]
-        ins = []
+        budget = state["money"][seat]
+        out = [_INSURE_NOTHING]
+        full = []
+        total = 0
         for sq in _own(state, houses)[seat]:
             h = houses[sq]
             if not h[2]:
-                ins.append((sq, _INSURE_DUPLEX if h[1] == 2 else _INSURE_SINGLE[sq]))
-        singles, full = turn.insure_split(ins, state["money"][seat])
-        out = [_INSURE_NOTHING, *map(_INSURE_ONE.__getitem__, singles)]
-        if full:
+                price = _INSURE_DUPLEX if h[1] == 2 else _INSURE_SINGLE[sq]
+                if price <= budget:
+                    out.append(_INSURE_ONE[sq])
+                    if total + price <= budget:
+                        full.append(sq)
+                        total += price
+        if len(full) > 1:
             out.append({"type": "insure", "squares": full})
         return out
     if seat != state["active"] or phase == "over":
@@ -166,7 +188,7 @@ def legal_actions(state: State, seat: int) -> Sequence[Move]:
     return _HURRICANE
 
 
-def _placements(state: Fork, seat: int) -> tuple[Move, ...]:
+def _placements(state: Fork, seat: int) -> list[Move]:
     """:func:`placement.placement_runs`'s squares as moves, from the ``free`` cache."""
     n = state["num_players"]
     t = state["tally"]
@@ -174,13 +196,13 @@ def _placements(state: Fork, seat: int) -> tuple[Move, ...]:
     mine = t[seat]
     ok = outlook(t, seat, q)
     free = _free(state)
-    out: tuple[Move, ...] | None = None
+    out: list[Move] = []
     for c, section, beach in _KINDS[n]:
         if mine[section] < q and (
             (ok[0] and mine[0] < _BEACH_MAX[n]) if beach else ok[1] if section == 1 else ok[2]
         ):
-            out = free[c] if out is None else out + free[c]
-    return () if out is None else out
+            out += free[c]
+    return out
 
 
 def play(state: State, seat: int, move: Move) -> None:
@@ -202,9 +224,10 @@ def play(state: State, seat: int, move: Move) -> None:
         free = state.free
         if free is not None:
             c = _CLASS_OF[sq]
-            run = free[c]
-            i = run.index(move)
-            free[c] = run[:i] + run[i + 1 :]
+            at = state.free_at[c]
+            i = bisect_left(at, _ORDER[sq])
+            del at[i]
+            del free[c][i]
         state.own = None
         build(state, seat, sq, None, True)
         if state["phase"] != "houses":

@@ -459,12 +459,8 @@ for _mask in {tuple(k == KAUF for k, _, _ in c) for c in CARDS.values()}:
 def insure_parts(state: dict[str, Any], seat: int) -> tuple[list[str], list[str]]:
     """What the listed insure moves hold besides []: each single affordable house, and
     all affordable ones (greedy in board order) when that is more than one."""
-    return insure_split(insurable(state, seat), state["money"][seat])
-
-
-def insure_split(ins: list[tuple[str, int]], budget: int) -> tuple[list[str], list[str]]:
-    """:func:`insure_parts` from the seat's (square, insurance price) of its uninsured
-    houses in board order, and its money."""
+    budget = state["money"][seat]
+    ins = insurable(state, seat)
     singles = [sq for sq, price in ins if price <= budget]
     full = greedy(ins, budget)
     return singles, full if len(full) > 1 else []
