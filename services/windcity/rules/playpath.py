@@ -21,13 +21,13 @@ The caches, each derived from the state alone:
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
 
 from shared.engine import Move, State
 
 from . import board, listing, moves, turn
-from .listing import _HURRICANE, _INSURE_NOTHING, _INSURE_ONE, _PLACE, PlanMoves
+from .listing import _HURRICANE, _INSURE_NOTHING, _INSURE_ONE, _PLACE, Part, PlanMoves
 from .placement import CLASSES, build, outlook, place_hurricane
 from .resolve import resolve
 
@@ -173,19 +173,119 @@ def legal_actions(state: State, seat: int) -> Sequence[Move]:
     if seat != state["active"] or phase == "over":
         return ()
     if phase == "plan":
-        houses = state["houses"]
-        ren = []
-        targets = []
-        for sq in _own(state, houses)[seat]:
-            h = houses[sq]
-            if h[2]:
-                ren.append((sq, _RENEW_DUPLEX if h[1] == 2 else _RENEW_SINGLE[sq]))
-            if h[1] == 1 and _ROW[sq] != _BEACH:
-                targets.append(sq)
-        return PlanMoves(state["card"], *turn.parts_of(ren, targets, state["money"][seat]))
+        return _plans(state, seat)
     if phase == "houses":
         return _placements(state, seat)
     return _HURRICANE
+
+
+_EMPTY: list[str] = []  # the renewals of every part without any (read-only)
+_PLAIN_ONLY: list[Part] = [(None, _EMPTY)]
+
+
+class _KaufParts(Sequence[Part]):
+    """The Kauf parts of :func:`turn.parts_of`, counted without being built: each target
+    with no renewals, then with the affordable ones besides it (greedy, the target
+    skipped) unless there are none; a part is built when it is read.
+
+    Such a part is missing for every target when no renewal is affordable (``step`` 1,
+    else 2), or for one target alone when the one affordable renewal is that target's
+    (``single``, at ``at`` in the targets)."""
+
+    __slots__ = ("_targets", "_ren", "_budget", "_full", "_step", "_single", "_at", "_len")
+
+    def __init__(
+        self,
+        targets: list[str],
+        ren: list[tuple[str, int]],
+        budget: int,
+        full: list[str],
+        afford: list[str],
+    ) -> None:
+        self._targets = targets
+        self._ren = ren
+        self._budget = budget
+        self._full = full
+        self._single: str | None = None
+        self._at = 0
+        n = len(targets)
+        if not afford:
+            self._step = 1
+            self._len = n
+            return
+        self._step = 2
+        self._len = 2 * n
+        if len(afford) == 1:
+            single = afford[0]
+            if single in targets:
+                self._single = single
+                self._at = 2 * targets.index(single)
+                self._len -= 1
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, j: int) -> Part: ...
+
+    @overload
+    def __getitem__(self, j: slice) -> list[Part]: ...
+
+    def __getitem__(self, j: int | slice) -> Part | list[Part]:
+        if isinstance(j, slice):
+            return list(self)[j]
+        if j < 0:
+            j += self._len
+        if not 0 <= j < self._len:
+            raise IndexError("part index out of range")
+        if self._step == 1:
+            return self._targets[j], _EMPTY
+        if self._single is not None and j >= self._at:
+            if j == self._at:
+                return self._single, _EMPTY
+            j += 1  # past the single target's one part
+        t = self._targets[j >> 1]
+        if not j & 1:
+            return t, _EMPTY
+        ren = self._ren
+        for sq, _ in ren:
+            if sq == t:
+                break
+        else:  # skipping it changes nothing: the same list
+            return t, self._full
+        if sum([price for _, price in ren]) <= self._budget:
+            return t, [sq for sq in self._full if sq != t]
+        return t, turn.greedy(ren, self._budget, skip=t)
+
+    def __iter__(self) -> Iterator[Part]:
+        for j in range(self._len):
+            yield self[j]
+
+
+def _plans(state: Fork, seat: int) -> PlanMoves:
+    """:func:`turn.plan_parts`'s listing from the ``own`` cache, its Kauf parts counted
+    (:class:`_KaufParts`) instead of built."""
+    houses = state["houses"]
+    budget = state["money"][seat]
+    ren = []
+    targets = []
+    full = []
+    afford = []  # renewals that fit the money on their own
+    total = 0
+    for sq in _own(state, houses)[seat]:
+        h = houses[sq]
+        if h[2]:
+            price = _RENEW_DUPLEX if h[1] == 2 else _RENEW_SINGLE[sq]
+            ren.append((sq, price))
+            if price <= budget:
+                afford.append(sq)
+                if total + price <= budget:
+                    full.append(sq)
+                    total += price
+        if h[1] == 1 and _ROW[sq] != _BEACH:
+            targets.append(sq)
+    plain = [(None, _EMPTY), (None, full)] if full else _PLAIN_ONLY
+    return PlanMoves(state["card"], plain, _KaufParts(targets, ren, budget, full, afford))
 
 
 def _placements(state: Fork, seat: int) -> list[Move]:
