@@ -15,7 +15,11 @@ The caches, each derived from the state alone:
   would compare the other moves as dicts);
 - ``own``: per seat, its houses' squares in board order, valid while the board holds
   ``own_len`` houses (after setup houses only disappear, so a smaller count means some
-  were destroyed: each seat's list is filtered again).
+  were destroyed: each seat's list is filtered again);
+- ``insured``: the turn of the last plan listing and the active seat's insured houses
+  then (square, renewal price): the plan played next in that turn lapses the ones it
+  does not renew without looking at the seat's other houses (a turn has one plan phase,
+  and nothing changes the state between its listing and its plan).
 """
 
 from __future__ import annotations
@@ -70,11 +74,12 @@ _ALL_AT: dict[int, tuple[tuple[int, ...], ...]] = {
 class Fork(dict[str, Any]):
     """A state :func:`play` may change in place, with the caches of this module."""
 
-    __slots__ = ("free", "free_at", "own", "own_len")
+    __slots__ = ("free", "free_at", "own", "own_len", "insured")
     free: list[list[Move]] | None
     free_at: list[list[int]]
     own: list[list[str]] | None
     own_len: int
+    insured: tuple[int, list[tuple[str, int]]] | None
 
 
 def fork(state: State) -> State:
@@ -88,6 +93,7 @@ def fork(state: State) -> State:
     new["pending"] = list(state["pending"])
     if "tally" in state:
         new["tally"] = [list(row) for row in state["tally"]]
+    new.insured = None
     if type(state) is Fork:
         free = state.free
         if free is None:
@@ -284,6 +290,7 @@ def _plans(state: Fork, seat: int) -> PlanMoves:
                     total += price
         if h[1] == 1 and _ROW[sq] != _BEACH:
             targets.append(sq)
+    state.insured = (state["turn"], ren)
     plain = [(None, _EMPTY), (None, full)] if full else _PLAIN_ONLY
     return PlanMoves(state["card"], plain, _KaufParts(targets, ren, budget, full, afford))
 
@@ -312,10 +319,22 @@ def play(state: State, seat: int, move: Move) -> None:
         return
     phase = state["phase"]
     if phase == "insure":
+        # turn.insure on a fork, the cost added up while insuring (a market this engine
+        # opened lists each seat once)
+        pending = state["pending"]
+        pending.remove(seat)
         squares = move["squares"]
-        cost = turn.insurance_cost(state["houses"], squares) if squares else 0
-        turn.insure(state, seat, squares, cost, None, True)
-        if not state["pending"]:
+        if squares:
+            houses = state["houses"]
+            cost = 0
+            for sq in squares:
+                h = houses[sq]
+                cost += _INSURE_DUPLEX if h[1] == 2 else _INSURE_SINGLE[sq]
+                houses[sq] = [h[0], h[1], True]
+            money = state["money"]
+            money[seat] -= cost
+            money[state["active"]] += cost
+        if not pending:
             resolve(state, None, True)
     elif phase == "plan":
         _plan(state, seat, move)
@@ -344,10 +363,17 @@ def _plan(state: Fork, seat: int, move: Move) -> None:
     money = state["money"]
     renew = move["renew"]
     own = _own(state, houses)
-    for sq in own[seat]:
-        h = houses[sq]
-        if h[2] and sq not in renew:
-            houses[sq] = [h[0], h[1], False]
+    insured = state.insured
+    if insured is not None and insured[0] == state["turn"]:
+        for sq, _ in insured[1]:
+            if sq not in renew:
+                h = houses[sq]
+                houses[sq] = [h[0], h[1], False]
+    else:
+        for sq in own[seat]:
+            h = houses[sq]
+            if h[2] and sq not in renew:
+                houses[sq] = [h[0], h[1], False]
     if renew:
         money[seat] -= turn.renewal_cost(houses, renew)
     state["plan"] = {
