@@ -47,11 +47,8 @@ _RENEW_DUPLEX = turn.RENEW_PRICE[1]
 _INSURE_DUPLEX = turn.INSURE_PRICE[1]
 _INSURE_CHEAP = turn.INSURE_PRICE[0]
 
-# player count -> (class index, section, on the beach?) of each placement class in use
-_KINDS: dict[int, tuple[tuple[int, int, bool], ...]] = {
-    n: tuple((c, section, beach) for c, (section, beach, _) in enumerate(classes))
-    for n, classes in CLASSES.items()
-}
+# player count -> the placement classes past L1 (class s: section s)
+_OTHERS: dict[int, range] = {n: range(2, len(classes)) for n, classes in CLASSES.items()}
 # square -> its placement class (the beach is class 0; the rest of section s, class s)
 _CLASS_OF: dict[str, int] = {
     sq: 0 if beach else section
@@ -301,14 +298,20 @@ def _placements(state: Fork, seat: int) -> list[Move]:
     t = state["tally"]
     q = _QUOTA[n]
     mine = t[seat]
-    ok = outlook(t, seat, q)
-    free = _free(state)
+    beach_ok, l1_ok, other_ok = outlook(t, seat, q)
+    free = state.free
+    if free is None:
+        free = _free(state)
     out: list[Move] = []
-    for c, section, beach in _KINDS[n]:
-        if mine[section] < q and (
-            (ok[0] and mine[0] < _BEACH_MAX[n]) if beach else ok[1] if section == 1 else ok[2]
-        ):
-            out += free[c]
+    if mine[1] < q:  # the beach and the rest of L1 (classes 0 and 1) are in section 1
+        if beach_ok and mine[0] < _BEACH_MAX[n]:
+            out += free[0]
+        if l1_ok:
+            out += free[1]
+    if other_ok:
+        for c in _OTHERS[n]:
+            if mine[c] < q:
+                out += free[c]
     return out
 
 
