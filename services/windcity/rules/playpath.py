@@ -24,14 +24,23 @@ The caches, each derived from the state alone:
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from typing import Any
 
 from shared.engine import Move, State
 
 from . import board, listing, moves, turn
-from .listing import _HURRICANE, _INSURE_NOTHING, _INSURE_ONE, _PLACE, Part, PlanMoves
+from .listing import (
+    _HURRICANE,
+    _INSURE_NOTHING,
+    _INSURE_ONE,
+    _PLACE,
+    _STARTS,
+    Part,
+    _Lazy,
+    _starts,
+)
 from .placement import CLASSES, build, outlook, place_hurricane
 from .resolve import resolve
 
@@ -186,65 +195,97 @@ _EMPTY: list[str] = []  # the renewals of every part without any (read-only)
 _PLAIN_ONLY: list[Part] = [(None, _EMPTY)]
 
 
-class _KaufParts(Sequence[Part]):
-    """The Kauf parts of :func:`turn.parts_of`, counted without being built: each target
-    with no renewals, then with the affordable ones besides it (greedy, the target
-    skipped) unless there are none; a part is built when it is read.
+class _ForkPlans(_Lazy):
+    """A fork's plan listing: :class:`PlanMoves`'s moves in its order, with the Kauf
+    parts of :func:`turn.parts_of` counted instead of built (a part is built when its
+    move is read).
 
-    Such a part is missing for every target when no renewal is affordable (``step`` 1,
-    else 2), or for one target alone when the one affordable renewal is that target's
-    (``single``, at ``at`` in the targets)."""
+    Each target comes with no renewals, then with the affordable ones besides it (greedy,
+    the target skipped) unless there are none: such a part is missing for every target
+    when no renewal is affordable (``step`` 1, else 2), or for one target alone when the
+    one affordable renewal is that target's (``single``, at ``single_at`` among the
+    parts)."""
 
-    __slots__ = ("_targets", "_ren", "_budget", "_full", "_step", "_single", "_at", "_len")
+    __slots__ = (
+        "_orders",
+        "_starts",
+        "_plain",
+        "_targets",
+        "_ren",
+        "_budget",
+        "_full",
+        "_step",
+        "_single",
+        "_single_at",
+        "_kauf_len",
+    )
 
     def __init__(
         self,
+        card: int,
+        plain: list[Part],
         targets: list[str],
         ren: list[tuple[str, int]],
         budget: int,
         full: list[str],
         afford: list[str],
     ) -> None:
+        self._plain = plain
         self._targets = targets
         self._ren = ren
         self._budget = budget
         self._full = full
         self._single: str | None = None
-        self._at = 0
+        self._single_at = 0
         n = len(targets)
         if not afford:
             self._step = 1
-            self._len = n
-            return
-        self._step = 2
-        self._len = 2 * n
-        if len(afford) == 1:
-            single = afford[0]
-            if single in targets:
-                self._single = single
-                self._at = 2 * targets.index(single)
-                self._len -= 1
+        else:
+            self._step = 2
+            n *= 2
+            if len(afford) == 1:
+                single = afford[0]
+                if single in targets:
+                    self._single = single
+                    self._single_at = 2 * targets.index(single)
+                    n -= 1
+        self._kauf_len = n
+        self._orders = orders = turn.ORDERS_BY_CARD[card]
+        key = (card, len(plain), n)
+        starts = _STARTS.get(key)
+        if starts is None:
+            starts = _STARTS[key] = _starts(orders, len(plain), n)
+        self._starts = starts
+        self._len = starts[-1]
 
-    def __len__(self) -> int:
-        return self._len
+    def __getitem__(self, i: Any) -> Any:
+        if type(i) is not int or not 0 <= i < self._len:
+            return _Lazy.__getitem__(self, i)
+        starts = self._starts  # _at, inline: random.choice reads one move
+        k = bisect_right(starts, i) - 1
+        actions, has_kauf = self._orders[k]
+        if has_kauf:
+            target, renew = self._part(i - starts[k])
+        else:
+            target, renew = self._plain[i - starts[k]]
+        return {"type": "plan", "actions": actions, "kauf": target, "renew": renew}
 
-    @overload
-    def __getitem__(self, j: int) -> Part: ...
+    def _at(self, i: int) -> Move:
+        starts = self._starts
+        k = bisect_right(starts, i) - 1
+        actions, has_kauf = self._orders[k]
+        if has_kauf:
+            target, renew = self._part(i - starts[k])
+        else:
+            target, renew = self._plain[i - starts[k]]
+        return {"type": "plan", "actions": actions, "kauf": target, "renew": renew}
 
-    @overload
-    def __getitem__(self, j: slice) -> list[Part]: ...
-
-    def __getitem__(self, j: int | slice) -> Part | list[Part]:
-        if isinstance(j, slice):
-            return list(self)[j]
-        if j < 0:
-            j += self._len
-        if not 0 <= j < self._len:
-            raise IndexError("part index out of range")
+    def _part(self, j: int) -> Part:
+        """The ``j``-th Kauf part (``0 <= j < kauf_len``)."""
         if self._step == 1:
             return self._targets[j], _EMPTY
-        if self._single is not None and j >= self._at:
-            if j == self._at:
+        if self._single is not None and j >= self._single_at:
+            if j == self._single_at:
                 return self._single, _EMPTY
             j += 1  # past the single target's one part
         t = self._targets[j >> 1]
@@ -260,14 +301,16 @@ class _KaufParts(Sequence[Part]):
             return t, [sq for sq in self._full if sq != t]
         return t, turn.greedy(ren, self._budget, skip=t)
 
-    def __iter__(self) -> Iterator[Part]:
-        for j in range(self._len):
-            yield self[j]
+    def __iter__(self) -> Iterator[Move]:
+        plain = self._plain
+        kauf = [self._part(j) for j in range(self._kauf_len)]
+        for actions, has_kauf in self._orders:
+            for target, renew in kauf if has_kauf else plain:
+                yield {"type": "plan", "actions": actions, "kauf": target, "renew": renew}
 
 
-def _plans(state: Fork, seat: int) -> PlanMoves:
-    """:func:`turn.plan_parts`'s listing from the ``own`` cache, its Kauf parts counted
-    (:class:`_KaufParts`) instead of built."""
+def _plans(state: Fork, seat: int) -> _ForkPlans:
+    """:func:`turn.plan_parts`'s listing from the ``own`` cache (:class:`_ForkPlans`)."""
     houses = state["houses"]
     budget = state["money"][seat]
     ren = []
@@ -289,7 +332,7 @@ def _plans(state: Fork, seat: int) -> PlanMoves:
             targets.append(sq)
     state.insured = (state["turn"], ren)
     plain = [(None, _EMPTY), (None, full)] if full else _PLAIN_ONLY
-    return PlanMoves(state["card"], plain, _KaufParts(targets, ren, budget, full, afford))
+    return _ForkPlans(state["card"], plain, targets, ren, budget, full, afford)
 
 
 def _placements(state: Fork, seat: int) -> list[Move]:
