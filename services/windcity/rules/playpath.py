@@ -170,7 +170,10 @@ def legal_actions(state: State, seat: int) -> Sequence[Move]:
         out = [_INSURE_NOTHING]
         full = []
         total = 0
-        for sq in _own(state, houses)[seat]:
+        own = state.own
+        if own is None or state.own_len != len(houses):
+            own = _own(state, houses)
+        for sq in own[seat]:
             h = houses[sq]
             if not h[2]:
                 price = _INSURE_DUPLEX if h[1] == 2 else _INSURE_SINGLE[sq]
@@ -318,7 +321,10 @@ def _plans(state: Fork, seat: int) -> _ForkPlans:
     full = []
     afford = []  # renewals that fit the money on their own
     total = 0
-    for sq in _own(state, houses)[seat]:
+    own = state.own
+    if own is None or state.own_len != len(houses):
+        own = _own(state, houses)
+    for sq in own[seat]:
         h = houses[sq]
         if h[2]:
             price = _RENEW_DUPLEX if h[1] == 2 else _RENEW_SINGLE[sq]
@@ -408,7 +414,9 @@ def _plan(state: Fork, seat: int, move: Move) -> None:
     houses = state["houses"]
     money = state["money"]
     renew = move["renew"]
-    own = _own(state, houses)
+    own = state.own
+    if own is None or state.own_len != len(houses):
+        own = _own(state, houses)
     insured = state.insured
     if insured is not None and insured[0] == state["turn"]:
         for sq, _ in insured[1]:
@@ -425,7 +433,7 @@ def _plan(state: Fork, seat: int, move: Move) -> None:
     state["plan"] = {
         "actions": list(move["actions"]),
         "kauf": move["kauf"],
-        "renew": turn._sorted(renew),
+        "renew": turn._sorted(renew) if len(renew) > 1 else list(renew),
     }
     alive = state["alive"]
     pending = []
