@@ -89,7 +89,9 @@ class Fork(dict[str, Any]):
 
 
 def fork(state: State) -> State:
-    """:func:`moves.fork`'s copy as a :class:`Fork` (a fork's caches come along)."""
+    """A :class:`Fork` of ``state`` owning every container play edits (house lists and
+    the plan are replaced, never edited, so they stay shared); a fork's caches come
+    along."""
     new = Fork(state)
     new["houses"] = dict(state["houses"])
     new["observatories"] = dict(state["observatories"])
@@ -156,7 +158,8 @@ def _own(state: Fork, houses: dict[str, list[Any]]) -> list[list[str]]:
 def legal_actions(state: State, seat: int) -> Sequence[Move]:
     """:func:`listing.legal_actions`, from a fork's caches (a plain state: that function).
 
-    A placement listing is a tuple of the shared moves, the same ones in the same order."""
+    A placement listing is a list of the shared moves (the same ones in the same order as
+    the plain listing's), a plan listing a :class:`_ForkPlans`."""
     if type(state) is not Fork:
         return listing.legal_actions(state, seat)
     phase = state["phase"]
@@ -199,9 +202,9 @@ _PLAIN_ONLY: list[Part] = [(None, _EMPTY)]
 
 
 class _ForkPlans(_Lazy):
-    """A fork's plan listing: :class:`PlanMoves`'s moves in its order, with the Kauf
-    parts of :func:`turn.parts_of` counted instead of built (a part is built when its
-    move is read).
+    """A fork's plan listing: :class:`listing.PlanMoves`'s moves in its order, with the
+    Kauf parts of :func:`turn.plan_parts` counted instead of built (a part is built when
+    its move is read).
 
     Each target comes with no renewals, then with the affordable ones besides it (greedy,
     the target skipped) unless there are none: such a part is missing for every target
@@ -274,14 +277,7 @@ class _ForkPlans(_Lazy):
         return {"type": "plan", "actions": actions, "kauf": target, "renew": renew}
 
     def _at(self, i: int) -> Move:
-        starts = self._starts
-        k = bisect_right(starts, i) - 1
-        actions, has_kauf = self._orders[k]
-        if has_kauf:
-            target, renew = self._part(i - starts[k])
-        else:
-            target, renew = self._plain[i - starts[k]]
-        return {"type": "plan", "actions": actions, "kauf": target, "renew": renew}
+        return self[i]  # type: ignore[no-any-return]
 
     def _part(self, j: int) -> Part:
         """The ``j``-th Kauf part (``0 <= j < kauf_len``)."""
@@ -433,7 +429,7 @@ def _plan(state: Fork, seat: int, move: Move) -> None:
     state["plan"] = {
         "actions": list(move["actions"]),
         "kauf": move["kauf"],
-        "renew": turn._sorted(renew) if len(renew) > 1 else list(renew),
+        "renew": board.sort_squares(renew) if len(renew) > 1 else list(renew),
     }
     alive = state["alive"]
     pending = []

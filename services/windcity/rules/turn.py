@@ -407,15 +407,10 @@ def plan_parts(
     a Kauf action, and with one (x each Kauf target); renewals [] and, if any, every
     affordable one (greedy in board order; a renewed target would be rejected)."""
     houses = state["houses"]
+    budget = state["money"][seat]
     mine = _mine(houses, seat)
-    return parts_of(_renewable(houses, mine), _kauf_targets(houses, mine), state["money"][seat])
-
-
-def parts_of(
-    ren: list[tuple[str, int]], targets: list[str], budget: int
-) -> tuple[list[tuple[None, list[str]]], list[tuple[str, list[str]]]]:
-    """:func:`plan_parts` from the seat's (square, renewal price) of its insured houses
-    and its Kauf targets, both in board order, and its money."""
+    ren = _renewable(houses, mine)
+    targets = _kauf_targets(houses, mine)
     empty: list[str] = []
     if not ren:
         return [(None, empty)], [(t, empty) for t in targets]
