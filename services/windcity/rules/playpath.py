@@ -12,7 +12,9 @@ The caches, each derived from the state alone:
   the placement moves of its free squares in board order (a placement listing is a copy
   of some of these lists: it keeps the squares of its own position); ``free_at``: the
   same squares' board positions, where play finds the move by bisection (``list.index``
-  would compare the other moves as dicts);
+  would compare the other moves as dicts); with them the counts the quota look-ahead
+  needs (:func:`placement.outlook`): ``beach_free`` squares, ``need`` (seats without a
+  beach house) and ``stuck`` (those of them whose L1 quota is full);
 - ``own``: per seat, its houses' squares in board order, valid while the board holds
   ``own_len`` houses (after setup houses only disappear, so a smaller count means some
   were destroyed: each seat's list is filtered again);
@@ -41,7 +43,7 @@ from .listing import (
     _Lazy,
     _starts,
 )
-from .placement import CLASSES, build, outlook, place_hurricane
+from .placement import CLASSES, build, place_hurricane
 from .resolve import resolve
 
 _ORDER = board.ORDER
@@ -80,9 +82,21 @@ _ALL_AT: dict[int, tuple[tuple[int, ...], ...]] = {
 class Fork(dict[str, Any]):
     """A state :func:`play` may change in place, with the caches of this module."""
 
-    __slots__ = ("free", "free_at", "own", "own_len", "insured")
+    __slots__ = (
+        "free",
+        "free_at",
+        "beach_free",
+        "need",
+        "stuck",
+        "own",
+        "own_len",
+        "insured",
+    )
     free: list[list[Move]] | None
     free_at: list[list[int]]
+    beach_free: int
+    need: int
+    stuck: int
     own: list[list[str]] | None
     own_len: int
     insured: tuple[int, list[tuple[str, int]]] | None
@@ -109,6 +123,9 @@ def fork(state: State) -> State:
         else:
             new.free = [list(run) for run in free]
             new.free_at = [list(run) for run in state.free_at]
+            new.beach_free = state.beach_free
+            new.need = state.need
+            new.stuck = state.stuck
         new.own = state.own  # replaced, never edited
         new.own_len = state.own_len
     else:
@@ -132,6 +149,11 @@ def _free(state: Fork) -> list[list[Move]]:
             free = [list(run) for run in _ALL_FREE[n]]
             state.free_at = [list(run) for run in _ALL_AT[n]]
         state.free = free
+        q = _QUOTA[n]
+        t = state["tally"]
+        state.beach_free = board.NCOLS - sum([tp[0] for tp in t])
+        state.need = sum([not tp[0] for tp in t])
+        state.stuck = sum([not tp[0] and tp[1] >= q for tp in t])
     return free
 
 
@@ -343,10 +365,22 @@ def _placements(state: Fork, seat: int) -> list[Move]:
     t = state["tally"]
     q = _QUOTA[n]
     mine = t[seat]
-    beach_ok, l1_ok, other_ok = outlook(t, seat, q)
     free = state.free
     if free is None:
         free = _free(state)
+    # placement.outlook from the counts
+    stuck = state.stuck
+    if stuck and (stuck > 1 or mine[0] or mine[1] < q):
+        return []  # another seat without a beach house has no room left in L1
+    room = state.beach_free
+    need = state.need
+    if mine[0]:
+        beach_ok = room - 1 >= need
+        l1_ok = other_ok = room >= need
+    else:
+        beach_ok = room >= need
+        l1_ok = mine[1] + 1 < q and room >= need
+        other_ok = mine[1] < q and room >= need
     out: list[Move] = []
     if mine[1] < q:  # the beach and the rest of L1 (classes 0 and 1) are in section 1
         if beach_ok and mine[0] < _BEACH_MAX[n]:
@@ -395,6 +429,16 @@ def play(state: State, seat: int, move: Move) -> None:
             i = bisect_left(at, _ORDER[sq])
             del at[i]
             del free[c][i]
+            if c < 2:  # the look-ahead's counts change with L1 houses only
+                row = state["tally"][seat]
+                if c == 0:
+                    state.beach_free -= 1
+                    if not row[0]:
+                        state.need -= 1
+                        if row[1] >= _QUOTA[state["num_players"]]:
+                            state.stuck -= 1
+                elif not row[0] and row[1] + 1 == _QUOTA[state["num_players"]]:
+                    state.stuck += 1
         state.own = None
         build(state, seat, sq, None, True)
         if state["phase"] != "houses":
