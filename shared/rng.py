@@ -33,9 +33,13 @@ def below(s: int, n: int) -> tuple[int, int]:
 
 
 def shuffle(s: int, items: list[T]) -> tuple[int, list[T]]:
-    """``(new_state, a shuffled copy of items)`` by Fisher-Yates."""
+    """``(new_state, a shuffled copy of items)`` by Fisher-Yates: ``below(s, i + 1)`` per
+    item, its splitmix64 step inlined (setups and reshuffles call this)."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        s, j = below(s, i + 1)
+        s = (s + 0x9E3779B97F4A7C15) & MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        j = (z ^ (z >> 31)) % (i + 1)
         out[i], out[j] = out[j], out[i]
     return s, out

@@ -36,7 +36,8 @@ def _check_listing(state: dict[str, Any], seat: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_playouts_on_a_fork_follow_apply_move(players: int) -> None:
     """Random games (options varied) played in place stay equal, key order included, to
-    apply_move's states; every listing reads as legal_moves; apply_move's states stay."""
+    apply_move's states; every listing, on the fork and on the plain state (where the
+    lazy ones are), reads as legal_moves; apply_move's states stay."""
     for seed in range(4):
         rng = random.Random(seed)
         options: dict[str, Any] = {"max_turns": 10 + 7 * seed}
@@ -49,8 +50,9 @@ def test_playouts_on_a_fork_follow_apply_move(players: int) -> None:
         while not E.is_over(state):
             seat = rng.choice(E.to_act(state))
             _check_listing(mine, seat)
+            _check_listing(state, seat)
+            lazy.add(type(E.legal_actions(state, seat)))
             actions = E.legal_actions(mine, seat)
-            lazy.add(type(actions))
             move = rng.choice(actions)
             seen.append((state, _text(state)))
             state, _ = E.apply_move(state, seat, move)
@@ -91,3 +93,62 @@ def test_a_listing_survives_play_on_its_state() -> None:
         E.play(mine, seat, rng.choice(actions))
     for actions, text in kept:
         assert _text(list(actions)) == text
+
+
+def test_fork_caches_follow_apply_move_in_every_shape() -> None:
+    """The fork's caches (free squares, the quota look-ahead's counts, each seat's houses,
+    the plan listing's insured houses) over varied games: every listing equals
+    legal_moves, read whole and at sampled indices; a fresh fork of the plain state and a
+    fork of the fork each play the move without a listing of their own and equal
+    apply_move; the plan listings count their Kauf parts in each of their three shapes
+    (no renewal affordable, some, the one affordable renewal a target's)."""
+    shapes = set()
+    for seed in range(40):
+        rng = random.Random(seed)
+        players = (2, 3, 4, 5)[seed % 4]
+        options: dict[str, Any] = {"max_turns": 12 + seed}
+        if seed % 3 == 1:
+            options["play_area"] = "full"
+        state = E.setup(players, options, seed)
+        mine = E.fork(state)
+        while not E.is_over(state):
+            seat = rng.choice(E.to_act(state))
+            actions = E.legal_actions(mine, seat)
+            moves = E.legal_moves(state, seat)
+            assert list(actions) == moves
+            for i in rng.sample(range(len(moves)), min(len(moves), 8)):
+                assert actions[i] == moves[i]
+            if state["phase"] == "plan":
+                shapes.add((actions._step, actions._single is not None))  # type: ignore[attr-defined]
+            move = rng.choice(actions)
+            others = [E.fork(state), E.fork(mine)] if rng.random() < 0.25 else []
+            state, _ = E.apply_move(state, seat, move)
+            for other in [*others, mine]:
+                E.play(other, seat, move)
+                assert _text(other) == _text(state)
+    assert shapes == {(1, False), (2, False), (2, True)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_fork_placements_follow_a_filling_beach(players: int) -> None:
+    """House placement on a fork, the other seats rushing for the beach while the first
+    placer keeps off it, so that its squares run out and the quota look-ahead (from the
+    fork's counts) decides: every listing equals legal_moves and every state
+    apply_move's."""
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = E.setup(players, {}, seed)
+        mine = E.fork(state)
+        while state["phase"] in ("hurricane", "houses"):
+            seat = E.to_act(state)[0]
+            actions = E.legal_actions(mine, seat)
+            assert list(actions) == E.legal_moves(state, seat)
+            beach = [m for m in actions if m.get("square", "")[1:] == "5"]
+            land = [m for m in actions if m not in beach]
+            if seat == state["first"]:
+                move = rng.choice(land or actions)
+            else:
+                move = rng.choice(beach if beach and rng.random() < 0.9 else actions)
+            state, _ = E.apply_move(state, seat, move)
+            E.play(mine, seat, move)
+            assert _text(mine) == _text(state)

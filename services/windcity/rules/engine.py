@@ -13,7 +13,7 @@ from typing import Any, cast
 import shared.rng as rng
 from shared.engine import Engine, State
 
-from . import listing, moves, views
+from . import listing, moves, playpath, views
 from .bots import BOTS
 from .cards import CARDS, KAUF
 from .options import MAX_PLAYERS, MIN_PLAYERS
@@ -66,9 +66,9 @@ class WindCityEngine:
     is_over = staticmethod(views.is_over)
     result = staticmethod(views.result)
 
-    fork = staticmethod(moves.fork)
-    legal_actions = staticmethod(listing.legal_actions)
-    play = staticmethod(moves.play)
+    fork = staticmethod(playpath.fork)
+    legal_actions = staticmethod(playpath.legal_actions)
+    play = staticmethod(playpath.play)
 
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))

@@ -67,7 +67,7 @@ class PlanMoves(_Lazy):
 
     __slots__ = ("_orders", "_plain", "_kauf", "_starts")
 
-    def __init__(self, card: int, plain: list[Part], kauf: list[Part]) -> None:
+    def __init__(self, card: int, plain: Sequence[Part], kauf: Sequence[Part]) -> None:
         self._orders = turn.ORDERS_BY_CARD[card]
         self._plain = plain
         self._kauf = kauf

@@ -1,5 +1,6 @@
 """Wind City's moves: the checks every move shares, applying one (a copy, or in place
-on a fork), and the subset choices (the listing itself: :mod:`.listing`)."""
+on a fork), and the subset choices (the listing itself: :mod:`.listing`; forks and
+their caches: :mod:`.playpath`)."""
 
 from __future__ import annotations
 
@@ -87,8 +88,10 @@ def apply_move(state: State, seat: int, move: Move) -> tuple[State, list[Event]]
 
 
 def play(state: State, seat: int, move: Move) -> None:
-    """:func:`apply_move` of a listed move in place on a :func:`fork`: no checks, no
-    events, the containers edited instead of copied."""
+    """:func:`apply_move` of a listed move in place on a state owning the containers the
+    cores edit (a fork, :func:`playpath.fork`; :func:`playpath.play` keeps a fork's caches
+    and calls this for any other state): no checks, no events, the containers edited
+    instead of copied."""
     phase = state["phase"]
     if phase == "insure":
         squares = move["squares"]
@@ -106,21 +109,6 @@ def play(state: State, seat: int, move: Move) -> None:
             resolve(state, None, True)
     else:
         placement.place_hurricane(state, seat, move["square"], None)
-
-
-def fork(state: State) -> State:
-    """A copy of ``state`` owning every container :func:`play` edits (house lists and
-    the plan are replaced, never edited, so they stay shared)."""
-    new = dict(state)
-    new["houses"] = dict(state["houses"])
-    new["observatories"] = dict(state["observatories"])
-    new["money"] = list(state["money"])
-    new["stock"] = list(state["stock"])
-    new["alive"] = list(state["alive"])
-    new["pending"] = list(state["pending"])
-    if "tally" in state:
-        new["tally"] = [list(row) for row in state["tally"]]
-    return new
 
 
 def choices(state: State, seat: int) -> list[Choice]:

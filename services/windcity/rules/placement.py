@@ -93,11 +93,11 @@ def _feasible_after(
     state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
 ) -> bool:
     """Can every player still complete the quotas after this placement?"""
-    ok = _outlook(t, seat, _QUOTA[state["num_players"]])
+    ok = outlook(t, seat, _QUOTA[state["num_players"]])
     return ok[0] if beach else ok[1] if section == 1 else ok[2]
 
 
-def _outlook(t: list[list[int]], seat: int, q: int) -> tuple[bool, bool, bool]:
+def outlook(t: list[list[int]], seat: int, q: int) -> tuple[bool, bool, bool]:
     """Whether every player can still complete the quotas after ``seat`` places a house
     on the beach, elsewhere in L1, or in another section.
 
@@ -153,7 +153,7 @@ def check_placement(state: dict[str, Any], seat: int, move: dict[str, Any]) -> s
     q = _QUOTA[n]
     if mine[section] >= q or (beach and mine[0] >= _BEACH_MAX[n]):
         check_house(state, seat, sq, t)
-    ok = _outlook(t, seat, q)
+    ok = outlook(t, seat, q)
     if not (ok[0] if beach else ok[1] if section == 1 else ok[2]):
         check_house(state, seat, sq, t)
     return sq  # type: ignore[no-any-return]
@@ -194,7 +194,7 @@ def build(
     state["active"] = (seat + 1) % n
 
 
-_CLASSES: dict[int, list[tuple[int, bool, tuple[str, ...]]]] = {
+CLASSES: dict[int, list[tuple[int, bool, tuple[str, ...]]]] = {
     n: [
         (
             board.section_of_row(first),
@@ -230,7 +230,7 @@ def placement_runs(state: dict[str, Any], seat: int) -> list[tuple[tuple[str, ..
     t = tally(state)
     q = _QUOTA[n]
     mine = t[seat]
-    ok = _outlook(t, seat, q)
+    ok = outlook(t, seat, q)
     built = [0, 0, 0, 0, 0]  # houses on the board: on the beach, in L1 (beach included), ...
     for tp in t:
         built[0] += tp[0]
@@ -240,7 +240,7 @@ def placement_runs(state: dict[str, Any], seat: int) -> list[tuple[tuple[str, ..
         built[4] += tp[4]
     built[1] -= built[0]  # L1 apart from the beach
     out = []
-    for section, beach, squares in _CLASSES[n]:
+    for section, beach, squares in CLASSES[n]:
         if mine[section] < q and (
             (ok[0] and mine[0] < _BEACH_MAX[n]) if beach else ok[1] if section == 1 else ok[2]
         ):

@@ -90,38 +90,34 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
             cost += price
             continue
         cost += price
-        dc, dr = _DELTA[kind]
-        entered: list[str] = []
-        lost = 0
-        for _ in range(steps):
-            r = row + dr
-            if r < 1:
-                lost += 1
-                continue
-            if r > north:
-                left = True
-                break
-            row = r
-            col = (col + dc) % _NC
-            sq = _NAMES[r * _NC + col]
-            if r > _SEA_LAST:
-                land = True
-            h = houses.get(sq)
-            if h is not None:
-                touched = True
-                if not h[2]:
-                    if houses is old_houses:
-                        houses = dict(houses)
-                    del houses[sq]
-                    if stock is old_stock:
-                        stock = list(stock)
-                    stock[h[0]] += h[1]
-                    if log:
-                        append(
-                            {"type": "house_destroyed", "square": sq, "owner": h[0], "pieces": h[1]}
-                        )
-            entered.append(sq)
+        path = _PATHS.get((col, row, kind, steps, north))
+        if path is None:
+            path = _path(col, row, kind, steps, north)
+        entered, lost, left, col, row, crossed_land = path
+        if entered:
             last_dir = kind
+            if crossed_land:
+                land = True
+            for sq in entered:
+                h = houses.get(sq)
+                if h is not None:
+                    touched = True
+                    if not h[2]:
+                        if houses is old_houses:
+                            houses = dict(houses)
+                        del houses[sq]
+                        if stock is old_stock:
+                            stock = list(stock)
+                        stock[h[0]] += h[1]
+                        if log:
+                            append(
+                                {
+                                    "type": "house_destroyed",
+                                    "square": sq,
+                                    "owner": h[0],
+                                    "pieces": h[1],
+                                }
+                            )
         if log:
             append(
                 {
@@ -129,7 +125,7 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
                     "seat": seat,
                     "action": a,
                     "dir": kind,
-                    "squares": entered,
+                    "squares": list(entered),
                     "lost_steps": lost,
                     "left_board": left,
                 }
@@ -142,7 +138,7 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
         h = houses.get(_NAMES[row * _NC + col])
         if h is not None and h[2]:
             d = last_dir
-            entered = []
+            rest: list[str] = []
             while True:
                 if d == "E" or d == "W":
                     base = row * _NC
@@ -165,7 +161,7 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
                 if r > _SEA_LAST:
                     land = True
                 h = houses.get(sq)
-                entered.append(sq)
+                rest.append(sq)
                 if h is None:
                     break
                 touched = True
@@ -181,14 +177,14 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
                             {"type": "house_destroyed", "square": sq, "owner": h[0], "pieces": h[1]}
                         )
                     break
-            if log and (entered or left):  # else only a refused step south of row 1
+            if log and (rest or left):  # else only a refused step south of row 1
                 append(
                     {
                         "type": "hurricane_moved",
                         "seat": seat,
                         "action": None,
                         "dir": d,
-                        "squares": entered,
+                        "squares": rest,
                         "lost_steps": 0,
                         "left_board": left,
                         "rest": True,
@@ -257,6 +253,38 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
     state["plan"] = None
     state["pending"] = []
     _end_or_next(state, left, events)
+
+
+Path = tuple[tuple[str, ...], int, bool, int, int, bool]
+_PATHS: dict[tuple[int, int, str, int, int], Path] = {}
+"""(column, row, direction, steps, northern row) -> the move's path, as :func:`_path`
+found it: the board is fixed, so a move crosses the same squares every time."""
+
+
+def _path(col: int, row: int, kind: str, steps: int, north: int) -> Path:
+    """Where ``steps`` steps towards ``kind`` from (``col``, ``row``) go: the squares
+    entered, the steps lost south of row 1, whether it left the north edge (and stopped
+    there), the column and row it ends on, and whether it entered a land square."""
+    key = (col, row, kind, steps, north)
+    dc, dr = _DELTA[kind]
+    squares = []
+    lost = 0
+    left = land = False
+    for _ in range(steps):
+        r = row + dr
+        if r < 1:
+            lost += 1
+            continue
+        if r > north:
+            left = True
+            break
+        row = r
+        col = (col + dc) % _NC
+        squares.append(_NAMES[r * _NC + col])
+        if r > _SEA_LAST:
+            land = True
+    path = _PATHS[key] = (tuple(squares), lost, left, col, row, land)
+    return path
 
 
 def _ignore(event: dict[str, Any]) -> None:
