@@ -32,6 +32,17 @@ def idle(client) -> int:
     return 0 if lane is None else len(lane.idle)
 
 
+@pytest.fixture
+def lane(client):
+    """The plain client's lane, holding one idle socket after a GET of ``a`` (``"1"``)."""
+    found = lane_of(client)
+    if found is None:
+        pytest.skip("Redis Cluster takes redis-py's path")
+    client.set("a", "1")
+    fastcall.call(client, "GET", "a")
+    return found
+
+
 def test_replies_are_redis_pys_own(client):
     client.set("{t}a", "é" * 3)
     assert fastcall.call(client, "GET", "{t}a") == client.get("{t}a") == "ééé"
@@ -116,12 +127,9 @@ def test_connections_killed_by_the_server_are_replaced(client):
     assert lane is None or all(conn.sock.fileno() != -1 for conn in lane.idle)
 
 
-def test_a_broken_socket_is_closed_and_the_command_retried_on_redis_pys_path(client, monkeypatch):
-    lane = lane_of(client)
-    if lane is None:
-        pytest.skip("Redis Cluster takes redis-py's path")
-    client.set("a", "1")
-    fastcall.call(client, "GET", "a")
+def test_a_broken_socket_is_closed_and_the_command_retried_on_redis_pys_path(
+    client, lane, monkeypatch
+):
     kept = lane.idle[-1]
     original = fastcall.Conn.ask
     failures: list[object] = []
@@ -146,13 +154,8 @@ def test_a_broken_socket_is_closed_and_the_command_retried_on_redis_pys_path(cli
     assert kept.sock.fileno() == -1 and kept not in lane.idle
 
 
-def test_a_socket_interrupted_mid_reply_is_never_used_again(client, monkeypatch):
+def test_a_socket_interrupted_mid_reply_is_never_used_again(client, lane, monkeypatch):
     """A greenlet killed while it waits (gevent raises in it) leaves a reply unread."""
-    lane = lane_of(client)
-    if lane is None:
-        pytest.skip("Redis Cluster takes redis-py's path")
-    client.set("a", "1")
-    fastcall.call(client, "GET", "a")
     kept = lane.idle[-1]
 
     def interrupted(conn, packed):
@@ -168,21 +171,13 @@ def test_a_socket_interrupted_mid_reply_is_never_used_again(client, monkeypatch)
     assert fastcall.call(client, "GET", "b") == "2"
 
 
-def test_a_forked_process_opens_its_own_sockets(client, monkeypatch):
-    lane = lane_of(client)
-    if lane is None:
-        pytest.skip("Redis Cluster takes redis-py's path")
-    client.set("a", "1")
-    fastcall.call(client, "GET", "a")
+def test_a_forked_process_opens_its_own_sockets(client, lane, monkeypatch):
     monkeypatch.setattr(fastcall, "getpid", lambda: lane.pid + 1)
     assert fastcall.call(client, "GET", "a") == "1"
     assert lane_of(client) is not lane and lane.idle  # the parent's sockets untouched
 
 
-def test_idle_sockets_are_capped(client, monkeypatch):
-    lane = lane_of(client)
-    if lane is None:
-        pytest.skip("Redis Cluster takes redis-py's path")
+def test_idle_sockets_are_capped(client, lane, monkeypatch):
     monkeypatch.setattr(fastcall, "_IDLE_MAX", 2)
     conns = [lane.take() for _ in range(4)]
     for conn in conns:
