@@ -15,11 +15,16 @@ graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("ACCESS_LOG") or None
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
-# SO_REUSEPORT (opt-in): the kernel spreads new connections evenly over the workers
-# instead of letting the busiest one accept most of them (a shorter latency tail in
-# bench/load.py). Off by default: with it, a second server started on a taken port
-# shares it silently instead of failing with "address already in use".
-reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "").lower() in {"1", "true", "yes"}
+# SO_REUSEPORT (GUNICORN_REUSE_PORT; on by default for gevent workers): each worker
+# listens on a socket of its own and the kernel spreads new connections evenly over them.
+# On one shared socket the busiest worker accepts most of them, and a run of
+# bench.waiters then ends with a POST p99 of 100-260 ms instead of 8-11 ms
+# (docs/performance.md). Off by default for sync and gthread workers: a connection the
+# kernel hands to a worker busy with a long-poll would wait there while the other worker
+# idles. SO_REUSEPORT alone would let a second server on a taken port share it silently:
+# on_starting refuses a taken port first. (A worker that dies drops the connections
+# queued on its own socket; the clients see a reset and retry.)
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1").lower() not in {"0", "false", "no", "off"}
 
 # gunicorn's control socket (for `gunicornc`) defaults to one path in the home folder, so
 # a second server on the machine cannot open it. scripts/run.sh gives each service its own
@@ -49,10 +54,32 @@ def _metrics_dir(server) -> str:
     return os.path.join(base, name)
 
 
+def _refuse_taken_ports(server) -> None:
+    """Fail as a server without SO_REUSEPORT would when a TCP address is taken."""
+    import socket
+
+    for address in server.cfg.address:
+        if not isinstance(address, tuple) or not address[1]:
+            continue  # a Unix socket, or a port the kernel picks
+        family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
+        with socket.socket(family) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address[:2])
+            except OSError as error:
+                server.log.error("Connection in use: %s (%s)", address, error)
+                raise SystemExit(1) from None
+
+
 def on_starting(server) -> None:
-    """Give this service a fresh metrics directory before any worker forks."""
+    """SO_REUSEPORT for gevent workers alone unless told (see reuse_port), a taken port
+    refused; a fresh metrics directory for this service before any worker forks."""
     import shutil
 
+    if "GUNICORN_REUSE_PORT" not in os.environ and server.cfg.worker_class_str != "gevent":
+        server.cfg.set("reuse_port", False)  # whatever chose the class (-k, the env)
+    if server.cfg.reuse_port:
+        _refuse_taken_ports(server)
     path = _metrics_dir(server)
     shutil.rmtree(path, ignore_errors=True)
     os.makedirs(path, exist_ok=True)

@@ -1,5 +1,6 @@
-"""A WSGI app answering how many objects its gunicorn worker keeps out of the collector's
-sight (``gc.get_freeze_count()``), for tests/ops/test_worker_gc.py."""
+"""A WSGI app answering which gunicorn worker served it and how many objects that worker
+keeps out of the collector's sight (``gc.get_freeze_count()``), for
+tests/ops/test_gunicorn_conf.py."""
 
 from __future__ import annotations
 
