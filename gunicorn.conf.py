@@ -15,16 +15,15 @@ graceful_timeout = 10
 keepalive = 5
 accesslog = os.environ.get("ACCESS_LOG") or None
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
-# SO_REUSEPORT (GUNICORN_REUSE_PORT; on by default for gevent workers): each worker
-# listens on a socket of its own and the kernel spreads new connections evenly over them.
-# On one shared socket the busiest worker accepts most of them, and a run of
-# bench.waiters then ends with a POST p99 of 100-260 ms instead of 8-11 ms
-# (docs/performance.md). Off by default for sync and gthread workers: a connection the
-# kernel hands to a worker busy with a long-poll would wait there while the other worker
-# idles. SO_REUSEPORT alone would let a second server on a taken port share it silently:
-# on_starting refuses a taken port first. (A worker that dies drops the connections
-# queued on its own socket; the clients see a reset and retry.)
-reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1").lower() not in {"0", "false", "no", "off"}
+# SO_REUSEPORT (opt-in, GUNICORN_REUSE_PORT=1): each worker listens on a socket of its own
+# and the kernel spreads new connections evenly over them, where on one shared socket the
+# busiest worker may accept most of them. Measured both ways in docs/performance.md: it
+# removed the occasional 100-260 ms tails of bench.waiters but not those of bench.load.
+# Off by default: a worker that dies drops the connections queued on its own socket, and a
+# sync or gthread worker busy with a long-poll would be handed connections the other
+# worker could serve. When on, on_starting refuses a taken port (SO_REUSEPORT alone would
+# let a second server share it silently).
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "").lower() in {"1", "true", "yes"}
 
 # gunicorn's control socket (for `gunicornc`) defaults to one path in the home folder, so
 # a second server on the machine cannot open it. scripts/run.sh gives each service its own
@@ -72,12 +71,10 @@ def _refuse_taken_ports(server) -> None:
 
 
 def on_starting(server) -> None:
-    """SO_REUSEPORT for gevent workers alone unless told (see reuse_port), a taken port
-    refused; a fresh metrics directory for this service before any worker forks."""
+    """With SO_REUSEPORT (see reuse_port), a taken port refused; a fresh metrics
+    directory for this service before any worker forks."""
     import shutil
 
-    if "GUNICORN_REUSE_PORT" not in os.environ and server.cfg.worker_class_str != "gevent":
-        server.cfg.set("reuse_port", False)  # whatever chose the class (-k, the env)
     if server.cfg.reuse_port:
         _refuse_taken_ports(server)
     path = _metrics_dir(server)
