@@ -18,7 +18,7 @@ in the game's ``tail`` (its first line: the 4-character prefixes of the key hash
 every archived keyed move, a filter that says when an old key may be in the archive),
 and the older ones in ``hist``, one line per chunk: ``1:`` + base85(zlib(record lines))
 with the preset dictionary ``history-1.dict`` (typical record text of both games, made
-by scripts/history_dictionary.py: a chunk about 30% smaller), or, written before it,
+by scripts/history_dictionary.py: a chunk 13-30% smaller), or, written before it,
 base85(zlib(record lines)) alone (``:`` is not a base85 character).
 """
 
