@@ -195,9 +195,7 @@ def legal_actions(state: State, seat: int) -> Sequence[Move]:
         out = [_INSURE_NOTHING]
         full = []
         total = 0
-        own = state.own
-        if own is None or state.own_len != len(houses):
-            own = _own(state, houses)
+        own = _own(state, houses)
         for sq in own[seat]:
             h = houses[sq]
             if not h[2]:
@@ -339,9 +337,7 @@ def _plans(state: Fork, seat: int) -> _ForkPlans:
     full = []
     afford = []  # renewals that fit the money on their own
     total = 0
-    own = state.own
-    if own is None or state.own_len != len(houses):
-        own = _own(state, houses)
+    own = _own(state, houses)
     for sq in own[seat]:
         h = houses[sq]
         if h[2]:
@@ -454,9 +450,7 @@ def _plan(state: Fork, seat: int, move: Move) -> None:
     houses = state["houses"]
     money = state["money"]
     renew = move["renew"]
-    own = state.own
-    if own is None or state.own_len != len(houses):
-        own = _own(state, houses)
+    own = _own(state, houses)
     insured = state.insured
     if insured is not None and insured[0] == state["turn"]:
         for sq, _ in insured[1]:
