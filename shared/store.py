@@ -39,7 +39,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import redis
 import redis.exceptions
 
-from shared import fastcall, jsoncodec
+from shared import doccodec, fastcall, jsoncodec
 
 Doc = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -231,21 +231,13 @@ fits a stream node of ``stream-node-max-bytes 1024``."""
 
 
 def load_doc(raw: str) -> Doc:
-    """A stored document: an ended game's engine state is stored compressed (text:
-    ``"z:" + base85(zlib(json))``), since it is only read, never written again."""
-    doc: Doc = jsoncodec.loads(raw)
+    """A stored document (see :mod:`shared.doccodec`). An ended game's engine state
+    written by older code is compressed on its own (``"z:" + base85(zlib(json))``)."""
+    doc: Doc = doccodec.unpack(raw)
     state = doc.get("state")
     if isinstance(state, str) and state.startswith(_PACKED):
         doc["state"] = jsoncodec.loads(zlib.decompress(base64.b85decode(state[len(_PACKED) :])))
     return doc
-
-
-def _stored(doc: Doc) -> str:
-    """The document as stored (see :func:`load_doc`)."""
-    if doc.get("status") in OVER_STATUSES and doc.get("state") is not None:
-        packed = zlib.compress(dumps(doc["state"]).encode(), 9)
-        doc = {**doc, "state": _PACKED + base64.b85encode(packed).decode()}
-    return dumps(doc)
 
 
 def _entry_events(
@@ -491,7 +483,7 @@ class GameStore:
         flags = [min(1, len(events)), len(outbox), int(inline), int(ready), int(history.legacy)]
         args: list[Any] = [
             expected_version,
-            _stored(doc),  # "version" comes first: the script matches it without decoding
+            doccodec.pack(doc),  # "version" comes first: the script matches it without decoding
             ttl,
             history.tail,
             history.mode,

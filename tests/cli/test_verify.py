@@ -19,6 +19,7 @@ import redis
 from clients.cli.bots import run_demo_game
 from clients.cli.client import client_for
 from clients.cli.verify import verify
+from shared.store import load_doc
 
 ROOT = Path(__file__).resolve().parents[2]
 OPTIONS = {"manhattan": {}, "windcity": {"max_turns": 10}}
@@ -184,7 +185,7 @@ def test_verify_command_exit_codes(live_manhattan: str, redis_url: str, tmp_path
     # the service (here: someone with Redis access) changes the salt after the fact
     store = redis.Redis.from_url(redis_url, decode_responses=True)
     key = f"mh:{{{gid}}}:game"
-    doc = json.loads(store.get(key))
+    doc = load_doc(store.get(key))
     doc["salt"] = "f" * 32
     store.set(key, json.dumps(doc, separators=(",", ":")), keepttl=True)
     bad = _cli("manhattan", "verify", gid, url=live_manhattan, home=tmp_path)

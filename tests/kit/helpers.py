@@ -10,7 +10,8 @@ from typing import Any
 import redis.connection
 from flask.testing import FlaskClient
 
-from shared import fastcall
+from shared import fastcall, jsoncodec
+from shared.store import load_doc
 
 PROBLEM = "application/problem+json"
 
@@ -92,3 +93,12 @@ def sent_to_redis() -> Iterator[list[bytes]]:
     finally:
         redis.connection.Connection.send_packed_command = original  # type: ignore[method-assign]
         fastcall.Conn.ask = asked  # type: ignore[method-assign]
+
+
+def stored_text(redis_client: Any, key: str) -> str | None:
+    """A string key's value as text a search can see into: a game document unpacked
+    (it is stored compressed, see shared/doccodec.py) and written as compact JSON."""
+    value = redis_client.get(key)
+    if value is None or not str(key).endswith(":game"):
+        return value
+    return jsoncodec.dumps_text(load_doc(value))

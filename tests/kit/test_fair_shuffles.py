@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from shared.store import load_doc
 from tests.kit import toy_engine
 from tests.kit.helpers import assert_problem, auth, create, started_game, view
 from tests.kit.test_secrets_and_replay import play_to_the_end
@@ -43,7 +44,7 @@ def test_a_picked_seed_is_committed_to_everywhere_and_revealed_once_over(toy_cli
         for n in ("a", "b", "c")
     ]
     toy_client.post(f"/games/{game_id}/start", headers=auth(created.get_json()["host_token"]))
-    stored = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))
+    stored = load_doc(redis_client.get(f"toy:{{{game_id}}}:game"))
     seed, salt = stored["seed"], stored["salt"]
     assert re.fullmatch(r"[0-9a-f]{32}", salt) and _commit(seed, salt) == commitment
     bodies: list = []
@@ -115,7 +116,7 @@ def test_chosen_seeds_are_allowed_by_default(toy_client):
 def test_games_stored_before_commitments_still_load(toy_client, redis_client):
     game_id, host, tokens = started_game(toy_client, 2)
     key = f"toy:{{{game_id}}}:game"
-    doc = json.loads(redis_client.get(key))
+    doc = load_doc(redis_client.get(key))
     for field in ("salt", "seed_commitment", "seed_chosen"):
         del doc[field]
     redis_client.set(key, json.dumps(doc, separators=(",", ":")), keepttl=True)

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from shared.store import load_doc
 from tests.kit.helpers import assert_problem, post_move, started_game, view
 
 
@@ -65,7 +66,7 @@ def test_reuse_is_caught_after_a_lost_race(toy_app, toy_client, redis_client):
     the re-read finds the key's record, and the answer is the same 422."""
     game_id, _, tokens = started_game(toy_client, 3)
     token = tokens[view(toy_client, game_id)["to_act"][0]]
-    old = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))
+    old = load_doc(redis_client.get(f"toy:{{{game_id}}}:game"))
     key = {"Idempotency-Key": "k"}
     first = post_move(toy_client, game_id, token, {"type": "call", "value": 2}, **key)
     assert first.status_code == 200

@@ -5,13 +5,12 @@ directly, key by key, as the old store wrote it."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from shared import tokens as token_hashes
 from shared.games import history
 from shared.games.replay import move_digest
-from shared.store import dumps
+from shared.store import dumps, load_doc
 from tests.kit.helpers import auth, post_move, started_game, view
 
 
@@ -19,7 +18,7 @@ def _to_old_layout(app: Any, redis_client: Any, game_id: str, keyed: list[tuple]
     """Rewrite a game's keys as the old store left them."""
     games = app.extensions["game_kit"].games
     base = f"toy:{{{game_id}}}"
-    doc = json.loads(redis_client.get(f"{base}:game"))
+    doc = load_doc(redis_client.get(f"{base}:game"))
     records = history.stored(redis_client.get(f"{base}:tail"), redis_client.get(f"{base}:hist"))
     writes = list(history.replay(games.engine, doc, records))
     redis_client.delete(f"{base}:events", f"{base}:tail", f"{base}:hist")
@@ -82,7 +81,7 @@ def test_a_running_old_game_is_read_as_it_is_then_migrated_by_its_next_write(
     assert redis_client.exists(f"{base}:moves", f"{base}:idem") == 2
     _play(client, game_id, tokens, keyed, 1)  # the migrating write
     assert redis_client.exists(f"{base}:moves", f"{base}:idem") == 0
-    doc = json.loads(redis_client.get(f"{base}:game"))
+    doc = load_doc(redis_client.get(f"{base}:game"))
     assert list(doc)[:2] == ["version", "events_from"]
     assert doc["events_from"] == doc["version"] - 1
     assert redis_client.xlen(f"{base}:events") < len(events)  # trimmed

@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+from shared.store import load_doc
 from tests.kit import toy_engine
 from tests.kit.helpers import auth, post_move, started_game
 
@@ -38,7 +39,7 @@ def test_no_response_or_event_leaks_a_secret(toy_client, redis_client):
     joined = [toy_client.post(f"/games/{game_id}/players", json={"name": n}) for n in "abc"]
     tokens = [j.get_json()["token"] for j in joined]
     toy_client.post(f"/games/{game_id}/start", headers=auth(host))
-    doc = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))
+    doc = load_doc(redis_client.get(f"toy:{{{game_id}}}:game"))
     hashes = [doc["host"], *(p["token_hash"] for p in doc["players"])]
     bodies: list[Any] = []
     # while it runs: nobody sees the seed, the RNG, a hash or a token not their own
@@ -48,7 +49,7 @@ def test_no_response_or_event_leaks_a_secret(toy_client, redis_client):
     post_move(toy_client, game_id, tokens[caller], {"type": "call", "value": 2})
     picker = (caller + 1) % 3
     post_move(toy_client, game_id, tokens[picker], {"type": "pick", "value": 3})
-    state = json.loads(redis_client.get(f"toy:{{{game_id}}}:game"))["state"]
+    state = load_doc(redis_client.get(f"toy:{{{game_id}}}:game"))["state"]
     for seat, token in enumerate(tokens):
         mine = toy_client.get(f"/games/{game_id}", headers=auth(token)).get_json()["state"]
         assert mine["my_card"] == state["cards"][seat]

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-from shared.store import HistoryWrite
+from shared.store import HistoryWrite, load_doc
 from tests.kit.helpers import auth, sent_to_redis, started_game, view
 
 
@@ -31,7 +29,7 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
     # the right version writes everything at once: the stream trimmed to the new
     # version's events, the tail gone, the chunk appended to the archive
     assert store.write(new, doc["version"], [event], 60, history).outcome == "ok"
-    assert json.loads(redis_client.get(keys[0]))["status"] == "finished"
+    assert load_doc(redis_client.get(keys[0]))["status"] == "finished"
     assert [i for i, _ in redis_client.xrange(keys[1])] == [event["id"]]
     assert redis_client.get(keys[2]) is None
     assert redis_client.get(keys[3]).endswith("chunk\n")

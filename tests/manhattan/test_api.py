@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shared.store import load_doc
 from tests.kit.helpers import assert_problem, auth, join, post_move, started_game, view
 
 SEED = 6_120_783_349_851_002_467
@@ -137,7 +138,7 @@ def test_hands_deck_and_seed_stay_hidden(manhattan_app, manhattan_client, redis_
         )
         assert r.status_code == 200
         texts.append(r.get_data(as_text=True))
-    state = json.loads(redis_client.get(f"mh:{{{game_id}}}:game"))["state"]
+    state = load_doc(redis_client.get(f"mh:{{{game_id}}}:game"))["state"]
     for seat, token in enumerate(tokens):
         mine = view(manhattan_client, game_id, token)
         texts.append(json.dumps(mine))
@@ -196,7 +197,7 @@ def test_twenty_racing_moves_for_one_turn_apply_exactly_once(manhattan_app, manh
 
 def _rewrite_state(redis_client, game_id: str, change) -> None:
     key = f"mh:{{{game_id}}}:game"
-    doc = json.loads(redis_client.get(key))
+    doc = load_doc(redis_client.get(key))
     doc["state"] = change(doc["state"])
     redis_client.set(key, json.dumps(doc), keepttl=True)
 

@@ -14,6 +14,7 @@ import redis
 from flask import Flask
 
 from clients.cli import admin
+from tests.kit.helpers import stored_text
 
 OPTIONS = {"players": 2}
 
@@ -59,12 +60,12 @@ def test_keys_enforced_and_each_key_sees_only_its_games(
     assert {g["id"] for g in page["games"] + rest["games"]} == mine
 
     # the game records its key's id, never the key; nothing stores the key itself
-    doc = redis_client.get(f"mh:{{{theirs}}}:game")
+    doc = stored_text(redis_client, f"mh:{{{theirs}}}:game")
     assert f'"owner":"{globex_entry["id"]}"' in doc
     for name in redis_client.keys("*"):
         kind = redis_client.type(name)
         dump = {
-            "string": lambda n: redis_client.get(n),
+            "string": lambda n: stored_text(redis_client, n),
             "zset": lambda n: str(redis_client.zrange(n, 0, -1)),
             "hash": lambda n: str(redis_client.hgetall(n)),
             "list": lambda n: str(redis_client.lrange(n, 0, -1)),

@@ -9,7 +9,7 @@ from typing import Any
 
 import redis
 
-from tests.kit.helpers import assert_problem, auth, started_game, view
+from tests.kit.helpers import assert_problem, auth, started_game, stored_text, view
 
 
 def _token_bits(token: str) -> int:
@@ -94,7 +94,7 @@ def test_tokens_are_long_random_shown_once_and_stored_hashed(
     for key in redis_client.scan_iter("*"):
         kind = redis_client.type(key)
         if kind == "string":
-            dump.append(redis_client.get(key))
+            dump.append(stored_text(redis_client, key))
         elif kind == "list":
             dump += redis_client.lrange(key, 0, -1)
         elif kind == "hash":

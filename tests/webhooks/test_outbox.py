@@ -12,6 +12,7 @@ import pytest
 import requests
 
 from shared.games import history
+from shared.store import load_doc
 from tests.reliability.conftest import RedisServer, Service, own_redis  # noqa: F401
 from tests.reliability.player import bearer, next_move
 from tests.webhooks.conftest import SERVICE_ENV
@@ -26,7 +27,7 @@ class _NoReceiver:
 def _check(client, game_id: str) -> int:
     """Every version with a move has the game registration's turn or over notification,
     none is of a version never committed, and no version has two turns; the moves seen."""
-    doc = json.loads(client.get(f"mh:{{{game_id}}}:game"))
+    doc = load_doc(client.get(f"mh:{{{game_id}}}:game"))
     base = f"mh:{{{game_id}}}"
     moves = history.all_moves(
         history.stored(client.get(f"{base}:tail"), client.get(f"{base}:hist"))

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from shared.store import load_doc
 from tests.kit.helpers import assert_problem, auth, post_move, started_game, view
 
 SEED = 5_551_234_987_000_111_222
@@ -98,7 +99,7 @@ def test_the_drawn_card_and_the_plan_stay_secret_until_resolved(windcity_client,
     windcity_client.post(f"/games/{game_id}/start", headers=auth(host))
     version0 = view(windcity_client, game_id)["version"]
     game = play_until(windcity_client, game_id, tokens, in_market, random.Random(3))
-    state = json.loads(redis_client.get(f"wc:{{{game_id}}}:game"))["state"]
+    state = load_doc(redis_client.get(f"wc:{{{game_id}}}:game"))["state"]
     active = game["state"]["active"]
     assert state["plan"] is not None and state["card"] is not None
     mine = view(windcity_client, game_id, tokens[active])["state"]["you"]
