@@ -21,7 +21,7 @@ import zstandard
 
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
-from shared import doccodec
+from shared import doccodec, jsoncodec
 
 GAMES = {"manhattan": (2, 3, 4), "windcity": (2, 3, 4, 5)}
 SIZE = 8 * 1024
@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def documents(game: str, seeds: range, player_counts: tuple[int, ...]) -> list[bytes]:
-    """Each game's document body (what doccodec compresses) after each of its writes."""
+    """Each game's document (as doccodec compresses it) after each of its writes."""
     out: list[bytes] = []
     with redis_server(appendonly=False) as server:
         app, prefix = make_app(game, server.url)
@@ -38,7 +38,7 @@ def documents(game: str, seeds: range, player_counts: tuple[int, ...]) -> list[b
             bot = Bot(app, player_counts[seed % len(player_counts)], seed)
             key = f"{prefix}:{{{bot.id}}}:game"
             while True:
-                out.append(doccodec.body(doccodec.unpack(client.get(key))))
+                out.append(jsoncodec.dumps(doccodec.unpack(client.get(key))))
                 if not bot.step():
                     break
     return out
