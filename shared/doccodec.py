@@ -15,6 +15,7 @@ are read as they are.
 from __future__ import annotations
 
 import binascii
+import contextlib
 import threading
 from functools import cache
 from importlib import resources
@@ -27,8 +28,13 @@ from shared import jsoncodec
 CURRENT = 1
 """The dictionary new documents are written with."""
 _HEAD = ("version", "events_from")
-_LEVEL = 3
+_LEVEL = 3  # 5% smaller than 1 for the same CPU; negative levels: 40% bigger
 _local = threading.local()
+_RECENT_MAX = 512
+_recent: dict[str, bytes] = {}
+"""Packed text -> the document's JSON, for the documents this process wrote or read last:
+a game's next reads (the seat's read, then its POST's) skip base64 and zstd. Keyed by
+the content, so it is never stale."""
 
 
 @cache
@@ -62,12 +68,21 @@ def _decompressor(number: int) -> zstandard.ZstdDecompressor:
     return found
 
 
+def _remember(packed: str, text: bytes) -> None:
+    if len(_recent) >= _RECENT_MAX:
+        with contextlib.suppress(KeyError, RuntimeError, StopIteration):  # (another thread's)
+            del _recent[next(iter(_recent))]  # the oldest
+    _recent[packed] = text
+
+
 def pack(doc: dict[str, Any]) -> str:
     """``doc`` as stored: its head first, in this order (the scripts match it), then the
     whole document compressed (the head too: cheaper than leaving it out)."""
-    packed = binascii.b2a_base64(_compressor().compress(jsoncodec.dumps(doc)), newline=False)
+    text = jsoncodec.dumps(doc)
+    packed = binascii.b2a_base64(_compressor().compress(text), newline=False).decode("ascii")
     head = {k: doc[k] for k in _HEAD if k in doc}
-    head["z"] = f"{CURRENT}:{packed.decode('ascii')}"
+    head["z"] = packed = f"{CURRENT}:{packed}"
+    _remember(packed, text)
     return jsoncodec.dumps_text(head)
 
 
@@ -78,9 +93,11 @@ def unpack(raw: str | bytes) -> dict[str, Any]:
     packed = head.pop("z", None)
     if packed is None:
         return head
-    number, _, text = packed.partition(":")
-    doc: dict[str, Any] = jsoncodec.loads(
-        _decompressor(int(number)).decompress(binascii.a2b_base64(text))
-    )
+    text = _recent.get(packed)
+    if text is None:
+        number, _, data = packed.partition(":")
+        text = _decompressor(int(number)).decompress(binascii.a2b_base64(data))
+        _remember(packed, text)
+    doc: dict[str, Any] = jsoncodec.loads(text)
     doc.update(head)
     return doc

@@ -33,6 +33,23 @@ def test_a_document_round_trips_behind_a_plain_head() -> None:
     assert list(doccodec.unpack(text)) == list(doc)  # the head first, then in order
 
 
+def test_the_head_wins_as_the_write_script_edits_it() -> None:
+    text = doccodec.pack(_doc())  # remembered: read back without decompressing
+    raised = text.replace('"events_from":9,', '"events_from":11,', 1)
+    assert doccodec.unpack(raised)["events_from"] == 11
+    doccodec._recent.clear()  # another process wrote it
+    assert doccodec.unpack(raised) == _doc(events_from=11)
+
+
+def test_recent_documents_are_remembered_by_content_and_bounded() -> None:
+    doccodec._recent.clear()
+    docs = [_doc(n=n) for n in range(doccodec._RECENT_MAX + 10)]
+    texts = [doccodec.pack(d) for d in docs]
+    assert len(doccodec._recent) == doccodec._RECENT_MAX
+    assert [doccodec.unpack(t) for t in texts] == docs  # the oldest 10 decompressed again
+    assert len(doccodec._recent) == doccodec._RECENT_MAX
+
+
 def test_a_document_without_events_from_keeps_its_version_first() -> None:
     doc = _doc()
     del doc["events_from"]
