@@ -119,9 +119,10 @@ def run(
         return out
 
 
-def markdown(game: str, players: int, out: dict) -> list[str]:
+def markdown(game: str, players: int, out: dict, node_bytes: int | None = None) -> list[str]:
+    node = "" if node_bytes is None else f" --stream-node-max-bytes {node_bytes}"
     lines = [
-        f"`python -m bench.memory --game {game} --players {players}` (bytes per game, mean)",
+        f"`python -m bench.memory --game {game} --players {players}{node}` (bytes per game, mean)",
         "",
         "| game state | keys | document (JSON bytes) | events (entries) | history tail "
         "| history archive | **total** |",
@@ -172,7 +173,7 @@ def main(argv: list[str] | None = None) -> dict:
     )
     args = ap.parse_args(argv)
     out = run(args.game, args.games, args.players, args.stream_node_max_bytes, args.at)
-    print("\n".join(markdown(args.game, args.players, out)))
+    print("\n".join(markdown(args.game, args.players, out, args.stream_node_max_bytes)))
     return out
 
 
