@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import redis
 import requests
@@ -244,18 +245,23 @@ class CpuMeter:
     def __init__(self, groups: dict[str, list[int]]) -> None:
         self.groups = groups
         self.start = {name: cpu_seconds(pids) for name, pids in groups.items()}
+        self.each = {pid: cpu_seconds([pid]) for pids in groups.values() for pid in pids}
         self.busy0, self.t0 = system_busy()
 
-    def stop(self, extra_cpu: float = 0.0) -> dict[str, float]:
+    def stop(self, extra_cpu: float = 0.0) -> dict[str, Any]:
         """Cores used per group, plus ``other`` (everything else on the machine;
         ``extra_cpu``: CPU seconds of processes measured elsewhere, e.g. the generator)."""
         busy, t = system_busy()
         wall = t - self.t0
-        out = {}
+        out: dict[str, Any] = {}
         ours = extra_cpu
         for name, pids in self.groups.items():
             used = cpu_seconds(pids) - self.start[name]
             ours += used
             out[name] = round(used / wall, 2)
+            if len(pids) > 1:  # e.g. gunicorn's arbiter and each worker: one worker taking
+                # most of the connections of a shared socket shows here
+                each = (cpu_seconds([pid]) - self.each[pid] for pid in pids)
+                out[f"{name} by process"] = "/".join(f"{c / wall:.2f}" for c in each)
         out["other"] = round(max(0.0, (busy - self.busy0) - ours) / wall, 2)
         return out

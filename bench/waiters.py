@@ -61,7 +61,6 @@ def run(args) -> dict:
                 for waiters in (0, args.waiters):
                     meter = CpuMeter({"service": svc.pids, "redis": [server.proc.pid]})
                     cpu0 = cpu_seconds(svc.pids), cpu_seconds([server.proc.pid])
-                    each0 = [cpu_seconds([pid]) for pid in svc.pids]
                     watch = ClientWatch(server)
                     flags = [*base, "--seed", str(7000 + waiters)]
                     if waiters:
@@ -71,12 +70,6 @@ def run(args) -> dict:
                     result["cpu_s"] = {
                         "service": round(cpu_seconds(svc.pids) - cpu0[0], 2),
                         "redis": round(cpu_seconds([server.proc.pid]) - cpu0[1], 2),
-                        # per process (arbiter first): one worker taking most connections
-                        # on the shared socket shows here
-                        "each": [
-                            round(cpu_seconds([pid]) - c, 2)
-                            for pid, c in zip(svc.pids, each0, strict=True)
-                        ],
                     }
                     result["redis_clients"] = watch.stop()
                     result["cores"]["generator"] = result["gen_cpu_cores"]
@@ -128,8 +121,7 @@ def markdown(args, out: dict) -> list[str]:
         f"`python -m bench.waiters {flags}` ({args.game}, {args.games} games, open loop)",
         "",
         "| worker class | waiters | POST /moves latency | whole move | moves done / errors "
-        "| waiter answers / errors | CPU s: service (arbiter, each worker), Redis "
-        "| most Redis clients (blocked) "
+        "| waiter answers / errors | CPU s: service, Redis | most Redis clients (blocked) "
         "| cores used |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
@@ -140,8 +132,7 @@ def markdown(args, out: dict) -> list[str]:
             f"| {worker_class} | {waiters} | p50 {p['p50_ms']} / p95 {p['p95_ms']} / "
             f"**p99 {p['p99_ms']}** ms | p50 {m['p50_ms']} / p99 {m['p99_ms']} ms | "
             f"{r['moves']} / {r['errors']} | {r.get('waiter_answers', '-')} / "
-            f"{r.get('waiter_errors', '-')} | {r['cpu_s']['service']} "
-            f"({', '.join(map(str, r['cpu_s']['each']))}), {r['cpu_s']['redis']} | "
+            f"{r.get('waiter_errors', '-')} | {r['cpu_s']['service']}, {r['cpu_s']['redis']} | "
             f"{r['redis_clients']['connected_clients']} "
             f"({r['redis_clients']['blocked_clients']}) | "
             + ", ".join(f"{k} {v}" for k, v in r["cores"].items())

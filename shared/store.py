@@ -230,7 +230,7 @@ entry, like an ended game's state: a big write (a Wind City round's end) then st
 fits a stream node of ``stream-node-max-bytes 1024``."""
 
 
-def load_doc(raw: str) -> Doc:
+def load_doc(raw: str | bytes) -> Doc:
     """A stored document (see :mod:`shared.doccodec`). An ended game's engine state
     written by older code is compressed on its own (``"z:" + base85(zlib(json))``)."""
     doc: Doc = doccodec.unpack(raw)
