@@ -9,7 +9,8 @@ with random legal moves to half their length (in progress; ``--at``: another fra
 then to the end
 (finished). Every key of every game is measured (document, capped events stream,
 history tail and archive; games of older code also had a moves list and an idempotency
-hash) and averaged; also the document's JSON size. Done twice: with an
+hash) and averaged; also the document's size as stored (compressed, see
+shared/doccodec.py) and as JSON. Done twice: with an
 ``Idempotency-Key`` on every move (what the CLI client sends) and without.
 
 Also over each game's whole life, every game's keys measured after every round of
@@ -26,6 +27,8 @@ import sys
 
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
+from shared import jsoncodec
+from shared.store import load_doc
 
 PARTS = ("game", "events", "tail", "hist")
 
@@ -36,7 +39,7 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
         base = f"{prefix}:{{{bot.id}}}"
         for part in PARTS:
             pipe.memory_usage(f"{base}:{part}", samples=0)
-        pipe.strlen(f"{base}:game")
+        pipe.get(f"{base}:game")
         pipe.xlen(f"{base}:events")
         pipe.pttl(f"{base}:events")
     raw = pipe.execute()
@@ -44,7 +47,9 @@ def usage(client, prefix: str, bots: list[Bot]) -> dict[str, float]:
     rows = [raw[i : i + width] for i in range(0, len(raw), width)]
     out = {part: statistics.mean(r[i] or 0 for r in rows) for i, part in enumerate(PARTS)}
     out["total"] = sum(out[p] for p in PARTS)
-    out["json_bytes"] = statistics.mean(r[len(PARTS)] for r in rows)
+    docs = [r[len(PARTS)] for r in rows]
+    out["stored_bytes"] = statistics.mean(len(d.encode()) for d in docs)
+    out["json_bytes"] = statistics.mean(len(jsoncodec.dumps(load_doc(d))) for d in docs)
     out["event_count"] = statistics.mean(r[len(PARTS) + 1] for r in rows)
     out["moves_made"] = statistics.mean(b.moves for b in bots)
     out["events_ttl_s"] = max(r[len(PARTS) + 2] for r in rows) / 1000
@@ -124,7 +129,7 @@ def markdown(game: str, players: int, out: dict, node_bytes: int | None = None) 
     lines = [
         f"`python -m bench.memory --game {game} --players {players}{node}` (bytes per game, mean)",
         "",
-        "| game state | keys | document (JSON bytes) | events (entries) | history tail "
+        "| game state | keys | document (stored / JSON bytes) | events (entries) | history tail "
         "| history archive | **total** |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -139,7 +144,8 @@ def markdown(game: str, players: int, out: dict, node_bytes: int | None = None) 
             u = out[key][when]
             lines.append(
                 f"| {when.replace('_', ' ')} ({u['moves_made']} moves), {label} | "
-                f"{sum(1 for p in PARTS if u[p])} | {u['game']} ({u['json_bytes']}) | "
+                f"{sum(1 for p in PARTS if u[p])} | {u['game']} "
+                f"({u['stored_bytes']} / {u['json_bytes']}) | "
                 f"{u['events']} ({u['event_count']}) | {u['tail']} | {u['hist']} | "
                 f"**{u['total']} = {u['total'] / 1024:.1f} KiB** |"
             )
