@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import binascii
 import contextlib
-import threading
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -29,7 +28,6 @@ CURRENT = 1
 """The dictionary new documents are written with."""
 _HEAD = ("version", "events_from")
 _LEVEL = 3  # 5% smaller than 1 for the same CPU; negative levels: 40% bigger
-_local = threading.local()
 _RECENT_MAX = 512
 _recent: dict[str, bytes] = {}
 """Packed text -> the document's JSON, for the documents this process wrote or read last:
@@ -47,25 +45,23 @@ def _dictionary(number: int) -> zstandard.ZstdCompressionDict | None:
     return zdict
 
 
-def _compressor() -> zstandard.ZstdCompressor:
-    """This thread's compressor (zstandard's are not thread-safe)."""
-    key = f"c{CURRENT}"
-    found = getattr(_local, key, None)
-    if found is None:
-        found = zstandard.ZstdCompressor(
-            level=_LEVEL, dict_data=_dictionary(CURRENT), write_checksum=False, write_dict_id=False
-        )
-        setattr(_local, key, found)
-    return found
+_idle: dict[str, list[Any]] = {}
+"""Idle (de)compressors by kind and dictionary. zstandard's are not thread-safe, so a
+call takes one and gives it back: under gevent (where ``threading.local`` is a greenlet's,
+which would make one per connection, each with its own tables) a process keeps one of
+each, since a call never yields; threads keep as many as run at once."""
 
 
-def _decompressor(number: int) -> zstandard.ZstdDecompressor:
-    key = f"d{number}"
-    found = getattr(_local, key, None)
-    if found is None:
-        found = zstandard.ZstdDecompressor(dict_data=_dictionary(number))
-        setattr(_local, key, found)
-    return found
+def _take(key: str, number: int) -> Any:
+    try:
+        return _idle[key].pop()  # one atomic pop: threads share the list
+    except (KeyError, IndexError):
+        zdict = _dictionary(number)
+        if key[0] == "c":
+            return zstandard.ZstdCompressor(
+                level=_LEVEL, dict_data=zdict, write_checksum=False, write_dict_id=False
+            )
+        return zstandard.ZstdDecompressor(dict_data=zdict)
 
 
 def _remember(packed: str, text: bytes) -> None:
@@ -79,7 +75,12 @@ def pack(doc: dict[str, Any]) -> str:
     """``doc`` as stored: its head first, in this order (the scripts match it), then the
     whole document compressed (the head too: cheaper than leaving it out)."""
     text = jsoncodec.dumps(doc)
-    packed = binascii.b2a_base64(_compressor().compress(text), newline=False).decode("ascii")
+    key = f"c{CURRENT}"
+    compressor = _take(key, CURRENT)
+    try:
+        packed = binascii.b2a_base64(compressor.compress(text), newline=False).decode("ascii")
+    finally:
+        _idle.setdefault(key, []).append(compressor)
     head = {k: doc[k] for k in _HEAD if k in doc}
     head["z"] = packed = f"{CURRENT}:{packed}"
     _remember(packed, text)
@@ -96,7 +97,12 @@ def unpack(raw: str | bytes) -> dict[str, Any]:
     text = _recent.get(packed)
     if text is None:
         number, _, data = packed.partition(":")
-        text = _decompressor(int(number)).decompress(binascii.a2b_base64(data))
+        key = f"d{number}"
+        decompressor = _take(key, int(number))
+        try:
+            text = decompressor.decompress(binascii.a2b_base64(data))
+        finally:
+            _idle.setdefault(key, []).append(decompressor)
         _remember(packed, text)
     doc: dict[str, Any] = jsoncodec.loads(text)
     doc.update(head)

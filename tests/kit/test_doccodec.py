@@ -68,6 +68,24 @@ def test_plain_documents_and_other_dictionaries_still_read(monkeypatch) -> None:
     assert doccodec.unpack(text) == doc
 
 
+def test_callers_one_after_another_share_one_compressor() -> None:
+    """(gevent's ``threading.local`` is per greenlet, i.e. per connection: one
+    compressor each, each with its own tables, would pile up.)"""
+    doccodec._idle.clear()
+    doccodec._recent.clear()
+
+    def round_trip(n: int) -> None:
+        text = doccodec.pack(_doc(n=n))
+        doccodec._recent.clear()  # so that unpack decompresses
+        assert doccodec.unpack(text) == _doc(n=n)
+
+    for n in range(20):
+        t = threading.Thread(target=round_trip, args=(n,))
+        t.start()
+        t.join()
+    assert [len(doccodec._idle[k]) for k in sorted(doccodec._idle)] == [1, 1]
+
+
 def test_threads_each_pack_their_own() -> None:
     docs = [_doc(n=n, filler="x" * n) for n in range(200)]
     out: dict[int, list[str]] = {}
