@@ -1,5 +1,6 @@
-"""The Redis store: per game one JSON document, a capped event stream and a compact
-history (tail and archive, see shared/games/history.py), written atomically.
+"""The Redis store: per game one document (JSON, stored compressed behind a plain head:
+shared/doccodec.py), a capped event stream and a compact history (tail and archive, see
+shared/games/history.py), written atomically.
 
 Keys of one game share the ``{id}`` hash tag (``<p>:{<id>}:game|events|tail|hist``) so
 the write script touches a single slot and also runs on Redis Cluster. The listing index
@@ -226,7 +227,7 @@ def _doc(raw: str | None) -> Doc | None:
 _PACKED = "z:"
 _PACK_OVER = 512
 """A write's events longer than this (JSON bytes) are stored compressed in its stream
-entry, like an ended game's state: a big write (a Wind City round's end) then still
+entry: a big write (a Wind City round's end) then still
 fits a stream node of ``stream-node-max-bytes 1024``."""
 
 
