@@ -9,7 +9,7 @@ It is trained (zstd's ``train_dictionary``) on the stored documents of random ga
 each game the kit serves, 2 to 5 players, taken after every write from creation to the
 end: the real app, in process, bots with Idempotency-Keys, as ``bench.memory`` plays
 them. zstd finds there the field names, the engine states' shapes, squares and phases a
-document repeats, so a 2.4 KB document compresses to about 0.5 KB.
+document repeats, so a 2.4 KB document compresses to about 0.5 KB (0.7 KB in base64).
 """
 
 from __future__ import annotations

@@ -227,8 +227,8 @@ def _doc(raw: str | None) -> Doc | None:
 _PACKED = "z:"
 _PACK_OVER = 512
 """A write's events longer than this (JSON bytes) are stored compressed in its stream
-entry: a big write (a Wind City round's end) then still
-fits a stream node of ``stream-node-max-bytes 1024``."""
+entry: a big write (a Wind City round's end) then still fits a stream node of
+``stream-node-max-bytes 1024``."""
 
 
 def load_doc(raw: str | bytes) -> Doc:
