@@ -84,11 +84,24 @@ def main(argv: list[str] | None = None) -> None:
     out = load.main([*common, "--waiters", str(args.waiters)])
     section("Load: floor, maximum, half-load latency, 1,000 waiters", load.markdown(out))
     rate = out["half"]["rate"]
-    wargs = ["--rate", str(rate), "--waiters", str(args.waiters), "--compare-gthread"]
+    wargs = [
+        "--rate",
+        str(rate),
+        "--waiters",
+        str(args.waiters),
+        "--wait",
+        "30",
+        "--compare-gthread",
+    ]
     wargs += ["--games", str(games), "--players", str(args.players), "--seconds", "10"]
     wout = waiters.main(wargs)
     wns = argparse.Namespace(
-        game="manhattan", compare_gthread=True, waiters=args.waiters, rate=rate, games=games
+        game="manhattan",
+        compare_gthread=True,
+        waiters=args.waiters,
+        rate=rate,
+        games=games,
+        wait=30,
     )
     section("Waiting clients: gevent vs gthread", waiters.markdown(wns, wout))
     rt = []
