@@ -363,8 +363,8 @@ def run_games(args) -> dict:
         k = 0
         while True:
             scheduled = t0 + k * interval
-            if scheduled - t0 >= args.seconds:
-                break
+            if scheduled - t0 >= args.seconds or not (ready or inflight[0]):
+                break  # the window is over, or every game is (each left slot would wait)
             delay = scheduled - time.perf_counter()
             if delay > 0:
                 gevent.sleep(delay)
@@ -375,8 +375,10 @@ def run_games(args) -> dict:
             if backlog and not ready:
                 wake.clear()
                 wake.wait(0.01)
+        # drain what is in flight; a backlog left once every game is over has nobody to
+        # serve it (waiting for it only stretched the step by the whole deadline)
         deadline = time.perf_counter() + 30
-        while (backlog or inflight[0]) and time.perf_counter() < deadline:
+        while (inflight[0] or (backlog and ready)) and time.perf_counter() < deadline:
             while backlog and ready:
                 gevent.spawn(turn, ready.popleft(), backlog.popleft())
             gevent.sleep(0.005)
