@@ -20,6 +20,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "LOG_LEVEL": (str, "INFO"),
     "MAX_CONTENT_LENGTH": (int, 64 * 1024),
     "CAS_RETRIES": (int, 8),
+    # a write decided on the game as this process wrote or read it this recently skips
+    # its read (the script checks the version; shared/copies.py); 0: always read first
+    "WRITE_FROM_COPY_SECONDS": (float, 2.0),
     # the event stream keeps the events of a game's last N writes (older ones are rebuilt
     # from its history); a game's history tail is compressed into its archive every N
     "HISTORY_STREAM_WRITES": (int, 4),

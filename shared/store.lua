@@ -18,8 +18,8 @@
 --       keys to delete), then N pairs (entry id, field 'w': the write's events as a JSON
 --       list), K notification jsons, and with D the game id and its due time in ms ('':
 --       not due, removed).
--- Returns {'ok', events_from} ('F:B') | {'ok'} | {'conflict', current version} |
--- {'missing'}.
+-- Returns {'ok', events_from} ('F:B') | {'ok'} | {'conflict', current version, current
+-- document, current tail} ({'conflict', 'exists'} for a create) | {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
 local expected = tonumber(ARGV[1])
 -- Only the document's head: the whole of it would be copied into Lua for one number.
@@ -30,7 +30,10 @@ else
   if current == '' then return {'missing'} end
   local version = string.match(current, '^{"version":(%d+),')
   if version == nil then version = cjson.decode(redis.call('GET', KEYS[1]))['version'] end
-  if tonumber(version) ~= expected then return {'conflict', tostring(version)} end
+  if tonumber(version) ~= expected then
+    -- the current game comes back: the caller decides again without another read
+    return {'conflict', tostring(version), redis.call('GET', KEYS[1]), redis.call('GET', KEYS[3])}
+  end
 end
 local ttl = ARGV[3]
 -- (numbers are kept as the caller's text where Redis takes them: no formatting)

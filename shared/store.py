@@ -41,6 +41,7 @@ import redis
 import redis.exceptions
 
 from shared import doccodec, fastcall, jsoncodec
+from shared.copies import Copies
 
 Doc = dict[str, Any]
 log = logging.getLogger(__name__)
@@ -119,16 +120,19 @@ def open_store(settings: dict[str, Any], prefix: str) -> GameStore:
         prefix,
         settings["WORKER_DUE_SHARDS"],
         fanout_waits=bool(settings.get("EVENTS_FANOUT")),
+        copy_seconds=float(settings.get("WRITE_FROM_COPY_SECONDS", 0)),
     )
 
 
 @dataclass(frozen=True)
 class WriteResult:
     """What the write script said: ``ok``, ``conflict`` (someone else wrote first, with
-    the current version) or ``missing`` (the game is gone)."""
+    the current version and, unless the game was being created, the current document
+    and history tail as stored: ``current``) or ``missing`` (the game is gone)."""
 
     outcome: str
     record: str | None = None
+    current: tuple[Doc, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -315,6 +319,7 @@ class GameStore:
         prefix: str,
         due_shards: int = DUE_SHARDS,
         fanout_waits: bool = False,
+        copy_seconds: float = 0.0,
     ) -> None:
         self.client = client
         self.blocking = blocking
@@ -329,6 +334,7 @@ class GameStore:
         self.due_shards = due_shards
         self.cluster = isinstance(client, redis.RedisCluster)
         self.fanout_waits = fanout_waits  # EVENTS_FANOUT: waits woken by shared/fanout.py
+        self.copies = Copies(copy_seconds)  # WRITE_FROM_COPY_SECONDS (shared/copies.py)
 
     def keys(self, game_id: str) -> tuple[str, str, str, str]:
         """The game's document, events, history tail and archive (one hash slot)."""
@@ -358,6 +364,8 @@ class GameStore:
             if not with_tail:
                 return _doc(fastcall.call(self.client, "GET", game_key)), None, 0
             raw, tail = fastcall.call(self.client, "MGET", game_key, tail_key)
+            if raw:
+                self.copies.keep(game_id, raw, tail)
             return _doc(raw), tail, 0
         pipe = self.client.pipeline(transaction=False)
         pipe.get(game_key)
@@ -370,7 +378,21 @@ class GameStore:
         replies = pipe.execute()
         tail = replies[1] if with_tail else None
         count = int(replies[-2]) if counter is not None else 0
+        if with_tail and replies[0]:
+            self.copies.keep(game_id, replies[0], tail)
         return _doc(replies[0]), tail, count
+
+    def copy_of(self, game_id: str) -> tuple[Doc, str | None] | None:
+        """The game's document and history tail as this process last wrote or read them
+        (see :mod:`shared.copies`), if recent enough; a write from them is verified by
+        the script's version check like any other."""
+        found = self.copies.take(game_id)
+        if found is None:
+            return None
+        doc = load_doc(found.stored)
+        if found.events_from is not None:
+            doc["events_from"] = found.events_from
+        return doc, found.tail
 
     def archive(self, game_id: str) -> str | None:
         """The game's history archive (``hist``): read only for an old key's retry."""
@@ -482,9 +504,10 @@ class GameStore:
         outbox = outbox or []
         ready = bool(outbox) and not self.cluster
         flags = [min(1, len(events)), len(outbox), int(inline), int(ready), int(history.legacy)]
+        stored = doccodec.pack(doc)  # "version" comes first: the script matches it undecoded
         args: list[Any] = [
             expected_version,
-            doccodec.pack(doc),  # "version" comes first: the script matches it without decoding
+            stored,
             ttl,
             history.tail,
             history.mode,
@@ -509,15 +532,25 @@ class GameStore:
             reply = fastcall.call(self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
             reply = self._write(keys=keys, args=args)
-        if reply[0] == "ok" and len(reply) > 1:  # the stream's cap raised events_from
-            doc["events_from"] = int(reply[1])
-            reply = reply[:1]
-        result = WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
-        if result.outcome == "ok" and not inline and due is not False and due is not None:
-            self.client.zadd(self.due_key(doc["id"]), {doc["id"]: int(due)}, lt=True)
-        if result.outcome == "ok" and outbox and self.cluster:
-            self.signal_ready(doc["id"])
-        return result
+        game_id = doc["id"]
+        if reply[0] != "ok":
+            self.copies.drop(game_id)
+            if len(reply) < 4 or not reply[2]:  # missing, or a create that found the game
+                return WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
+            self.copies.keep(game_id, reply[2], reply[3])
+            return WriteResult(reply[0], reply[1], (load_doc(reply[2]), reply[3]))
+        raised = None
+        if len(reply) > 1 and int(reply[1]) != doc.get("events_from"):
+            doc["events_from"] = raised = int(reply[1])  # the stream's cap raised it
+        if history.mode == "s":  # (else the tail after this write is not known here)
+            self.copies.keep(game_id, stored, history.tail, raised)
+        else:
+            self.copies.drop(game_id)
+        if not inline and due is not False and due is not None:
+            self.client.zadd(self.due_key(game_id), {game_id: int(due)}, lt=True)
+        if outbox and self.cluster:
+            self.signal_ready(game_id)
+        return WriteResult("ok")
 
     # -- webhooks: the outbox and the ready streams (shared/webhooks) -------------------
 

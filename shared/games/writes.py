@@ -1,7 +1,10 @@
 """The write loop: read the document (one round trip), decide with the engine in memory,
 then one compare-and-set script call. When someone else wrote in between, the whole step
-is retried on the fresh document, so the engine decides again (two moves racing for one
-turn: the loser gets the engine's or the turn's rejection)."""
+is retried on the current document, which the refused call brought back, so the engine
+decides again (two moves racing for one turn: the loser gets the engine's or the turn's
+rejection). A game this process wrote or read a moment ago is decided on from its copy,
+without the read (shared/copies.py): only a write the script accepts comes of it; any
+other verdict is reached again on the current game."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from shared.games import history, migrate, records
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
 from shared.games.records import Retry
 from shared.games.replay import same_move
-from shared.store import Doc, event_id
+from shared.store import Doc, HistoryWrite, event_id
 from shared.webhooks import notify
 
 
@@ -49,12 +52,15 @@ class WriteLoop:
             ratelimit.check(count, rate, retry_after, "moves")
         if doc is None:
             raise not_found(game_id)
+        return self._upgraded(doc), tail
+
+    def _upgraded(self, doc: Doc) -> Doc:
         if doc["state"] is not None:
             try:
                 doc["state"] = self.ctx.engine.upgrade(doc["state"])
             except RuleError as error:  # stored by code this version cannot read
                 raise ApiError(409, error.code, error.message) from error
-        return doc, tail
+        return doc
 
     def ttl(self, doc: Doc) -> int:
         """Seconds the game lives after this write: short once over, long while it runs
@@ -87,46 +93,76 @@ class WriteLoop:
         """
         store, name = self.ctx.store, self.ctx.engine.NAME
         key = None if idem_field is None else history.key_hash(idem_field)
-        for _ in range(self.ctx.settings["CAS_RETRIES"]):
-            doc, tail = self.read(game_id, True, limit_as)
-            limit_as = None
-            archive = None  # read only when needed
-            legacy = "events_from" not in doc
-            if legacy:
-                tail, archive = migrate.history_of(self.ctx, doc)
-            if key is not None:
-                retry = records.find(store, doc, tail, key, archive)
-                if retry is not None:
-                    same_move(retry.record, digest)
-                    return doc, [], retry
-            outcome = decide(doc)
-            new = outcome.doc
-            due = _clock(doc, outcome)
-            new["version"] = version = doc["version"] + 1
-            new["updated_at"] = now_text()
-            events = [
-                {**event, "version": version, "id": event_id(version, n)}
-                for n, event in enumerate(outcome.events)
-            ]
-            written = records.next_write(self.ctx.settings, doc, new, outcome, tail, key)
-            if archive is not None:  # a migrating write
-                new = {"version": version, "events_from": new.pop("events_from"), **new}
-                written = migrate.with_archive(written, tail, archive)
-            movers = {move["seat"] for move in outcome.moves}
-            outbox = notify.notifications(doc, new, events, movers)
+        # a rate-limited write always reads: its read counts it
+        ahead = None if limit_as is not None else store.copy_of(game_id)
+        verified = False  # whether ``doc`` is known current (read, or sent back by a refusal)
+        for _ in range(self.ctx.settings["CAS_RETRIES"] + (ahead is not None)):
+            if ahead is None:
+                doc, tail = self.read(game_id, True, limit_as)
+                limit_as, verified = None, True
+            else:
+                (doc, tail), ahead = ahead, None
+                doc = self._upgraded(doc)
+            try:
+                decided = self._decide(doc, tail, decide, key, digest)
+            except Exception:  # a refusal (ApiError, the engine's RuleError) or anything
+                if verified:
+                    raise
+                continue  # decided on a copy: the verdict is reached again on the current game
+            if isinstance(decided, Retry):
+                if verified:
+                    return doc, [], decided
+                continue  # (a retry is answered from the current game, not a copy)
+            new, events, written, due, outbox = decided
             result = store.write(new, doc["version"], events, self.ttl(new), written, due, outbox)
-            metrics.record_write(name, doc["status"], new["status"], result.outcome)
+            metrics.record_write(name, doc["status"], new["status"], result.outcome, not verified)
             if result.outcome == "ok":
                 if new["status"] != doc["status"]:
                     store.tracking.moved(game_id, doc["status"], new["status"], doc.get("owner"))
                 return new, events, None
             if result.outcome == "missing":
                 raise not_found(game_id)
+            ahead, verified = result.current, result.current is not None
         raise ApiError(
             409,
             "version-conflict",
             "The game kept changing while this request was applied; try again.",
         )
+
+    def _decide(
+        self,
+        doc: Doc,
+        tail: str | None,
+        decide: Callable[[Doc], Outcome],
+        key: str | None,
+        digest: str,
+    ) -> Retry | tuple[Doc, list[dict[str, Any]], HistoryWrite, int | None | bool, list[Any]]:
+        """One attempt on ``doc`` and its history ``tail``: the keyed move's earlier
+        record (its retry), or the new document, its stamped events, history write, due
+        time and webhook notifications."""
+        archive = None  # read only when needed
+        if "events_from" not in doc:  # written by older code: migrated by this write
+            tail, archive = migrate.history_of(self.ctx, doc)
+        if key is not None:
+            retry = records.find(self.ctx.store, doc, tail, key, archive)
+            if retry is not None:
+                same_move(retry.record, digest)
+                return retry
+        outcome = decide(doc)
+        new = outcome.doc
+        due = _clock(doc, outcome)
+        new["version"] = version = doc["version"] + 1
+        new["updated_at"] = now_text()
+        events = [
+            {**event, "version": version, "id": event_id(version, n)}
+            for n, event in enumerate(outcome.events)
+        ]
+        written = records.next_write(self.ctx.settings, doc, new, outcome, tail, key)
+        if archive is not None:  # a migrating write
+            new = {"version": version, "events_from": new.pop("events_from"), **new}
+            written = migrate.with_archive(written, tail, archive)
+        movers = {move["seat"] for move in outcome.moves}
+        return new, events, written, due, notify.notifications(doc, new, events, movers)
 
 
 def _clock(old: Doc, outcome: Outcome) -> int | None | bool:
