@@ -116,8 +116,9 @@ if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
 
 
 def post_worker_init(worker: object) -> None:
-    """gunicorn's own refusals (414, 431, 400 before Flask runs) in problem+json; then
-    everything the loaded app holds is moved out of the garbage collector's sight.
+    """gunicorn's own refusals (414, 431, 400 before Flask runs) in problem+json; an
+    answer's head and body in one send (shared/gunicorn_write.py); then everything the
+    loaded app holds is moved out of the garbage collector's sight.
 
     The app's modules, tables and engines live as long as the worker, yet every full
     collection walked them again: 70-110 ms a collection in a game worker under load
@@ -125,7 +126,8 @@ def post_worker_init(worker: object) -> None:
     that worker. ``gc.freeze()`` leaves collections only what requests make."""
     import gc
 
-    from shared.gunicorn_errors import install
+    from shared import gunicorn_errors, gunicorn_write
 
-    install()
+    gunicorn_errors.install()
+    gunicorn_write.install()
     gc.freeze()

@@ -1,12 +1,16 @@
 """What only a real gunicorn (gevent workers) shows, over raw sockets: its own refusals
-before Flask runs are problem+json, and chunked bodies are bounded and checked."""
+before Flask runs are problem+json, chunked bodies are bounded and checked, and an
+answer leaves in one send."""
 
 from __future__ import annotations
+
+import socket
+from urllib.parse import urlsplit
 
 import pytest
 
 from tests.kit.helpers import PROBLEM
-from tests.rawhttp import chunked_post, head, request
+from tests.rawhttp import chunked_post, head, parse_first, request
 
 
 def _problem(response, status: int, code: str) -> dict:
@@ -90,3 +94,23 @@ def test_plain_options_and_nosniff_through_gunicorn(live_manhattan: str) -> None
     assert r.headers["x-content-type-options"] == "nosniff"
     r = request(live_manhattan, head("GET", "/games/" + "9" * 16 + "/events?after=" + str(2**64)))
     _problem(r, 422, "validation-error")
+
+
+def test_an_answer_comes_in_one_send_and_the_connection_stays_usable(live_manhattan: str) -> None:
+    """Head and body leave in one send (shared/gunicorn_write.py): the first read of
+    the answer already holds all of it. HEAD still gets the head alone, and the same
+    keep-alive connection serves the next request."""
+    parts = urlsplit(live_manhattan)
+    with socket.create_connection((parts.hostname, parts.port), timeout=5) as sock:
+        for n in range(20):
+            sock.sendall(head("GET", "/games?limit=1", close=False))
+            first = sock.recv(65536)  # loopback hands one send over whole
+            answer = parse_first(first)
+            assert answer.status == 200 and answer.headers["connection"] == "keep-alive"
+            assert len(answer.body) == int(answer.headers["content-length"]) > 0, n
+            assert first.endswith(answer.body)
+        sock.sendall(head("HEAD", "/games?limit=1", close=False))
+        raw = sock.recv(65536)
+        assert raw.startswith(b"HTTP/1.1 200") and raw.endswith(b"\r\n\r\n")
+        sock.sendall(head("GET", "/healthz"))
+        assert parse_first(sock.recv(65536)).status == 200
