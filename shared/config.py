@@ -14,6 +14,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "REDIS_SOCKET_TIMEOUT": (float, 5.0),
     # per pool and process; redis-py 8 defaults to 100, too few for gevent long-polls
     "REDIS_MAX_CONNECTIONS": (int, 4000),
+    # under gevent workers, a process's concurrent game reads and writes share one
+    # connection and its sends (shared/fastcall.py Pipe); off: a connection each
+    "REDIS_PIPELINE": (bool, True),
     "GAME_TTL_FINISHED": (int, 7 * 24 * 3600),
     "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
     "GAME_TTL_OPEN": (int, 24 * 3600),  # an open game nobody starts, from its creation

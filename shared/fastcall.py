@@ -1,4 +1,5 @@
-"""One Redis command on a socket of the store's own, without redis-py's per-command work.
+"""One Redis command on a socket of the store's own, without redis-py's per-command work;
+under gevent, the commands of all the process's greenlets on one socket (:class:`Pipe`).
 
 redis-py 8 wraps every command in a retry closure, observability records, event
 dispatches, a pool lock and a stale-data poll (a ``select`` call) before each use of a
@@ -21,20 +22,26 @@ What stays redis-py's:
   restart they are all dead) and sends the command again on redis-py's ordinary path,
   which retries and reconnects as it always did.
 
-A socket is kept only after a whole reply was read: an error, a timeout or a killed
-greenlet in between closes it, so no reply is ever read by the wrong caller. Under
-gunicorn's gevent worker the sockets are gevent's (the worker patches ``socket`` before
-the app is loaded); idle sockets are a list, taken and given back by one atomic ``pop``
-and ``append`` each (no yield, no lock), so greenlets and threads alike each get a
-socket of their own.
+With threads (gthread or sync workers, the tests, the worker process), a socket is kept
+only after a whole reply was read: an error, a timeout or a killed thread in between
+closes it, so no reply is ever read by the wrong caller; idle sockets are a list, taken
+and given back by one atomic ``pop`` and ``append`` each, so each thread gets a socket
+of its own.
+
+Under gunicorn's gevent worker (``socket`` patched before the app is loaded) a process
+has one :class:`Pipe` per server instead, unless ``REDIS_PIPELINE=0`` (:func:`unpiped`):
+the commands its greenlets issue in one turn of the loop leave in one send and come
+back in one read. Through gunicorn this cut a move's CPU (workers and Redis) by a fifth
+(docs/performance.md, fourth pass).
 """
 
 from __future__ import annotations
 
 import socket
+from collections import deque
 from os import getpid
 from typing import Any
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakSet
 
 import hiredis
 import redis
@@ -79,6 +86,14 @@ def call(client: Any, *args: Any) -> Any:
     lane = _lane(client) if type(client) is redis.Redis else None
     if lane is None:
         return client.execute_command(*args)
+    if lane.piped:  # under gevent: one socket for the process's concurrent commands
+        try:
+            reply = lane.pipe().ask(hiredis.pack_command(args))
+        except OSError:  # no pipe, a broken or late one: redis-py's path retries
+            return client.execute_command(*args)
+        if isinstance(reply, hiredis.ReplyError):
+            raise _error(reply)
+        return reply
     try:
         conn = lane.take()
     except OSError:  # no connection to be had: redis-py's path says so as it always did
@@ -99,6 +114,13 @@ def call(client: Any, *args: Any) -> Any:
 
 
 _LANES: WeakKeyDictionary[Any, Lane | None] = WeakKeyDictionary()
+_UNPIPED: WeakSet[Any] = WeakSet()
+
+
+def unpiped(client: Any) -> None:
+    """Keep ``client``'s commands off the pipe (``REDIS_PIPELINE=0``): a socket each,
+    under gevent too. Call before its first command."""
+    _UNPIPED.add(client.connection_pool)
 
 
 def _lane(client: redis.Redis) -> Lane | None:
@@ -131,6 +153,8 @@ class Lane:
         "errors",
         "idle",
         "pid",
+        "piped",
+        "_pipe",
     )
 
     def __init__(self, kwargs: dict[str, Any]) -> None:
@@ -151,6 +175,8 @@ class Lane:
         self.setup = [hiredis.pack_command(command) for command in setup]
         self.idle: list[Conn] = []
         self.pid = getpid()
+        self.piped = _gevent_sockets()
+        self._pipe: Pipe | None = None
 
     @classmethod
     def of(cls, pool: Any) -> Lane | None:
@@ -161,7 +187,9 @@ class Lane:
         )
         if not plain or not _KNOWN.issuperset(pool.connection_kwargs):
             return None
-        return cls(pool.connection_kwargs)
+        lane = cls(pool.connection_kwargs)
+        lane.piped = lane.piped and pool not in _UNPIPED
+        return lane
 
     def take(self) -> Conn:
         try:  # one atomic pop: gthread workers share the lane between threads
@@ -174,6 +202,18 @@ class Lane:
             self.idle.append(conn)
         else:
             conn.close()
+
+    def pipe(self) -> Pipe:
+        """The process's pipe to the server (under gevent: ``piped``), opened on first
+        use; a closed one is replaced. Raises ``OSError`` when none can be opened."""
+        pipe = self._pipe
+        if pipe is None or pipe.dead:
+            conn = self.open()  # (yields: another caller may open one meanwhile)
+            if self._pipe is not None and not self._pipe.dead:
+                conn.close()
+                return self._pipe
+            pipe = self._pipe = Pipe(conn.sock, conn.reader, self.timeout)
+        return pipe
 
     def drop_idle(self) -> None:
         idle, self.idle = self.idle, []
@@ -224,4 +264,111 @@ class Conn:
         return reply
 
     def close(self) -> None:
+        self.sock.close()
+
+
+def _gevent_sockets() -> bool:
+    """Whether ``socket`` is gevent's (gunicorn's gevent worker patches it first)."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return False
+    return bool(monkey.is_module_patched("socket"))
+
+
+class Pipe:
+    """One socket carrying the commands of all of a process's greenlets (gevent only).
+
+    With one socket per request, every command is a send and a wake-up of Redis, and
+    every reply a wake-up of the worker. Here the commands that greenlets issue in one
+    turn of gevent's loop leave in one send, and Redis answers them in one write, read
+    by one greenlet that hands each reply to its caller in order (Redis answers a
+    connection's commands in the order sent). A caller killed while it waits leaves its
+    reply to be dropped; a broken socket or a reply later than the timeout closes the
+    pipe and fails every waiting caller with ``OSError``, whose command then takes
+    redis-py's path (as with a broken socket of a lane).
+    """
+
+    def __init__(self, sock: socket.socket, reader: hiredis.Reader, timeout: float | None) -> None:
+        import gevent
+        from gevent.event import AsyncResult
+
+        self._result = AsyncResult
+        self._yield = gevent.sleep
+        self._late = gevent.Timeout
+        self.sock = sock
+        self.reader = reader
+        self.timeout = timeout
+        self.waiting: deque[Any] = deque()
+        self.outgoing: list[bytes] = []
+        self.sending = False
+        self.dead = False
+        sock.settimeout(None)  # the reads wait for replies; each caller bounds its own wait
+        gevent.spawn(self._read)  # until the socket closes
+
+    def ask(self, packed: bytes) -> Any:
+        """Send one packed command with this turn's others; its reply (an error reply
+        returned)."""
+        if self.dead:
+            raise ConnectionResetError("the pipe to Redis is closed")
+        result = self._result()
+        self.outgoing.append(packed)
+        self.waiting.append(result)
+        if not self.sending:
+            self._send()
+        if self.timeout is None:
+            return result.get()
+        timer = self._late(self.timeout)  # our own, told apart from any outer Timeout
+        timer.start()
+        try:
+            return result.get()
+        except self._late as late:
+            if late is not timer:
+                raise
+            self.close(TimeoutError("Redis did not answer in time"))
+            raise TimeoutError("Redis did not answer in time") from None
+        finally:  # (killed while waiting: its reply, when it comes, is dropped)
+            timer.close()
+
+    def _send(self) -> None:
+        """Send what this turn of the loop queued (and what queues meanwhile)."""
+        self.sending = True
+        try:
+            self._yield(0)  # the other greenlets of this turn queue their commands
+            while self.outgoing:
+                data = b"".join(self.outgoing)
+                self.outgoing.clear()
+                self.sock.sendall(data)
+        except BaseException as error:  # a half-sent batch leaves the stream unusable
+            self.close(error if isinstance(error, OSError) else ConnectionResetError(repr(error)))
+            if not isinstance(error, OSError):
+                raise
+        finally:
+            self.sending = False
+
+    def _read(self) -> None:
+        reader, sock, waiting = self.reader, self.sock, self.waiting
+        buffer = bytearray(_BUFFER)
+        try:
+            while True:
+                n = sock.recv_into(buffer)
+                if not n:
+                    raise ConnectionResetError("Redis closed the connection")
+                reader.feed(buffer, 0, n)  # type: ignore[arg-type]
+                reply = reader.gets()
+                while reply is not False:
+                    waiting.popleft().set(reply)
+                    reply = reader.gets()
+        except BaseException as error:  # noqa: BLE001 (closed, reset, or killed)
+            self.close(error if isinstance(error, OSError) else ConnectionResetError(repr(error)))
+
+    def close(self, error: OSError) -> None:
+        """Fail every waiting caller with ``error`` and close the socket (once)."""
+        if self.dead:
+            return
+        self.dead = True
+        waiting, self.waiting = self.waiting, deque()
+        for result in waiting:
+            if not result.ready():
+                result.set_exception(error)
         self.sock.close()

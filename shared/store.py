@@ -114,6 +114,8 @@ def make_clients(settings: dict[str, Any]) -> tuple[Any, Any]:
 def open_store(settings: dict[str, Any], prefix: str) -> GameStore:
     """The store of one service (key prefix ``prefix``) on its own pair of clients."""
     client, blocking = make_clients(settings)
+    if not settings.get("REDIS_PIPELINE", True):
+        fastcall.unpiped(client)
     return GameStore(
         client,
         blocking,
