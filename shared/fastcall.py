@@ -32,7 +32,7 @@ Under gunicorn's gevent worker (``socket`` patched before the app is loaded) a p
 has one :class:`Pipe` per server instead, unless ``REDIS_PIPELINE=0`` (:func:`unpiped`):
 the commands its greenlets issue in one turn of the loop leave in one send and come
 back in one read. Through gunicorn this cut a move's CPU (workers and Redis) by a fifth
-(docs/performance.md, fourth pass).
+(docs/performance.md, "the pipe").
 """
 
 from __future__ import annotations
