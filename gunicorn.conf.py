@@ -118,12 +118,19 @@ if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
 def post_worker_init(worker: object) -> None:
     """gunicorn's own refusals (414, 431, 400 before Flask runs) in problem+json; an
     answer's head and body in one send (shared/gunicorn_write.py); then everything the
-    loaded app holds is moved out of the garbage collector's sight.
+    loaded app holds is moved out of the garbage collector's sight, and full collections
+    made ten times rarer.
 
     The app's modules, tables and engines live as long as the worker, yet every full
     collection walked them again: 70-110 ms a collection in a game worker under load
     (``gc.callbacks`` timings with 1,000 waiting clients), a stall for every request in
-    that worker. ``gc.freeze()`` leaves collections only what requests make."""
+    that worker. ``gc.freeze()`` leaves collections only what requests make. What they
+    make is still a lot with 1,000 long-polls parked (their requests, greenlets and
+    connections): a full collection then took 23-48 ms, several a worker in 8 s of half
+    load, and they set the POST p99. A full collection after every 100 collections of the
+    middle generation instead of every 10 (``gc.set_threshold(700, 10, 100)``) halved that
+    p99 in alternate runs (docs/performance.md, "the pipe"); garbage in cycles that
+    survived two collections waits longer to be freed."""
     import gc
 
     from shared import gunicorn_errors, gunicorn_write
@@ -131,3 +138,5 @@ def post_worker_init(worker: object) -> None:
     gunicorn_errors.install()
     gunicorn_write.install()
     gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, 100)
