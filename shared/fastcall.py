@@ -325,8 +325,9 @@ class Pipe:
         except self._late as late:
             if late is not timer:
                 raise
-            self.close(TimeoutError("Redis did not answer in time"))
-            raise TimeoutError("Redis did not answer in time") from None
+            late_error = TimeoutError("Redis did not answer in time")
+            self.close(late_error)
+            raise late_error from None
         finally:  # (killed while waiting: its reply, when it comes, is dropped)
             timer.close()
 
