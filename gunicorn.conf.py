@@ -33,7 +33,7 @@ if os.environ.get("GUNICORN_CONTROL_SOCKET"):
 else:
     control_socket_disable = True
 
-# -- Prometheus multiprocess metrics (shared/metrics.py, docs/operations.md) ------------
+# -- Prometheus multiprocess metrics (shared/ops/metrics.py, docs/operations.md) ------------
 # Each worker writes its metric values to files in PROMETHEUS_MULTIPROC_DIR and any worker
 # answering /metrics adds them all up. The directory must be this service's alone (two
 # services sharing one would add their counts together) and empty at start (stale files
@@ -90,7 +90,7 @@ def child_exit(server, worker) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
-# -- LOG_FORMAT=json: gunicorn's own lines as JSON too (the app's: shared/request_log.py) --
+# -- LOG_FORMAT=json: gunicorn's own lines as JSON too (the app's: shared/http/middleware/request_log.py) --
 if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
     _json_formatter = {
         "()": "pythonjsonlogger.json.JsonFormatter",
@@ -116,9 +116,8 @@ if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
 
 
 def post_worker_init(worker: object) -> None:
-    """gunicorn's own refusals (414, 431, 400 before Flask runs) in problem+json; an
-    answer's head and body in one send (shared/gunicorn_write.py); then everything the
-    loaded app holds is moved out of the garbage collector's sight, and full collections
+    """gunicorn's own refusals (414, 431, 400 before Flask runs) in problem+json; then
+    everything the loaded app holds is moved out of the garbage collector's sight, and full collections
     made ten times rarer.
 
     The app's modules, tables and engines live as long as the worker, yet every full
@@ -133,10 +132,9 @@ def post_worker_init(worker: object) -> None:
     survived two collections waits longer to be freed."""
     import gc
 
-    from shared import gunicorn_errors, gunicorn_write
+    from shared.http import gunicorn_errors
 
     gunicorn_errors.install()
-    gunicorn_write.install()
     gc.freeze()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 100)

@@ -38,7 +38,7 @@ _.include, _.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.de
 _.many
 
 # flask-smorest / Flask overrides and the request-scoped ``g`` attribute
-# (shared/api.py, shared/app.py, shared/apikeys.py).
+# (shared/http/routes.py, shared/http/app.py, shared/http/middleware/apikeys.py).
 _._raw_load_json, _.ARGUMENTS_PARSER, _.ERROR_SCHEMA, _._register_error_handlers
 _.sort_keys, _.ensure_ascii, _.api_key_reservation, _._handle_invalid_json_error
 _.problem_code, _._got_first_request  # read as g.get("problem_code"); Flask's own flag

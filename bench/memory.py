@@ -10,7 +10,7 @@ then to the end
 (finished). Every key of every game is measured (document, capped events stream,
 history tail and archive; games of older code also had a moves list and an idempotency
 hash) and averaged; also the document's size as stored (compressed, see
-shared/doccodec.py) and as JSON. Done twice: with an
+shared/store/document_codec.py) and as JSON. Done twice: with an
 ``Idempotency-Key`` on every move (what the CLI client sends) and without.
 
 Also over each game's whole life, every game's keys measured after every round of
@@ -27,8 +27,7 @@ import sys
 
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
-from shared import jsoncodec
-from shared.store import load_doc
+from shared.store import jsoncodec, load_doc
 
 PARTS = ("game", "events", "tail", "hist")
 

@@ -4,7 +4,7 @@ Run: ``python -m bench.roundtrips [--game manhattan] [--moves 200]``.
 
 The real app runs in-process on a private Redis; bots play random legal moves. Round
 trips are counted on the client side (every ``send_packed_command`` of redis-py and
-every ``ask`` of the store's lane, shared/fastcall.py, is one request/response exchange;
+every ``ask`` of the store's lane, shared/store/connection.py, is one request/response exchange;
 a pipeline is one); commands are the server's own count
 (``INFO commandstats`` deltas, which include the commands a Lua script runs). Reported
 separately for ``GET legal-moves`` and ``POST moves`` (with an Idempotency-Key, as the CLI
@@ -22,7 +22,7 @@ import redis.connection
 
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
-from shared import fastcall
+from shared.store import connection as fastcall
 
 _sent = [0]
 _orig = redis.connection.AbstractConnection.send_packed_command

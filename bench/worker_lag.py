@@ -28,8 +28,8 @@ from tempfile import TemporaryDirectory
 
 from bench.common import redis_server, wait_until
 from services.manhattan.app import create_app
-from shared import seat_ops
-from shared.tokens import hash_token
+from shared.games import seat_ops
+from shared.games.tokens import hash_token
 
 ROOT = Path(__file__).resolve().parent.parent
 

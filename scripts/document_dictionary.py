@@ -1,4 +1,4 @@
-"""Make a preset zstd dictionary for stored game documents (shared/doccodec.py).
+"""Make a preset zstd dictionary for stored game documents (shared/store/document_codec.py).
 
 Run once per new dictionary: ``python -m scripts.document_dictionary N`` writes
 ``shared/document-N.dict``. A dictionary is frozen once written: every document
@@ -21,7 +21,8 @@ import zstandard
 
 from bench.common import redis_server
 from bench.inproc import Bot, make_app
-from shared import doccodec, jsoncodec
+from shared.store import document_codec as doccodec
+from shared.store import jsoncodec
 
 GAMES = {"manhattan": (2, 3, 4), "windcity": (2, 3, 4, 5)}
 SIZE = 8 * 1024

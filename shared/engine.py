@@ -143,7 +143,7 @@ class Engine(Protocol):
         """Final standings and winners once over, else ``None``.
 
         ``{"standings": [{"seat", "rank", ...}], "winners": [...]}`` lets the kit rank a
-        resigned seat last (:func:`shared.seats.rank_resigned_last`).
+        resigned seat last (:func:`shared.games.seats.rank_resigned_last`).
         """
         ...
 

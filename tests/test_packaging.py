@@ -66,10 +66,11 @@ def test_builds_without_warnings_and_ships_package_data(tmp_path: Path) -> None:
     wheel, editable = sorted(out.glob("*.whl"), key=lambda p: "editable" in p.name)
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {
-        "shared/store.lua",
-        "shared/schedule.lua",
+        "shared/store/store.lua",
+        "shared/store/schedule.lua",
+        "shared/store/history.lua",
         "shared/games/history-1.dict",
-        "shared/document-1.dict",
+        "shared/store/document-1.dict",
     } <= names
     for package in tree_packages():
         assert f"{package.replace('.', '/')}/__init__.py" in names, package

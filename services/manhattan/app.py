@@ -8,7 +8,7 @@ from flask import Flask
 
 from services.manhattan import rules
 from services.manhattan.schemas import EVENTS, PAYLOADS, ManhattanMoveSchema, ManhattanOptionsSchema
-from shared.app import create_game_app
+from shared.http.app import create_game_app
 
 KEY_PREFIX = "mh"
 """The Redis key prefix of this game (the worker uses it too)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from services.manhattan.rules.promos import PROMO_IDS
-from shared.schemas import (
+from shared.http.schemas import (
     Bool,
     EventBase,
     Int,
@@ -63,7 +63,7 @@ class ManhattanMoveSchema(MoveUnion):
     }
 
 
-# -- what the service answers (documentation only: shared/openapi.py) -----------------
+# -- what the service answers (documentation only: shared/http/openapi.py) -----------------
 
 REQ: dict = {"required": True}
 PHASES = ["select", "build", "over"]

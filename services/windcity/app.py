@@ -8,7 +8,7 @@ from flask import Flask
 
 from services.windcity import rules
 from services.windcity.schemas import EVENTS, PAYLOADS, WindCityMoveSchema, WindCityOptionsSchema
-from shared.app import create_game_app
+from shared.http.app import create_game_app
 
 KEY_PREFIX = "wc"
 """The Redis key prefix of this game (the worker uses it too)."""

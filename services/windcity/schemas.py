@@ -14,7 +14,7 @@ from services.windcity.rules.options import (
     MIN_PLAYERS,
     PLAY_AREAS,
 )
-from shared.schemas import (
+from shared.http.schemas import (
     Bool,
     EventBase,
     Int,
@@ -89,7 +89,7 @@ class WindCityMoveSchema(MoveUnion):
     }
 
 
-# -- what the service answers (documentation only: shared/openapi.py) -----------------
+# -- what the service answers (documentation only: shared/http/openapi.py) -----------------
 
 REQ: dict = {"required": True}
 PHASES = ["hurricane", "houses", "plan", "insure", "over"]

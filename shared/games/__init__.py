@@ -4,7 +4,7 @@ it each part has one job:
 
 - ``base``: statuses, :class:`Outcome`, the ``If-Match`` check, settling after a move;
 - ``writes``: the write loop (read, decide, compare-and-set, retried on a conflict);
-- ``lifecycle``: create, join, start, cancel (bot seats and leaving: shared/seat_ops.py);
+- ``lifecycle``: create, join, start, cancel (bot seats and leaving: shared/games/seat_ops.py);
 - ``moves``: a seat's move, once per ``Idempotency-Key``;
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
 - ``answers``: views, summaries, scores, legal moves and the log.

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared import seats
 from shared.engine import Choice
-from shared.games import history
+from shared.games import history, seats
 from shared.games.base import OVER, RUNNING, Context, not_found
 from shared.store import Doc, LegacyLog
 

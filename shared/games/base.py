@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from shared import seats
 from shared.engine import Engine
-from shared.errors import ApiError
+from shared.games import seats
+from shared.http.errors import ApiError
 from shared.store import Doc, GameStore
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"

@@ -33,9 +33,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from shared import jsoncodec
 from shared.engine import Engine
-from shared.store import Doc, dumps
+from shared.store import Doc, dumps, jsoncodec
 
 Record = list[Any]
 Event = dict[str, Any]

@@ -1,5 +1,5 @@
 """A game's life before and around its moves: create, join, start and cancel (bot seats,
-resigning and leaving are in shared/seat_ops.py). Each change is one decision handed to
+resigning and leaving are in shared/games/seat_ops.py). Each change is one decision handed to
 the write loop."""
 
 from __future__ import annotations
@@ -9,11 +9,9 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from shared import fairness, metrics, names, seats, tokens
-from shared.access import require_host
 from shared.engine import RuleError
-from shared.errors import ApiError, invalid
-from shared.games import records
+from shared.games import fairness, names, records, seats, tokens
+from shared.games.access import require_host
 from shared.games.answers import clock_option, players
 from shared.games.base import (
     CANCELLED,
@@ -27,6 +25,8 @@ from shared.games.base import (
     settle,
 )
 from shared.games.writes import WriteLoop
+from shared.http.errors import ApiError, invalid
+from shared.ops import metrics
 from shared.store import Doc, event_id, now_us
 
 
@@ -46,7 +46,7 @@ class Lifecycle:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
         engine's options, checked now by a trial setup so a bad mix fails at once.
-        ``owner``: the id of the API key that creates it (see shared/apikeys.py)."""
+        ``owner``: the id of the API key that creates it (see shared/http/middleware/apikeys.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
         options = dict(options)
         count = options.pop("players", None) or engine.MAX_PLAYERS

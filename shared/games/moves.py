@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared import metrics, seats
-from shared.access import missing_token, require_seat
-from shared.errors import ApiError
+from shared.games import seats
+from shared.games.access import missing_token, require_seat
 from shared.games.answers import Answers
 from shared.games.base import RUNNING, Context, IfMatch, Outcome, check_if_match, settle
 from shared.games.replay import move_digest, replay
 from shared.games.writes import WriteLoop
+from shared.http.errors import ApiError
+from shared.ops import metrics
 from shared.store import Doc
 
 

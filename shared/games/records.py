@@ -6,10 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from shared import jsoncodec
 from shared.games import history
 from shared.games.base import OVER, Outcome
-from shared.store import Doc, GameStore, HistoryWrite
+from shared.store import Doc, GameStore, HistoryWrite, jsoncodec
 
 
 @dataclass(frozen=True)

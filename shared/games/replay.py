@@ -9,10 +9,10 @@ from typing import Any
 
 import orjson
 
-from shared.errors import ApiError
 from shared.games import history
 from shared.games.base import Context, settle
 from shared.games.records import Retry
+from shared.http.errors import ApiError
 from shared.store import Doc
 
 

@@ -3,7 +3,7 @@ then one compare-and-set script call. When someone else wrote in between, the wh
 is retried on the current document, which the refused call brought back, so the engine
 decides again (two moves racing for one turn: the loser gets the engine's or the turn's
 rejection). A game this process wrote or read a moment ago is decided on from its copy,
-without the read (shared/copies.py): only a write the script accepts comes of it; any
+without the read (shared/store/recent_copies.py): only a write the script accepts comes of it; any
 other verdict is reached again on the current game."""
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from shared import metrics, ratelimit, seats
 from shared.engine import RuleError
-from shared.errors import ApiError
-from shared.games import history, migrate, records
+from shared.games import history, migrate, records, seats
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
 from shared.games.records import Retry
 from shared.games.replay import same_move
+from shared.http.errors import ApiError
+from shared.http.middleware import ratelimit
+from shared.ops import metrics
 from shared.store import Doc, HistoryWrite, event_id
 from shared.webhooks import notify
 

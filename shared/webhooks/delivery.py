@@ -28,11 +28,11 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from shared import metrics
-from shared.errors import ApiError
+from shared.http.errors import ApiError
+from shared.http.webhooks import message_id
+from shared.ops import metrics
 from shared.store import GameStore, dumps
 from shared.webhooks import signing, ssrf
-from shared.webhooks.api import message_id
 from shared.webhooks.notify import now_iso
 
 log = logging.getLogger("shared.webhooks")

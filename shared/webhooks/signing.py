@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from standardwebhooks.webhooks import Webhook
 
-from shared.errors import ApiError
+from shared.http.errors import ApiError
 
 
 def new_registration_id() -> str:

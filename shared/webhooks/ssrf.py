@@ -13,7 +13,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from shared.errors import ApiError
+from shared.http.errors import ApiError
 
 SCHEMES = {"http": 80, "https": 443}
 MIN_PORT = 1024

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from clients.cli.client import DEFAULT_URLS
-from shared.config import SETTINGS
+from shared.ops.config import SETTINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -27,7 +27,7 @@ import pytest
 from flask import Flask
 from hypothesis import strategies as st
 
-from shared.jsonbody import MAX_DEPTH
+from shared.http.jsonbody import MAX_DEPTH
 from tests.conftest import _factory
 from tests.fuzz.test_openapi import EXAMPLES, SEED
 from tests.kit.helpers import PROBLEM, auth, started_game

@@ -10,8 +10,8 @@ from typing import Any
 import redis.connection
 from flask.testing import FlaskClient
 
-from shared import fastcall, jsoncodec
-from shared.store import load_doc
+from shared.store import connection as fastcall
+from shared.store import jsoncodec, load_doc
 
 PROBLEM = "application/problem+json"
 
@@ -68,7 +68,7 @@ def assert_problem(response: Any, status: int, code: str) -> dict[str, Any]:
 @contextmanager
 def sent_to_redis() -> Iterator[list[bytes]]:
     """Every round trip the test's own thread sends to Redis, as packed bytes, where it
-    is sent: redis-py's connections and the store's lane (shared/fastcall.py). A
+    is sent: redis-py's connections and the store's lane (shared/store/connection.py). A
     pipeline is one round trip."""
     sent: list[bytes] = []
     original = redis.connection.Connection.send_packed_command
@@ -97,7 +97,7 @@ def sent_to_redis() -> Iterator[list[bytes]]:
 
 def stored_text(redis_client: Any, key: str) -> str | None:
     """A string key's value as text a search can see into: a game document unpacked
-    (it is stored compressed, see shared/doccodec.py) and written as compact JSON."""
+    (it is stored compressed, see shared/store/document_codec.py) and written as compact JSON."""
     value = redis_client.get(key)
     if value is None or not str(key).endswith(":game"):
         return value

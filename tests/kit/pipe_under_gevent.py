@@ -1,6 +1,6 @@
 """Run by tests/kit/test_fastcall_pipe.py in a process of its own, as gunicorn's gevent
 worker runs the app: ``socket`` patched before anything else, then many greenlets
-sending the store's hot commands through ``shared.fastcall`` at once. Prints one JSON
+sending the store's hot commands through ``shared.store.connection`` at once. Prints one JSON
 line of what it saw. Usage: ``python -m tests.kit.pipe_under_gevent REDIS_URL [--unpiped]``."""
 
 from gevent import monkey
@@ -15,7 +15,7 @@ from typing import Any  # noqa: E402
 import gevent  # noqa: E402
 import redis  # noqa: E402
 
-from shared import fastcall  # noqa: E402
+from shared.store import connection as fastcall  # noqa: E402
 
 STALL = """
 local s = redis.call('TIME')

@@ -1,4 +1,4 @@
-"""The hot answers skip their marshmallow dump (shared/api.py ``as_built``): each must be
+"""The hot answers skip their marshmallow dump (shared/http/routes.py ``as_built``): each must be
 exactly what the route's response schema would have sent, bytes included, at every
 step of whole games of both engines, for every audience."""
 
@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from shared import schemas as s
+from shared.http import schemas as s
 
 
 def _dumped(schema: type, body: dict) -> bytes:

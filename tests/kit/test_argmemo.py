@@ -1,4 +1,4 @@
-"""The memo of move bodies and view queries (shared/argmemo.py): a repeat gets what the
+"""The memo of move bodies and view queries (shared/http/argmemo.py): a repeat gets what the
 schema alone would give, as a fresh object, and errors never come from the memo."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from marshmallow import Schema, fields
 
-from shared import argmemo
+from shared.http import argmemo
 from tests.kit.helpers import assert_problem, auth, post_move, started_game
 
 

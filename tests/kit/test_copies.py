@@ -1,5 +1,5 @@
 """Writes decided on a process's copy of a game, without reading it first
-(shared/copies.py): two apps on one Redis stand for two worker processes, so each
+(shared/store/recent_copies.py): two apps on one Redis stand for two worker processes, so each
 one's copy is overtaken by the other's writes."""
 
 from __future__ import annotations

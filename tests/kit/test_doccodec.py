@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from shared import doccodec, jsoncodec
-from shared.store import load_doc
+from shared.store import document_codec as doccodec
+from shared.store import jsoncodec, load_doc
 from tests.kit.helpers import auth, started_game
 
 

@@ -140,7 +140,7 @@ def test_the_openapi_document_shows_the_fields(toy_client):
 def test_the_documented_example_holds_for_the_service_and_the_verifier():
     """docs/api.md's worked example, computed by the service's code and the CLI's."""
     from clients.cli import verify
-    from shared import fairness
+    from shared.games import fairness
 
     docs = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
     salt = "000102030405060708090a0b0c0d0e0f"

@@ -1,4 +1,4 @@
-"""Waking waiters through one subscription per process (shared/fanout.py): every waiter
+"""Waking waiters through one subscription per process (shared/streaming/fanout.py): every waiter
 woken with its own game's events, one subscription per game whatever the number of
 waiters, none left once they leave, and no wake-up lost to a write that lands between
 a waiter's read and its wait. Also runs on Redis Cluster (TEST_REDIS_CLUSTER=1)."""
@@ -15,8 +15,8 @@ import pytest
 import redis
 from flask import Flask
 
-from shared import fanout
 from shared.store import GameStore
+from shared.streaming import fanout
 from tests.conftest import wait_until
 from tests.kit.helpers import post_move, started_game, view
 

@@ -1,4 +1,4 @@
-"""The store's short path for its hot commands (shared/fastcall.py): the same replies
+"""The store's short path for its hot commands (shared/store/connection.py): the same replies
 and errors as redis-py's ordinary path, redis-py's retry on a broken connection, and
 no connection kept from the pool."""
 
@@ -11,7 +11,7 @@ import redis
 import redis.connection
 import redis.exceptions
 
-from shared import fastcall
+from shared.store import connection as fastcall
 from tests.kit.helpers import post_move, started_game, view
 
 

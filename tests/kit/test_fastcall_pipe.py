@@ -1,4 +1,4 @@
-"""The process's one pipe to Redis under gevent (shared/fastcall.py ``Pipe``): many
+"""The process's one pipe to Redis under gevent (shared/store/connection.py ``Pipe``): many
 greenlets' commands share sends, every caller gets its own reply, an error reply only
 its own caller, and a killed connection or a Redis that stops answering for a while
 costs the commands waiting then (they take redis-py's path), never a wrong answer."""

@@ -15,10 +15,9 @@ from typing import Any
 
 import pytest
 
-from shared import autoplay, seats
-from shared.events import sse_stream
-from shared.games import history
+from shared.games import autoplay, history, seats
 from shared.games import records as records_module
+from shared.streaming.events import sse_stream
 from tests.kit.helpers import auth, post_move, started_game, view
 
 SMALL = {"HISTORY_STREAM_WRITES": 2, "HISTORY_CHUNK_RECORDS": 4, "CLOCK_MIN_TURN_SECONDS": 1}

@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from hypothesis import strategies as st
 
-from shared.jsonbody import MAX_DEPTH, loads
+from shared.http.jsonbody import MAX_DEPTH, loads
 from tests.kit.helpers import assert_problem, auth, create, started_game, view
 
 JSON = {"Content-Type": "application/json"}

@@ -1,4 +1,4 @@
-"""shared/hotpath.py: a game's read and its moves answered without Flask's machinery,
+"""shared/http/fastpath.py: a game's read and its moves answered without Flask's machinery,
 exactly as Flask answers them.
 
 Two apps on the same Redis play the same games (same seeds, same moves, same request
@@ -20,9 +20,9 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
-from shared import metrics
-from shared.hotpath import HotPath
-from shared.request_log import fresh_id
+from shared.http.fastpath import HotPath
+from shared.http.middleware.request_log import fresh_id
+from shared.ops import metrics
 from tests.kit.helpers import auth
 
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")

@@ -1,4 +1,4 @@
-"""shared/jsoncodec.py: orjson's bytes where it can, the standard library's where it cannot."""
+"""shared/store/jsoncodec.py: orjson's bytes where it can, the standard library's where it cannot."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from shared import jsoncodec
+from shared.store import jsoncodec
 
 
 def _stdlib(value: object) -> bytes:

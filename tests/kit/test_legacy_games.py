@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared import tokens as token_hashes
 from shared.games import history
+from shared.games import tokens as token_hashes
 from shared.games.replay import move_digest
 from shared.store import dumps, load_doc
 from tests.kit.helpers import auth, post_move, started_game, view

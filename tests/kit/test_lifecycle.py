@@ -281,8 +281,8 @@ def test_options_the_engine_refuses_are_a_422_problem(redis_client, redis_url):
     """The engine has the last word on options; its refusal is bad input, not a conflict."""
     from marshmallow import Schema
 
-    from shared.app import create_game_app
-    from shared.schemas import Int, players_field, seed_field
+    from shared.http.app import create_game_app
+    from shared.http.schemas import Int, players_field, seed_field
     from tests.kit import toy_engine
     from tests.kit.toy_schemas import ToyMoveSchema
 

@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from shared import names
+from shared.games import names
 from tests.kit.helpers import assert_problem, create, join
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 
-from shared import seats
-from shared.autoplay import NothingDue, play_due
+from shared.games import seats
+from shared.games.autoplay import NothingDue, play_due
 from tests.kit.helpers import assert_problem, auth, create, join, view
 
 CLOCK = {"turn_seconds": 1, "max_timeouts": 2}

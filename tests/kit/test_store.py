@@ -39,7 +39,7 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
 
 def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
     """A read (the document and the tail) and the write script; one round trip less when
-    this process wrote the game a moment ago (shared/copies.py)."""
+    this process wrote the game a moment ago (shared/store/recent_copies.py)."""
     game_id, _, tokens = started_game(toy_client, 2)
     client = toy_app.test_client()
     client.get("/healthz")
@@ -91,7 +91,7 @@ def test_every_keyed_move_of_a_long_game_is_one_write(make_app, monkeypatch):
             ended = r.get_json()["game"]["status"] != "running"
             packed = list(sent)
             # the write alone: this process wrote the write before (its copy of the game,
-            # shared/copies.py); the end also updates the status sets (in other slots:
+            # shared/store/recent_copies.py); the end also updates the status sets (in other slots:
             # on Cluster one per node)
             assert b"EVALSHA" in packed[0], key
             assert len(sent) == 1 or ended and all(b":status:" in c for c in packed[1:]), key

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask
 
-from shared.app import create_game_app
+from shared.http.app import create_game_app
 from tests.kit import toy_engine
 from tests.kit.toy_schemas import ToyMoveSchema, ToyOptionsSchema
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, validate
 
-from shared.schemas import Int, MoveUnion, clock_field, players_field, seed_field, type_field
+from shared.http.schemas import Int, MoveUnion, clock_field, players_field, seed_field, type_field
 
 
 class ToyOptionsSchema(Schema):

@@ -10,7 +10,7 @@ from pathlib import Path
 import yaml
 from prometheus_client.registry import REGISTRY
 
-import shared.metrics  # noqa: F401  (registers the metrics)
+import shared.ops.metrics  # noqa: F401  (registers the metrics)
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((ROOT / "docker-compose.yml").read_text())

@@ -1,4 +1,4 @@
-"""Waiters woken through each worker process's one subscription (shared/fanout.py) under
+"""Waiters woken through each worker process's one subscription (shared/streaming/fanout.py) under
 real gunicorn, gevent and gthread workers (and sync ones, one waiter each): long-polls
 and an SSE stream get the move's event, no Redis connection sits blocked per waiter, no
 subscription outlives its waiters, and waiters carry on across a Redis restart."""

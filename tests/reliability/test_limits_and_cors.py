@@ -12,7 +12,7 @@ import pytest
 import redis
 from flask import Flask
 
-from shared.ratelimit import parse_rate
+from shared.http.middleware.ratelimit import parse_rate
 from tests.conftest import free_port
 from tests.kit.helpers import assert_problem, auth, post_move, sent_to_redis, started_game, view
 

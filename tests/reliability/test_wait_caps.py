@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from shared.errors import ApiError
-from shared.events import WaitGate
+from shared.http.errors import ApiError
+from shared.streaming.events import WaitGate
 from tests.conftest import wait_until
 from tests.kit.helpers import assert_problem, auth, post_move, started_game, view
 

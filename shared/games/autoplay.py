@@ -1,0 +1,92 @@
+"""One step of a game that is due: a bot's move for a seat played by a bot, or for an
+active seat whose deadline passed (a timeout; ``max_timeouts`` in a row abandon it).
+
+The step goes through :meth:`Games.mutate`, the compare-and-set write of a human move:
+a human move that lands first wins (the step re-reads, finds nothing due and writes
+nothing), and two workers playing the same turn cannot both succeed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shared.engine import Engine, Move, RuleError, Strategy
+from shared.games import Games, Outcome, seats
+from shared.store import Doc
+
+
+class NothingDue(Exception):
+    """The fresh document has no seat to play now (someone moved first, or the game
+    ended or expired); carries the document (``None`` when gone)."""
+
+    def __init__(self, doc: Doc | None) -> None:
+        super().__init__("nothing due")
+        self.doc = doc
+
+
+def _random(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
+    return rng.choice(legal)
+
+
+def strategy(engine: Engine, name: str | None) -> Strategy:
+    """The engine's strategy ``name`` (default: the take-over bot); random without bots."""
+    bots = engine.BOTS
+    return bots.get(name or seats.TAKEOVER_BOT) or bots.get("random") or _random
+
+
+def bot_rng(doc: Doc, seat: int) -> random.Random:
+    """Deterministic per game, version and seat: replaying the log gives the same moves,
+    yet nobody can predict a bot from outside without the game's id and version."""
+    return random.Random(f"{doc['id']}:{doc['version']}:{seat}")
+
+
+def play_due(games: Games, game_id: str) -> tuple[Doc, int]:
+    """Play one due seat of the game: the written document and the lag in ms (from the
+    moment the move was due to now). Raises :class:`NothingDue`."""
+    engine = games.engine
+    lag = 0
+
+    def decide(doc: Doc) -> Outcome:
+        nonlocal lag
+        now = seats.now_ms()
+        due = seats.due_seats(doc, now)
+        if not due:
+            raise NothingDue(doc)
+        seat, timed_out = due[0]
+        since = doc["players"][seat]["deadline"] if timed_out else doc["updated_at"]
+        lag = now - seats.parse_ms(since)
+        players = [dict(p) for p in doc["players"]]
+        player = players[seat]
+        events: list[dict[str, Any]] = []
+        if timed_out:
+            player["timeouts"] = player.get("timeouts", 0) + 1
+            events.append({"type": "seat_timed_out", "seat": seat})
+            if player["timeouts"] >= doc["clock"]["max_timeouts"]:
+                player["status"] = seats.ABANDONED
+                player["bot"] = seats.TAKEOVER_BOT
+                events.append({"type": "seat_abandoned", "seat": seat})
+        choose = strategy(engine, player.get("bot"))
+        legal = list(engine.legal_moves(doc["state"], seat))
+        rng = bot_rng(doc, seat)
+        move = choose(games.view(doc, seat), legal, rng)
+        try:
+            state, move_events = engine.apply_move(doc["state"], seat, move)
+        except RuleError:  # a strategy's own move (not a listed one) was refused
+            move = rng.choice(legal)
+            state, move_events = engine.apply_move(doc["state"], seat, move)
+        new = {**doc, "state": state, "players": players}
+        produced = (len(events), len(move_events))
+        events += move_events
+        games.settle(new, events)
+        moved = [{"seat": seat, "move": move, "version": doc["version"] + 1}]
+        return Outcome(new, events, moved, produced)
+
+    try:
+        return games.mutate(game_id, decide)[0], lag
+    except NothingDue:
+        raise
+    except Exception as error:
+        if getattr(error, "code", None) == "game-not-found":
+            raise NothingDue(None) from error
+        raise

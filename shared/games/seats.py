@@ -1,0 +1,168 @@
+"""Seat statuses, turn clocks and who is due to be played by a bot: no Redis.
+
+Each player record of a game document carries, next to ``seat``/``name``/``token_hash``:
+``status`` (``active``, ``abandoned``, ``resigned`` or ``bot``), ``bot`` (the strategy
+that plays it, ``None`` for an active seat), ``deadline`` (RFC 3339 UTC while the seat
+is to act under a clock, else ``None``) and ``timeouts`` (missed deadlines in a row).
+This state is the kit's, not the engine's: every game gets clocks and bots the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from shared.http.errors import ApiError
+
+ACTIVE, ABANDONED, RESIGNED, BOT = "active", "abandoned", "resigned", "bot"
+STATUSES = (ACTIVE, ABANDONED, RESIGNED, BOT)
+BOTS = ("random", "greedy")
+TAKEOVER_BOT = "greedy"
+"""The strategy that plays a timed-out, abandoned or resigned seat: a sensible move keeps
+the game fair for the others (a random one would hand points to whoever moves next)."""
+DEFAULT_MAX_TIMEOUTS = 3
+MAX_TURN_SECONDS = 14 * 24 * 3600
+
+Doc = dict[str, Any]
+
+
+def now_ms() -> int:
+    """Wall-clock time in milliseconds (deadlines and due times)."""
+    return int(datetime.now(UTC).timestamp() * 1000)
+
+
+def rfc3339(ms: int) -> str:
+    """``ms`` since the epoch as RFC 3339 UTC with milliseconds (``...Z``)."""
+    stamp = datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
+    return stamp.replace("+00:00", "Z")
+
+
+def parse_ms(stamp: str) -> int:
+    """The inverse of :func:`rfc3339`."""
+    return int(datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp() * 1000)
+
+
+def public(player: dict[str, Any]) -> dict[str, Any]:
+    """The seat fields every view shows (defaults for documents written before clocks)."""
+    return {
+        "status": player.get("status", ACTIVE),
+        "bot": player.get("bot"),
+        "deadline": player.get("deadline"),
+        "timeouts": player.get("timeouts", 0),
+    }
+
+
+def new_player(seat: int, name: str, token_hash: str, bot: str | None = None) -> dict[str, Any]:
+    """A player record: an active human seat, or a bot seat playing ``bot``."""
+    return {
+        "seat": seat,
+        "name": name,
+        "token_hash": token_hash,
+        "status": ACTIVE if bot is None else BOT,
+        "bot": bot,
+        "deadline": None,
+        "timeouts": 0,
+    }
+
+
+def is_scheduled(doc: Doc) -> bool:
+    """Whether the game may ever need the worker: it has a clock or a seat played by a bot.
+    (A seat never becomes active again, so a game that is not scheduled stays so until a
+    resignation or a bot seat makes it scheduled.)"""
+    if doc.get("clock"):
+        return True
+    return any(p.get("status", ACTIVE) != ACTIVE for p in doc["players"])
+
+
+def refresh(old: Doc, new: Doc, movers: set[int], now: int) -> None:
+    """Set the deadlines of ``new`` (in place, on copies of the player records).
+
+    A seat's clock starts when it becomes one of the seats to act, and again after each
+    of its own moves while it stays to act: every move gets ``turn_seconds``. Seats that
+    are not to act, or are played by a bot, have no deadline. Wind City's simultaneous
+    insurance answers each get their own deadline, kept while the others answer.
+    """
+    clock = new.get("clock")
+    running = new["status"] == "running"
+    to_act = set(new["to_act"]) if running else set()
+    before = set(old["to_act"]) if old["status"] == "running" else set()
+    players = []
+    for record in new["players"]:
+        player = {**record, **public(record)}
+        seat = player["seat"]
+        if clock is None or seat not in to_act or player["status"] != ACTIVE:
+            player["deadline"] = None
+        elif seat in movers or seat not in before or player["deadline"] is None:
+            player["deadline"] = rfc3339(now + clock["turn_seconds"] * 1000)
+        players.append(player)
+    new["players"] = players
+
+
+def due_ms(doc: Doc, now: int) -> int | None:
+    """When the worker must next look at the game: ``now`` for a seat to act that a bot
+    plays, else the earliest deadline of the seats to act; ``None``: nothing to do."""
+    if doc["status"] != "running":
+        return None
+    earliest: int | None = None
+    to_act = set(doc["to_act"])
+    for player in doc["players"]:
+        if player["seat"] not in to_act:
+            continue
+        if player.get("status", ACTIVE) != ACTIVE:
+            return now
+        deadline = player.get("deadline")
+        if deadline is not None:
+            at = parse_ms(deadline)
+            earliest = at if earliest is None else min(earliest, at)
+    return earliest
+
+
+def require_active(doc: Doc, seat: int) -> None:
+    """409 for a move by a seat that a bot now plays to the end (resigned or abandoned)."""
+    status = doc["players"][seat].get("status", ACTIVE)
+    if status != ACTIVE:
+        raise ApiError(
+            409, f"seat-{status}", f"Seat {seat} is {status}; a bot plays it to the end."
+        )
+
+
+def human_moved(players: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The player records after ``seat``'s own move: its timeouts in a row start over."""
+    return [{**p, "timeouts": 0} if p["seat"] == seat else p for p in players]
+
+
+def due_seats(doc: Doc, now: int) -> list[tuple[int, bool]]:
+    """The seats to play now, in seat order, each with whether it is a timeout (an
+    active seat past its deadline) rather than a seat a bot plays anyway."""
+    if doc["status"] != "running":
+        return []
+    to_act = set(doc["to_act"])
+    due = []
+    for player in doc["players"]:
+        if player["seat"] not in to_act:
+            continue
+        if player.get("status", ACTIVE) != ACTIVE:
+            due.append((player["seat"], False))
+        elif player.get("deadline") is not None and parse_ms(player["deadline"]) <= now:
+            due.append((player["seat"], True))
+    return due
+
+
+def rank_resigned_last(result: dict[str, Any] | None, players: list[dict[str, Any]]) -> Any:
+    """The engine's result with resigned seats ranked last (they share the last rank).
+
+    Rows are the engine's ``standings`` items (``seat``, ``rank``, ...): the others keep
+    their order and ties, their ranks are recounted without the resigned seats, and
+    ``winners`` are the others ranked first. Each resigned row gains ``"resigned": true``.
+    A result of another shape is returned unchanged.
+    """
+    resigned = {p["seat"] for p in players if p.get("status") == RESIGNED}
+    if not resigned or not isinstance(result, dict) or "standings" not in result:
+        return result
+    rows = result["standings"]
+    kept = [r for r in rows if r["seat"] not in resigned]
+    gone = [r for r in rows if r["seat"] in resigned]
+    out = [{**r, "rank": 1 + sum(1 for o in kept if o["rank"] < r["rank"])} for r in kept]
+    last = len(kept) + 1
+    out += [{**r, "rank": last, "resigned": True} for r in gone]
+    return {**result, "standings": out, "winners": [r["seat"] for r in out if r["rank"] == 1]}

@@ -1,0 +1,7 @@
+"""The HTTP layer: the app factory (``app``), the routes, schemas, OpenAPI, problem+json
+errors, strict JSON bodies, the fast path of a move's two requests, and the middleware
+(``middleware/``: headers, CORS, request log, rate limits, API keys, metrics).
+
+Thin wiring: it turns requests into calls on :class:`shared.games.Games` and domain
+errors into status codes. May import every layer below it (``streaming``, ``webhooks``,
+``games``, ``store``, ``ops``, the engine contract); nothing below imports it."""

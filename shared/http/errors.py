@@ -1,0 +1,172 @@
+"""RFC 9457 problem+json for every error, each with a stable machine-readable ``code``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from flask import Flask, Response, current_app, g, has_request_context
+from werkzeug.exceptions import HTTPException
+
+from shared.engine import RuleError
+from shared.http.middleware.request_log import request_id
+from shared.store import STORE_DOWN, StoreFull
+
+PROBLEM_MIME = "application/problem+json"
+TYPE_PREFIX = "urn:boardgames:problem:"
+
+log = logging.getLogger(__name__)
+
+# status -> (the code of Flask/werkzeug's own errors of that status, the title);
+# any other status: "http-<status>", "Error".
+HTTP = {
+    400: ("bad-request", "Bad Request"),
+    401: ("missing-token", "Unauthorized"),
+    403: ("forbidden", "Forbidden"),
+    404: ("not-found", "Not Found"),
+    405: ("method-not-allowed", "Method Not Allowed"),
+    406: ("not-acceptable", "Not Acceptable"),
+    409: ("conflict", "Conflict"),
+    412: ("version-mismatch", "Precondition Failed"),
+    413: ("payload-too-large", "Content Too Large"),
+    414: ("request-line-too-long", "URI Too Long"),
+    415: ("unsupported-media-type", "Unsupported Media Type"),
+    422: ("validation-error", "Unprocessable Content"),
+    429: ("too-many-requests", "Too Many Requests"),
+    431: ("headers-too-large", "Request Header Fields Too Large"),
+    500: ("internal-error", "Internal Server Error"),
+    501: ("not-implemented", "Not Implemented"),
+    503: ("storage-unavailable", "Service Unavailable"),
+}
+
+
+def title(status: int) -> str:
+    """The problem title of a status."""
+    return HTTP[status][1] if status in HTTP else "Error"
+
+
+class ApiError(Exception):
+    """An error the API answers with a problem document.
+
+    Raise it anywhere below a view; the handler turns it into the response.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        detail: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.headers = headers or {}
+        self.extra = extra
+
+
+def invalid(location: str, name: str, detail: str, message: str) -> ApiError:
+    """422 ``validation-error`` for one field, shaped like the schemas' own (by location)."""
+    return ApiError(422, "validation-error", detail, errors={location: {name: [message]}})
+
+
+def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """The RFC 9457 document (also written by gunicorn's own error answers)."""
+    return {
+        "type": TYPE_PREFIX + code,
+        "title": title(status),
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+
+
+def problem(
+    status: int,
+    code: str,
+    detail: str,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A ``application/problem+json`` response, carrying the request's ``request_id``."""
+    body = problem_body(status, code, detail, **extra)
+    if has_request_context():
+        body["request_id"] = request_id()
+        g.problem_code = code  # for the request log line and the metrics
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
+
+
+def _from_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("errors") or data.get("messages")
+    extra: dict[str, Any] = {}
+    code = HTTP[status][0] if status in HTTP else f"http-{status}"
+    detail = error.description or title(status)
+    if status == 400 and messages and "json" in messages:
+        code, detail = "invalid-json", "The request body is not valid JSON."
+        reasons = messages["json"]
+        if isinstance(reasons, list) and reasons and isinstance(reasons[0], str):
+            detail = f"The request body is not valid JSON: {reasons[0][:200]}."
+    elif status == 422:
+        detail = "The request failed validation; see `errors`."
+        # webargs nests messages by location ("json", "query"): keep that, it says where.
+        extra["errors"] = messages or {}
+    elif status == 405:
+        detail = "This method is not allowed on this resource."
+    elif status == 404:
+        detail = "No such resource."
+    elif status == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        detail = f"The request body is larger than {limit} bytes."
+    headers = dict(data.get("headers") or {})
+    allowed = getattr(error, "valid_methods", None)
+    if status == 405 and allowed:
+        headers["Allow"] = ", ".join(allowed)
+    return problem(status, code, detail, headers, **extra)
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Route every error through problem+json (after flask-smorest's own handler)."""
+
+    @app.errorhandler(ApiError)
+    def _api_error(error: ApiError) -> Response:
+        return problem(error.status, error.code, error.detail, error.headers, **error.extra)
+
+    @app.errorhandler(RuleError)
+    def _rule_error(error: RuleError) -> Response:
+        return problem(409, error.code, error.message or error.code)
+
+    app.register_error_handler(HTTPException, _from_http_exception)
+
+    def _unavailable(code: str, detail: str) -> Response:
+        """A 503 the client should retry after ``RETRY_AFTER_SECONDS``."""
+        retry_after = str(app.config.get("RETRY_AFTER_SECONDS", 2))
+        return problem(503, code, detail, {"Retry-After": retry_after})
+
+    def _storage_down(error: Exception) -> Response:
+        log.warning("storage unavailable: %s", error)
+        return _unavailable(
+            "storage-unavailable", "The game store is unreachable; try again shortly."
+        )
+
+    for kind in STORE_DOWN:
+        app.register_error_handler(kind, _storage_down)
+
+    @app.errorhandler(StoreFull)
+    def _storage_full(error: Exception) -> Response:
+        """Redis at ``maxmemory`` (``noeviction``) refuses writes; reads still work."""
+        log.warning("storage full: %s", error)
+        return _unavailable(
+            "storage-full", "The game store is full and refuses writes; try again later."
+        )
+
+    @app.errorhandler(Exception)
+    def _unexpected(error: Exception) -> Response:  # the most specific handler wins
+        log.exception("unhandled error")
+        return problem(500, "internal-error", "An unexpected error occurred.")

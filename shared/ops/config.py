@@ -1,0 +1,101 @@
+"""Settings from the environment (twelve-factor), with per-app overrides for tests."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+
+# name -> (type, default). Every setting can come from the environment or from the
+# ``config`` mapping given to the app factory (the mapping wins).
+SETTINGS: dict[str, tuple[type, Any]] = {
+    "REDIS_URL": (str, "redis://127.0.0.1:6379/0"),
+    "REDIS_CLUSTER": (bool, False),
+    "REDIS_SOCKET_TIMEOUT": (float, 5.0),
+    # per pool and process; redis-py 8 defaults to 100, too few for gevent long-polls
+    "REDIS_MAX_CONNECTIONS": (int, 4000),
+    # under gevent workers, a process's concurrent game reads and writes share one
+    # connection and its sends (shared/store/connection.py Pipe); off: a connection each
+    "REDIS_PIPELINE": (bool, True),
+    "GAME_TTL_FINISHED": (int, 7 * 24 * 3600),
+    "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
+    "GAME_TTL_OPEN": (int, 24 * 3600),  # an open game nobody starts, from its creation
+    "LOG_LEVEL": (str, "INFO"),
+    "MAX_CONTENT_LENGTH": (int, 64 * 1024),
+    "CAS_RETRIES": (int, 8),
+    # a write decided on the game as this process wrote or read it this recently skips
+    # its read (the script checks the version; shared/store/recent_copies.py); 0: always read first
+    "WRITE_FROM_COPY_SECONDS": (float, 2.0),
+    # the event stream keeps the events of a game's last N writes (older ones are rebuilt
+    # from its history); a game's history tail is compressed into its archive every N
+    "HISTORY_STREAM_WRITES": (int, 4),
+    "HISTORY_STREAM_BYTES": (int, 900),  # ... fewer when their entries exceed N bytes
+    "HISTORY_CHUNK_RECORDS": (int, 32),
+    "HISTORY_ENDED_STREAM_SECONDS": (int, 60),  # an ended game's stream, then rebuilt
+    "EVENTS_MAX_WAIT": (float, 30.0),
+    "SSE_HEARTBEAT_SECONDS": (float, 15.0),
+    "SSE_MAX_SECONDS": (float, 300.0),
+    "RETRY_AFTER_SECONDS": (int, 2),
+    # concurrent waits (long-poll, SSE) per worker process: per client address, in all
+    "EVENTS_MAX_WAITERS_PER_ADDRESS": (int, 100),
+    "EVENTS_MAX_WAITERS_PER_PROCESS": (int, 1000),
+    "EVENTS_RETRY_AFTER_SECONDS": (int, 10),
+    # wake waiters through one pub/sub subscription per process (shared/streaming/fanout.py)
+    # instead of one blocking XREAD and Redis connection each; off until it is shown
+    # not to slow a worker's accepts under a wait flood (docs/performance.md)
+    "EVENTS_FANOUT": (bool, False),
+    # rate limits ("20/second", "10/minute", "5/10s"; empty: off) and CORS allow-list
+    "RATE_LIMIT_MOVES": (str, ""),
+    "RATE_LIMIT_JOINS": (str, ""),
+    "RATE_LIMIT_CREATES": (str, ""),
+    "RATE_LIMIT_AUTH_FAILURES": (str, ""),
+    "CORS_ORIGINS": (str, ""),
+    # off: POST /games with a "seed" is 422 option-not-allowed (fair shuffles only)
+    "ALLOW_CHOSEN_SEED": (bool, True),
+    # operations (docs/operations.md): log format, /metrics bearer token, API keys file
+    "LOG_FORMAT": (str, "plain"),
+    "METRICS_TOKEN": (str, ""),
+    "API_KEYS_FILE": (str, ""),
+    # turn clocks and the worker (shared/worker/loop.py) that plays bots and timeouts
+    "CLOCK_MIN_TURN_SECONDS": (int, 10),
+    "WORKER_DUE_SHARDS": (int, 16),
+    "WORKER_GAMES": (str, "manhattan,windcity"),
+    "WORKER_POLL_SECONDS": (float, 0.1),
+    "WORKER_LEASE_SECONDS": (float, 5.0),
+    "WORKER_BATCH": (int, 50),
+    "WORKER_HEARTBEAT_FILE": (str, "/tmp/boardgames-worker.heartbeat"),
+    # the worker's own /metrics (Prometheus): 0 is off; make run and compose serve 9100
+    "WORKER_METRICS_PORT": (int, 0),
+    "WORKER_METRICS_HOST": (str, "127.0.0.1"),
+    # webhooks (shared/webhooks): the server key secrets derive from, SSRF opt-out, delivery
+    "WEBHOOK_SIGNING_KEY": (str, ""),
+    "WEBHOOK_ALLOW_PRIVATE": (bool, False),
+    "WEBHOOK_TIMEOUT_SECONDS": (float, 5.0),
+    "WEBHOOK_BACKOFF_BASE_SECONDS": (float, 5.0),
+    "WEBHOOK_BACKOFF_MAX_SECONDS": (float, 3600.0),
+    "WEBHOOK_GIVE_UP_SECONDS": (float, 24 * 3600.0),
+    "WEBHOOK_CLAIM_IDLE_SECONDS": (float, 5.0),
+}
+
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def _coerce(kind: type, value: Any) -> Any:
+    if kind is bool and isinstance(value, str):
+        return value.strip().lower() in _TRUE
+    return kind(value)
+
+
+def load_settings(overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every setting, from the defaults, then the environment, then ``overrides``."""
+    overrides = dict(overrides or {})
+    settings: dict[str, Any] = {}
+    for name, (kind, default) in SETTINGS.items():
+        if name in overrides:
+            settings[name] = _coerce(kind, overrides.pop(name))
+        elif name in os.environ:
+            settings[name] = _coerce(kind, os.environ[name])
+        else:
+            settings[name] = default
+    settings.update(overrides)  # anything else goes to Flask's config unchanged
+    return settings

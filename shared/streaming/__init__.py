@@ -1,0 +1,5 @@
+"""The event stream to clients: long-poll and Server-Sent Events over a game's Redis
+stream (``events``).
+
+May import ``shared.games`` (terminal events, statuses), ``shared.store`` and
+``shared.ops``, and the HTTP layer's problem answers; the HTTP layer mounts it."""

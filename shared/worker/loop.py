@@ -1,0 +1,192 @@
+"""The worker: plays the moves that are due (bot seats, and seats whose deadline passed).
+
+Run it with ``python -m shared.worker`` (or the ``boardgames-worker`` script). It is
+stateless: every fact lives in Redis, so any number of copies may run, and a copy that
+dies loses nothing (its claims come due again after ``WORKER_LEASE_SECONDS``).
+
+Each tick claims the games due by now from every due-time shard of every game it serves
+(see :meth:`GameStore.claim_all_due`), then for each plays the due seats one move at a
+time through the same compare-and-set write as a human move (:mod:`shared.games.autoplay`).
+A claim only spreads the work between copies; the compare-and-set alone guarantees that
+nothing is played twice. Health: after every tick that reached Redis the worker touches
+``WORKER_HEARTBEAT_FILE``; ``python -m shared.worker --check`` exits 0 while it is fresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from shared.games import Games, seats
+from shared.games.autoplay import NothingDue, play_due
+from shared.ops import metrics
+from shared.ops.config import load_settings
+from shared.store import GameStore, make_clients
+from shared.webhooks.delivery import Deliverer
+
+log = logging.getLogger("shared.worker")
+LAGS_KEPT = 100_000
+"""Lags kept for ``--report`` (bounded: a worker runs for months)."""
+STEPS_PER_CLAIM = 25
+"""Moves played in a row for one claimed game before turning to the next (a game of
+bots only goes on at the next tick: one busy game cannot starve the others)."""
+
+
+def build_games(settings: dict[str, Any]) -> list[Games]:
+    """The :class:`Games` of every game in ``WORKER_GAMES`` (engine and key prefix from
+    ``services.<game>``), sharing one pair of Redis clients."""
+    client, blocking = make_clients(settings)
+    out = []
+    for name in filter(None, (n.strip() for n in settings["WORKER_GAMES"].split(","))):
+        engine = importlib.import_module(f"services.{name}.rules").ENGINE
+        prefix = importlib.import_module(f"services.{name}.app").KEY_PREFIX
+        store = GameStore(client, blocking, prefix, settings["WORKER_DUE_SHARDS"])
+        out.append(Games(engine, store, settings))
+    return out
+
+
+class Worker:
+    """The loop over the due games of ``games``; the latest ``lags`` (ms, due to played)
+    are kept for the bench and the log."""
+
+    def __init__(self, games: list[Games], settings: dict[str, Any]) -> None:
+        self.games = games
+        self.poll = settings["WORKER_POLL_SECONDS"]
+        self.lease_ms = int(settings["WORKER_LEASE_SECONDS"] * 1000)
+        self.batch = settings["WORKER_BATCH"]
+        self.heartbeat = settings["WORKER_HEARTBEAT_FILE"]
+        self.stop = threading.Event()
+        self.lags: deque[int] = deque(maxlen=LAGS_KEPT)
+        self.late_ms = 0
+        self.moves = 0
+        self.deliverer = Deliverer([g.store for g in games], settings)
+        self.deliverer.stop = self.stop.is_set
+
+    def deliver_loop(self) -> None:
+        """Webhook deliveries (shared/webhooks/delivery.py), in a thread of their own so
+        that a slow receiver never delays a due move."""
+        while not self.stop.is_set():
+            try:
+                busy = self.deliverer.tick()
+            except Exception:
+                log.exception("webhook tick failed; retrying")
+                self.stop.wait(1.0)
+                continue
+            if not busy:
+                self.stop.wait(self.poll)
+
+    def run(self) -> None:
+        """Tick until :attr:`stop` is set; a failing tick (Redis down) is logged and
+        retried after a pause."""
+        sender = threading.Thread(target=self.deliver_loop, name="webhooks", daemon=True)
+        sender.start()
+        while not self.stop.is_set():
+            try:
+                busy = self.tick()
+            except Exception:
+                log.exception("worker tick failed; retrying")
+                self.stop.wait(1.0)
+                continue
+            self._beat()
+            if not busy:
+                self.stop.wait(self.poll)
+        sender.join(self.deliverer.timeout + 1)  # let a delivery in flight finish
+
+    def tick(self) -> int:
+        """Claim and play every game due now; the number of games looked at. The lag
+        gauge says how late this tick's latest move was (0 when nothing was due)."""
+        self.late_ms = 0
+        try:
+            return self._claim_and_play()
+        finally:
+            metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
+
+    def _claim_and_play(self) -> int:
+        seen = 0
+        for games in self.games:
+            claimed = games.store.claim_all_due(seats.now_ms(), self.lease_ms, self.batch)
+            for game_id, score in claimed:
+                if self.stop.is_set():
+                    return seen
+                seen += 1
+                self.handle(games, game_id, score)
+        return seen
+
+    def handle(self, games: Games, game_id: str, claimed: int) -> None:
+        """Play the game's due seats, then put it back in the schedule at its next due
+        time (unless a write moved it meanwhile, which set its own)."""
+        for _ in range(STEPS_PER_CLAIM):
+            try:
+                _, lag = play_due(games, game_id)
+            except NothingDue as nothing:
+                doc = nothing.doc
+                due = None if doc is None else seats.due_ms(doc, seats.now_ms())
+                games.store.reschedule(game_id, claimed, due)
+                return
+            except Exception:  # a conflict storm or a bad bot: retried after the lease
+                log.exception("could not play game %s", game_id)
+                return
+            self.moves += 1
+            self.lags.append(lag)
+            self.late_ms = max(self.late_ms, lag)
+
+    def _beat(self) -> None:
+        if self.heartbeat:
+            Path(self.heartbeat).touch()
+
+
+def healthy(heartbeat: str, max_age: float) -> bool:
+    """Whether the heartbeat file was touched within ``max_age`` seconds."""
+    try:
+        return time.time() - os.stat(heartbeat).st_mtime <= max_age
+    except OSError:
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="boardgames-worker", description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="exit 0 if a worker is alive")
+    parser.add_argument("--report", action="store_true", help="print lag figures on exit")
+    args = parser.parse_args(argv)
+    settings = load_settings()
+    if args.check:
+        return (
+            0
+            if healthy(settings["WORKER_HEARTBEAT_FILE"], 10 + 5 * settings["WORKER_POLL_SECONDS"])
+            else 1
+        )
+    logging.basicConfig(
+        level=settings["LOG_LEVEL"].upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    worker = Worker(build_games(settings), settings)
+    if settings["WORKER_METRICS_PORT"]:
+        try:
+            metrics.serve_worker_metrics(
+                settings["WORKER_METRICS_PORT"], settings["WORKER_METRICS_HOST"]
+            )
+        except OSError as error:  # a taken port costs the metrics, not the moves
+            log.warning("no worker metrics on port %s: %s", settings["WORKER_METRICS_PORT"], error)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: worker.stop.set())
+    names = ", ".join(g.engine.NAME for g in worker.games)
+    log.info("worker serving %s (poll %.2fs)", names, worker.poll)
+    worker.run()
+    log.info("worker stopped after %d moves", worker.moves)
+    if args.report:
+        print(json.dumps({"moves": worker.moves, "lags_ms": list(worker.lags)}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
