@@ -27,7 +27,7 @@ from typing import Any
 from bench.manhattan_engine import load_rules
 from services.manhattan import rules
 from shared.engine import Move, RuleError, State
-from tests.manhattan.test_rules_unseen import crowded
+from tests.manhattan.playout import crowded
 
 ENGINE = rules.ENGINE
 

@@ -1,4 +1,5 @@
-"""Helpers for the Manhattan rules tests: constructed states, random play, invariants.
+"""Helpers for the Manhattan rules tests: constructed states (crowded boards where a seat
+is stuck among them), random play, invariants.
 
 The invariant checks recompute everything from the raw state with code independent of
 the engine's own helpers where that is cheap (piece and card bookkeeping, base scoring).
@@ -13,7 +14,7 @@ from typing import Any
 
 from services.manhattan import rules as m
 from services.manhattan.rules.board import PIECES
-from services.manhattan.rules.cards import DECK
+from services.manhattan.rules.cards import DECK, ROTATION, SIDES_BY_COUNT
 from services.manhattan.rules.promos import promo_points
 
 
@@ -178,3 +179,80 @@ def play_game(
             with_view=any(e["type"] == "round_scored" for e in events) or rng.random() < 0.1,
         )
     return state, played, seen
+
+
+def random_state(n: int, options: dict, seed: int, steps: int) -> dict:
+    rng = random.Random(seed)
+    state = m.setup(n, options, seed)
+    for _ in range(steps):
+        if m.is_over(state):
+            break
+        seat = m.to_act(state)[0]
+        state, _ = m.apply_move(state, seat, rng.choice(m.legal_moves(state, seat)))
+    return state
+
+
+def full_board(empty=()) -> dict:
+    """Seats 1-3 own all 54 lots (but ``empty``), each with at least 2 floors of the owner.
+
+    Each of them has 6x2, 4x3, 3x4 and 5 towers of 1+1: 18 buildings, 54 in all.
+    """
+    towers = [[2]] * 6 + [[3]] * 4 + [[4]] * 3 + [[1, 1]] * 5
+    lots = [(c, lot) for c in range(1, 7) for lot in range(1, 10)]
+    buildings = {}
+    for i, key in enumerate(lots):
+        seat, k = divmod(i, 18)
+        if key not in empty:
+            buildings[key] = [(seat + 1, f) for f in towers[k]]
+    return buildings
+
+
+def one_open_lot(hands: list[list[int]], draws: list[int]) -> dict:
+    """4 players, only lot 1 of city 1 open; seat 0 (South) holds no lot-1 card.
+
+    ``draws`` are the next cards seat 0 draws, first drawn first.
+    """
+    state = make_state(4, full_board(empty=[(1, 1)]), hands=hands, sel=[[1], [1], [], []])
+    deck = state["deck"]
+    for c in draws:
+        deck.remove(c)
+    state["deck"] = deck + draws[::-1]  # the pile is drawn from its end
+    return state
+
+
+def crowded(
+    n: int, cur: int, column_order: list[int], open_lots: int, rng: random.Random
+) -> dict[str, Any]:
+    """Other seats' tall buildings fill whole lot columns (``column_order`` first).
+
+    Seat ``cur`` holds 1-floor pieces and, where it can, only cards for filled lots,
+    so it is stuck; ``open_lots`` lots are left empty when the board would be full.
+    """
+    towers = [[2]] * 6 + [[3]] * 4 + [[4]] * 3 + [[1, 1]] * 5
+    others = [s for s in range(n) if s != cur]
+    lots = sorted(
+        ((c, lot) for c in range(1, 7) for lot in range(1, 10)),
+        key=lambda cl: (column_order.index(cl[1]), cl[0]),
+    )
+    slots = [(s, t) for s in others for t in towers][: 54 - open_lots]
+    buildings = {cl: [(s, f) for f in t] for cl, (s, t) in zip(lots, slots, strict=False)}
+    filled = {lot for lot in range(1, 10) if all((c, lot) in buildings for c in range(1, 7))}
+    rot = ROTATION[SIDES_BY_COUNT[n][cur]]
+    pool = list(DECK)
+    rng.shuffle(pool)
+    pool.sort(key=lambda card: rot[card - 1] not in filled)  # stuck cards first
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[cur] = pool[:4]
+    rest = pool[4:]
+    rng.shuffle(rest)
+    for s in others:
+        hands[s], rest = rest[:4], rest[4:]
+    sel: list[list[int]] = [[] for _ in range(n)]
+    sel[cur] = [1] * rng.randint(1, 3)
+    for s in others:
+        sel[s] = [1] * rng.randint(0, 1)  # the one 1-floor piece the towers leave
+    state = make_state(n, buildings, hands=hands, sel=sel, cur=cur, seed=rng.getrandbits(32))
+    state["round"] = 4  # the last round: the stocks could not fill another
+    k = rng.randint(0, 6)
+    state["discard_pile"], state["deck"] = state["deck"][:k], state["deck"][k:]
+    return state

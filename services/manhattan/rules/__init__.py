@@ -2,9 +2,12 @@
 functions are the same rules for tests and tools that call them directly.
 
 Modules: options (players, options), state (the typed state, setup, old documents),
-board and cards (geometry, sides, the deck), moves (legal moves, applying them), scoring
-(a round's points, standings), promos (promotion cards), views (view, score, result),
-bots (strategies), engine (the object). Rules: /shared/rules/manhattan.md.
+board and cards (geometry, sides, the deck), listing (legal moves: legal_actions and
+legal_moves), moves (apply_move: checks, copies, the in-place steps), round_end (a
+round's end: scored, then the next round or the game's end), playpath (the playout
+path: fork, play), scoring (a round's points, standings), promos (promotion cards),
+views (view, score, result), bots (strategies), engine (the object).
+Rules: /shared/rules/manhattan.md.
 """
 
 from .bots import BOTS

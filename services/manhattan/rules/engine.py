@@ -16,7 +16,7 @@ from typing import Any, cast
 import shared.rng as rng
 from shared.engine import Choice, Engine, Event, Move, State
 
-from . import moves, views
+from . import listing, moves, playpath, views
 from .bots import BOTS
 from .options import MAX_PLAYERS, MIN_PLAYERS
 from .state import new_state, upgrade
@@ -38,11 +38,11 @@ def redeal(state: State, seat: int | None, salt: int) -> State:
 
 
 _to_act = cast(Callable[[State], list[int]], views.to_act)
-_legal_moves = cast(Callable[[State, int], list[Move]], moves.legal_moves)
+_legal_moves = cast(Callable[[State, int], list[Move]], listing.legal_moves)
 _apply_move = cast(Callable[[State, int, Move], tuple[State, list[Event]]], moves.apply_move)
-_fork = cast(Callable[[State], State], moves.fork)
-_legal_actions = cast(Callable[[State, int], Sequence[Move]], moves.legal_actions)
-_play = cast(Callable[[State, int, Move], None], moves.play)
+_fork = cast(Callable[[State], State], playpath.fork)
+_legal_actions = cast(Callable[[State, int], Sequence[Move]], listing.legal_actions)
+_play = cast(Callable[[State, int, Move], None], playpath.play)
 _view = cast(Callable[[State, "int | None"], dict[str, Any]], views.view)
 _score = cast(Callable[[State], dict[str, Any]], views.score)
 _is_over = cast(Callable[[State], bool], views.is_over)

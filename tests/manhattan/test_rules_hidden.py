@@ -1,4 +1,5 @@
-"""Unseen cards change nothing a seat sees: legal moves, view and events.
+"""Hidden information: unseen cards change nothing a seat sees (legal moves, view and
+events), hidden state never reaches a view or an event, and the view's shape.
 
 For a seat, the unseen cards are the other seats' hands and the draw pile. Dealing them
 differently (same multiset, same hand sizes) must leave everything the seat is told
@@ -9,6 +10,7 @@ where the seat to act is stuck, then a few random moves (discards, forfeits, tur
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -17,9 +19,9 @@ from hypothesis import strategies as st
 
 from services.manhattan import rules as m
 from services.manhattan.rules.board import needed
-from services.manhattan.rules.cards import DECK, ROTATION, SIDES_BY_COUNT
+from services.manhattan.rules.cards import ROTATION, SIDES_BY_COUNT
 
-from .playout import check_invariants, make_state
+from .playout import check_invariants, crowded, random_state
 
 State = dict[str, Any]
 
@@ -30,42 +32,6 @@ def play(state: State, rng: random.Random, steps: int) -> State:
             break
         seat = m.to_act(state)[0]
         state, _ = m.apply_move(state, seat, rng.choice(m.legal_moves(state, seat)))
-    return state
-
-
-def crowded(n: int, cur: int, column_order: list[int], open_lots: int, rng: random.Random) -> State:
-    """Other seats' tall buildings fill whole lot columns (``column_order`` first).
-
-    Seat ``cur`` holds 1-floor pieces and, where it can, only cards for filled lots,
-    so it is stuck; ``open_lots`` lots are left empty when the board would be full.
-    """
-    towers = [[2]] * 6 + [[3]] * 4 + [[4]] * 3 + [[1, 1]] * 5
-    others = [s for s in range(n) if s != cur]
-    lots = sorted(
-        ((c, lot) for c in range(1, 7) for lot in range(1, 10)),
-        key=lambda cl: (column_order.index(cl[1]), cl[0]),
-    )
-    slots = [(s, t) for s in others for t in towers][: 54 - open_lots]
-    buildings = {cl: [(s, f) for f in t] for cl, (s, t) in zip(lots, slots, strict=False)}
-    filled = {lot for lot in range(1, 10) if all((c, lot) in buildings for c in range(1, 7))}
-    rot = ROTATION[SIDES_BY_COUNT[n][cur]]
-    pool = list(DECK)
-    rng.shuffle(pool)
-    pool.sort(key=lambda card: rot[card - 1] not in filled)  # stuck cards first
-    hands: list[list[int]] = [[] for _ in range(n)]
-    hands[cur] = pool[:4]
-    rest = pool[4:]
-    rng.shuffle(rest)
-    for s in others:
-        hands[s], rest = rest[:4], rest[4:]
-    sel: list[list[int]] = [[] for _ in range(n)]
-    sel[cur] = [1] * rng.randint(1, 3)
-    for s in others:
-        sel[s] = [1] * rng.randint(0, 1)  # the one 1-floor piece the towers leave
-    state = make_state(n, buildings, hands=hands, sel=sel, cur=cur, seed=rng.getrandbits(32))
-    state["round"] = 4  # the last round: the stocks could not fill another
-    k = rng.randint(0, 6)
-    state["discard_pile"], state["deck"] = state["deck"][:k], state["deck"][k:]
     return state
 
 
@@ -161,3 +127,80 @@ def test_crowded_states_reach_both_stuck_moves() -> None:
         state = play(crowded(n, i % n, order, rng.randint(0, 3), rng), rng, rng.randint(0, 6))
         kinds |= {mv["type"] for s in m.to_act(state) for mv in m.legal_moves(state, s)}
     assert {"discard", "forfeit"} <= kinds
+
+
+# ------------------------------------------------------------------ views
+
+
+def reshuffle_hidden(state: dict, seat: int, rng: random.Random) -> dict:
+    """Another state that differs only in the other seats' hands and the deck order."""
+    others = [s for s in range(state["num_players"]) if s != seat]
+    pool = list(state["deck"]) + [c for s in others for c in state["hands"][s]]
+    rng.shuffle(pool)
+    hands = list(state["hands"])
+    for s in others:
+        hands[s] = sorted(pool[:4])
+        del pool[:4]
+    return {**state, "hands": hands, "deck": pool}
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    n=st.integers(2, 4),
+    six=st.booleans(),
+    promo=st.booleans(),
+    seed=st.integers(0, 2**64 - 1),
+    steps=st.integers(0, 150),
+    shuffle_seed=st.integers(0, 10**9),
+    data=st.data(),
+)
+def test_view_hides_other_hands_and_deck_order(n, six, promo, seed, steps, shuffle_seed, data):
+    state = random_state(n, {"six_rounds": six, "promo_cards": promo}, seed, steps)
+    seat = data.draw(st.one_of(st.none(), st.integers(0, n - 1)))
+    other = reshuffle_hidden(state, seat, random.Random(shuffle_seed))
+    assert m.view(other, seat) == m.view(state, seat)
+    # and the viewer's own hand is what its view shows
+    if seat is not None:
+        assert [h["card"] for h in m.view(other, seat)["hand"]] == state["hands"][seat]
+
+
+def test_hidden_state_never_in_view_or_events() -> None:
+    rng = random.Random(3)
+    state = m.setup(4, {"promo_cards": True}, 123456789)
+    while not m.is_over(state):
+        seat = m.to_act(state)[0]
+        for s in (None, 0, 1, 2, 3):
+            v = m.view(state, s)
+            text = json.dumps(v)
+            assert "rng" not in v and "deck" not in v and "pdeck" not in v
+            assert str(state["rng"]) not in text
+            assert v["deck_size"] == len(state["deck"])
+            if s is None:
+                assert v["hand"] is None
+            hidden = state["promo_deck"]
+            assert all(r["card"] not in hidden or r["card"] is None for r in v["promo"]["revealed"])
+        state, events = m.apply_move(state, seat, rng.choice(m.legal_moves(state, seat)))
+        for e in events:
+            assert set(e) <= {
+                "type", "seat", "pieces", "city", "lot", "floors", "card", "owner",
+                "previous_owner", "height", "size", "round", "promo", "promo_scored",
+                "categories", "totals", "start_player", "result",
+            }  # fmt: skip
+
+
+def test_view_shape() -> None:
+    state = random_state(3, {"promo_cards": True}, 8, 40)
+    v = m.view(state, 1)
+    assert set(v) == {
+        "phase", "round", "rounds", "pieces_per_round", "start_player", "current_player",
+        "options", "cities", "players", "discard_pile", "deck_size", "discards_this_turn",
+        "promo", "you", "hand",
+    }  # fmt: skip
+    assert len(v["cities"]) == 6 and all(len(c["lots"]) == 9 for c in v["cities"])
+    assert set(v["players"][0]) == {
+        "seat", "side", "stock", "selected", "hand_size", "forfeited", "score",
+    }  # fmt: skip
+    floors_on_board = sum(lot["height"] for c in v["cities"] for lot in c["lots"])
+    assert floors_on_board == sum(p % 10 for b in state["board"] for p in b) > 0
+    assert v["you"] == 1 and v["current_player"] == m.to_act(state)[0]
+    json.dumps(v)

@@ -3,7 +3,8 @@
 The contract test plays whole random games on a fork, but random play from the start
 almost never gets stuck: here crowded boards make seats discard and forfeit on a fork,
 and the parts a fork shares with its origin (buildings, stock rows) are checked to stay
-untouched.
+untouched. The listings are the engine's shared templates, legal_moves hands out copies,
+and neither depends on the listing's memo tables.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from collections import Counter
 from typing import Any
 
 from services.manhattan import rules as m
+from services.manhattan.rules import listing
 
-from .playout import make_state
-from .test_rules_unseen import crowded
+from .playout import crowded, make_state
 
 E = m.ENGINE
 
@@ -90,3 +91,21 @@ def test_legal_actions_are_shared_and_legal_moves_are_copies() -> None:
     listed[0]["pieces"].append(4)
     listed[1]["type"] = "place"
     assert list(E.legal_actions(state, seat)) == m.legal_moves(state, seat) != listed
+
+
+def test_place_listing_does_not_depend_on_its_memo_tables() -> None:
+    """Listing with warm tables, with cleared ones, and after a caller changed a listed
+    move: the same moves every time."""
+    r = random.Random(5)
+    for g in range(6):
+        state = m.setup(2 + g % 3, {}, g)
+        while not m.is_over(state):
+            seat = m.to_act(state)[0]
+            legal = m.legal_moves(state, seat)
+            if legal[0]["type"] == "place":
+                for table in (*listing._NEEDS, *listing._LOTS, listing._SIZES):
+                    table.clear()
+                assert m.legal_moves(state, seat) == legal
+                legal[0]["city"] = 99
+                assert m.legal_moves(state, seat)[0]["city"] != 99
+            state, _ = m.apply_move(state, seat, r.choice(m.legal_moves(state, seat)))

@@ -1,4 +1,5 @@
-"""Random complete games checked after every move (seeded, so failures reproduce)."""
+"""Random complete games checked after every move (seeded, so failures reproduce), the
+same seed and moves giving the same game, and the state's size."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from services.manhattan import rules as m
 
-from .playout import dumps, play_game
+from .playout import dumps, play_game, random_state
 
 CONFIGS = [(n, six, promo) for n in (2, 3, 4) for six in (False, True) for promo in (False, True)]
 GAMES_PER_CONFIG = 167  # 12 configurations: 2004 complete games
@@ -55,3 +56,12 @@ def test_state_is_compact() -> None:
             state, _ = m.apply_move(state, seat, rng.choice(m.legal_moves(state, seat)))
             biggest = max(biggest, len(dumps(state)))
     assert biggest < 6 * 1024, biggest
+
+
+def test_same_seed_same_moves_same_state() -> None:
+    for n in (2, 3, 4):
+        a = random_state(n, {"promo_cards": True}, 77, 500)
+        b = random_state(n, {"promo_cards": True}, 77, 500)
+        assert m.is_over(a) and dumps(a) == dumps(b)
+        c = random_state(n, {"promo_cards": True}, 78, 500)
+        assert dumps(c) != dumps(a)
