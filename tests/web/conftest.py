@@ -29,7 +29,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 ROOT = Path(__file__).resolve().parents[2]
 

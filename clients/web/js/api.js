@@ -2,10 +2,25 @@
 
 export const LETTERS = ["A", "B", "C", "D", "E"];
 
-/** An API error: the server's problem document (or a network failure, status 0). */
+/** "clock.turn_seconds: Must be 10..1209600." for each field of a validation problem. */
+function fieldMessages(errors, path = []) {
+  const out = [];
+  for (const [key, value] of Object.entries(errors || {})) {
+    const at = key === "json" || key === "_schema" ? path : [...path, key];
+    if (Array.isArray(value)) out.push(`${at.join(".") || "request"}: ${value.map(String).join(" ")}`);
+    else if (value && typeof value === "object") out.push(...fieldMessages(value, at));
+  }
+  return out;
+}
+
+/**
+ * An API error: the server's problem document (or a network failure, status 0). A
+ * validation problem's message names each refused field and says why (its `errors`).
+ */
 export class Problem extends Error {
   constructor(status, body) {
-    super((body && (body.detail || body.title)) || `HTTP ${status}`);
+    const fields = body && body.code === "validation-error" ? fieldMessages(body.errors) : [];
+    super(fields.length ? fields.join(" ") : (body && (body.detail || body.title)) || `HTTP ${status}`);
     this.status = status;
     this.code = (body && body.code) || "error";
     this.body = body || {};

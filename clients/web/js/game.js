@@ -5,6 +5,7 @@ import { h, rerender } from "./dom.js";
 import { follow } from "./live.js";
 
 const LOG_SIZE = 40;
+const MIN_PLAYERS = 2; // both games start with 2 players or more
 const STATUS_TEXT = { bot: "bot", abandoned: "abandoned: a bot plays", resigned: "resigned: a bot plays" };
 
 /** "1:05" / "1:02:03" for `ms` milliseconds (0 when past). */
@@ -27,6 +28,7 @@ class GamePage {
     this.ui = {};
     this.busy = false;
     this.events = [];
+    this.eventCount = 0; // events so far: the number of the newest in "What happened"
     this.score = null;
     this.replay = null;
     this.live = "connecting";
@@ -56,7 +58,7 @@ class GamePage {
 
   /** A player's name with the letter and colour that mark their pieces. */
   tag(seat) {
-    return h("span", { class: `tag p${seat}` }, h("span", { class: "letter", "aria-hidden": "true" }, LETTERS[seat]), " ", this.name(seat));
+    return h("span", { class: `tag p${seat}` }, h("span", { class: "letter", "aria-hidden": "true" }, LETTERS[seat]), "\u00a0", this.name(seat));
   }
 
   /** Tell the player why something did not happen (or clear it with ""). */
@@ -65,21 +67,44 @@ class GamePage {
   }
 
   async start() {
+    let history = null;
     try {
+      history = await this.loadHistory();
       await this.load();
     } catch (error) {
       this.main.replaceChildren(h("h1", {}, "Game not available"),
         h("p", { class: "problem" }, error.message), h("p", {}, h("a", { href: "/play" }, "Back to the lobby")));
       return;
     }
+    if (history && this.rules.onHistory) this.rules.onHistory(history.events, this.context());
+    const following = this.view.status === "open" || this.view.status === "running";
+    if (!following) this.live = "ended"; // a finished or cancelled game: nothing to follow
     this.render();
-    if (this.view.status === "open" || this.view.status === "running") {
-      this.follower = follow(this.id, this.view.version, {
+    if (following) {
+      // From the log's version: what happened after it comes live, nothing twice.
+      this.follower = follow(this.id, history ? history.version : this.view.version, {
         onEvent: (event) => this.onEvent(event),
         onState: (state) => { this.live = state; this.renderLive(); },
       });
     }
     if (this.view.status !== "open") this.loadScore();
+  }
+
+  /**
+   * The game's events so far (public, as in the log), newest first in "What happened":
+   * a reload or a returning player sees what the others did. Null when unavailable.
+   */
+  async loadHistory() {
+    let log;
+    try {
+      log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`);
+    } catch (error) {
+      if (error instanceof Problem && error.status === 404) throw error;
+      return null; // the page works without its history
+    }
+    this.events = log.events.slice(-LOG_SIZE).reverse();
+    this.eventCount = log.events.length;
+    return log;
   }
 
   async load() {
@@ -113,27 +138,32 @@ class GamePage {
     this.legal = await this.fetchLegal(this.view);
   }
 
-  async loadScore() {
+  async loadScore(render = true) {
     try {
       this.score = await call("GET", `/games/${encodeURIComponent(this.id)}/score`);
-      this.render();
+      if (render) this.render();
     } catch (error) { this.say(error.message); }
   }
 
   onEvent(event) {
     this.events.unshift(event);
+    this.eventCount += 1;
     this.events.length = Math.min(this.events.length, LOG_SIZE);
     if (this.rules.onEvent) this.rules.onEvent(event, this.context());
-    if (event.type === "round_scored" || event.type === "game_finished") this.loadScore();
     clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => this.refresh(), 30);
   }
 
+  /** The view, its legal moves and (once started) the score: any move may change it. */
   async refresh() {
     if (this.loading) { this.dirty = true; return; }
     this.loading = true;
     try {
-      do { this.dirty = false; await this.load(); } while (this.dirty);
+      do {
+        this.dirty = false;
+        await this.load();
+        if (this.view.status !== "open") await this.loadScore(false);
+      } while (this.dirty);
     } catch (error) {
       this.say(error.message);
     } finally {
@@ -256,7 +286,16 @@ class GamePage {
   turnText() {
     const v = this.view;
     if (v.status === "open") {
-      return `Waiting for players: ${v.players.length} of ${v.options.players} seats taken. The host starts the game.`;
+      const host = Boolean(this.record && this.record.host);
+      const seats = `${v.players.length} of ${v.options.players} seats taken`;
+      if (v.players.length >= v.options.players) {
+        return host ? `All seats are taken (${seats}): start the game.`
+          : `All seats are taken (${seats}): waiting for the host to start the game.`;
+      }
+      if (!host) return `Waiting for players: ${seats}. The host starts the game.`;
+      return v.players.length >= MIN_PLAYERS
+        ? `Waiting for players: ${seats}. Start the game now, or invite more with the link.`
+        : `Waiting for players: ${seats}. Invite them with the link, or add a bot.`;
     }
     if (v.status === "cancelled") return "This game was cancelled.";
     if (v.status === "finished") {
@@ -383,14 +422,9 @@ class GamePage {
   }
 
   renderLog() {
-    const finished = this.view.status === "finished" || this.view.status === "cancelled";
     const section = h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "What happened"));
-    if (finished) {
-      section.append(this.replay ? this.renderStepper()
-        : h("button", { type: "button", id: "replay-open", onclick: () => this.openReplay() }, "Step through the whole game"));
-    }
     const ctx = this.context();
-    section.append(h("ol", { class: "log", id: "log", reversed: true, tabindex: 0, "aria-label": "Latest events, newest first" },
+    section.append(h("ol", { class: "log", id: "log", reversed: true, start: this.eventCount || null, tabindex: 0, "aria-label": "Latest events, newest first" },
       this.events.map((e) => h("li", {}, this.describe(e, ctx)))));
     return section;
   }
@@ -426,6 +460,12 @@ class GamePage {
     } catch (error) { this.say(error.message); }
   }
 
+  /** A finished game's step-through, beside the board it steps. */
+  renderReplay() {
+    return this.replay ? this.renderStepper()
+      : h("button", { type: "button", id: "replay-open", onclick: () => this.openReplay() }, "Step through the whole game");
+  }
+
   renderStepper() {
     const r = this.replay;
     const go = (i) => { r.index = Math.max(0, Math.min(r.events.length, i)); this.render(); };
@@ -451,13 +491,20 @@ class GamePage {
       const title = h("h1", { class: "sr" }, `${this.config.title}, game ${this.id}`);
       const seatParts = this.renderSeatPanel(joinLink);
       const seatPanel = seatParts.length ? h("section", { class: "panel", id: "seat", "aria-label": "Your seat" }, seatParts) : null;
-      if (!this.view.state) return [title, h("div", { class: "layout" }, h("div", { class: "side" }, seatPanel, this.renderPlayers()))];
+      if (!this.view.state) return [title, h("div", { class: "layout solo" }, h("div", { class: "side" }, seatPanel, this.renderPlayers()))];
       const boardState = this.replay ? this.rules.replayState(this.replay.events.slice(0, this.replay.index), ctx) : null;
       const board = h("section", { class: "board-area", "aria-label": "Board" }, this.rules.renderBoard(ctx, boardState));
-      const controls = this.view.status === "running" && this.seat !== null
-        ? h("section", { class: "panel controls", id: "controls", "aria-label": "Your move" }, this.rules.renderControls(ctx)) : null;
-      return [title, h("div", { class: "layout" },
-        h("div", { class: "play" }, board, controls),
+      // The controls come next to the board (beside it on a wide screen, right under it
+      // on a phone): a move, or the step-through of a finished game.
+      const ended = this.view.status === "finished" || this.view.status === "cancelled";
+      let controls = null;
+      if (this.view.status === "running" && this.seat !== null) {
+        controls = h("section", { class: "panel controls", id: "controls", "aria-label": "Your move" }, this.rules.renderControls(ctx));
+      } else if (ended) {
+        controls = h("section", { class: "panel controls", id: "controls", "aria-label": "Step through the game" }, this.renderReplay());
+      }
+      return [title, h("div", { class: `layout${controls ? " with-controls" : ""}` },
+        board, controls,
         h("div", { class: "side" }, seatPanel, this.renderResult(), this.renderPlayers(),
           this.rules.renderInfo ? this.rules.renderInfo(ctx) : null, this.renderScorePanel(ctx), this.renderLog()))];
     });

@@ -1,5 +1,5 @@
 // The lobby: open and running games, a creation form, and this browser's own games.
-import { call, loadSeat, mySeats, saveSeat } from "./api.js";
+import { apiBase, call, loadSeat, mySeats, saveSeat } from "./api.js";
 import { h } from "./dom.js";
 
 const OPTIONS = {
@@ -22,6 +22,66 @@ const OPTIONS = {
     ],
   },
 };
+
+// The turn clock's range as documented by the service (its OpenAPI document refines it).
+const CLOCK_RANGE = { turn_seconds: [10, 1209600], max_timeouts: [1, 10] };
+
+/** Follow `$ref`s (and a single `allOf`) of the OpenAPI document `spec`. */
+function resolve(spec, schema) {
+  for (let i = 0; schema && i < 10; i++) {
+    if (schema.$ref) schema = schema.$ref.split("/").slice(1).reduce((at, key) => at && at[key], spec);
+    else if (schema.allOf && schema.allOf.length === 1) schema = schema.allOf[0];
+    else return schema;
+  }
+  return schema;
+}
+
+/** Set the clock fields' min and max from the create body's schema in /openapi.json. */
+async function clockRange(form) {
+  let spec;
+  try { spec = await fetch(`${apiBase()}/openapi.json`).then((r) => (r.ok ? r.json() : null)); } catch { return; }
+  const post = spec && spec.paths && spec.paths["/games"] && spec.paths["/games"].post;
+  const body = post && post.requestBody && post.requestBody.content && post.requestBody.content["application/json"];
+  const create = resolve(spec, body && body.schema);
+  const clock = resolve(spec, create && create.properties && create.properties.clock);
+  for (const name of Object.keys(CLOCK_RANGE)) {
+    const field = resolve(spec, clock && clock.properties && clock.properties[name]);
+    const input = form.querySelector(`#opt-${name}`);
+    if (!field || !input) continue;
+    if (Number.isInteger(field.minimum)) input.min = String(field.minimum);
+    if (Number.isInteger(field.maximum)) input.max = String(field.maximum);
+  }
+}
+
+/** A validation problem's messages by field name: {"clock": {"turn_seconds": [..]}} -> turn_seconds: [..]. */
+function fieldErrors(errors, out = {}, path = []) {
+  for (const [key, value] of Object.entries(errors || {})) {
+    if (Array.isArray(value)) out[key === "_schema" ? path.join(".") : key] = { path: [...path, key].join("."), messages: value.map(String) };
+    else if (value && typeof value === "object") fieldErrors(value, out, key === "json" ? path : [...path, key]);
+  }
+  return out;
+}
+
+/** Show `messages` under the field `input` (or clear them with []). */
+function markField(input, messages) {
+  const id = `${input.id}-error`;
+  let note = document.getElementById(id);
+  if (!messages.length) {
+    if (note) note.remove();
+    input.removeAttribute("aria-invalid");
+    input.setAttribute("aria-describedby", (input.getAttribute("aria-describedby") || "").replace(id, "").trim());
+    if (!input.getAttribute("aria-describedby")) input.removeAttribute("aria-describedby");
+    return;
+  }
+  if (!note) {
+    note = h("p", { id, class: "field-error" });
+    input.insertAdjacentElement("afterend", note);
+  }
+  note.textContent = messages.join(" ");
+  input.setAttribute("aria-invalid", "true");
+  const described = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+  if (!described.includes(id)) input.setAttribute("aria-describedby", [...described, id].join(" "));
+}
 
 const gameLink = (id, watch) => `/play?game=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`;
 
@@ -58,15 +118,29 @@ function createForm(config, say) {
         h("input", { type: "checkbox", id: "opt-clock", name: "clock" }),
         h("label", { for: "opt-clock" }, "Limit the time per turn (a bot moves for a late player)")),
       h("div", { class: "field" }, h("label", { for: "opt-turn_seconds" }, "Seconds per turn"),
-        h("input", { type: "number", id: "opt-turn_seconds", name: "turn_seconds", min: 1, max: 1209600, value: 120, inputmode: "numeric" })),
+        h("input", {
+          type: "number", id: "opt-turn_seconds", name: "turn_seconds", min: CLOCK_RANGE.turn_seconds[0],
+          max: CLOCK_RANGE.turn_seconds[1], value: 120, inputmode: "numeric", required: true, disabled: true,
+        })),
       h("div", { class: "field" }, h("label", { for: "opt-max_timeouts" }, "Missed turns in a row before a bot takes the seat"),
-        h("input", { type: "number", id: "opt-max_timeouts", name: "max_timeouts", min: 1, max: 10, value: 3, inputmode: "numeric" }))),
+        h("input", {
+          type: "number", id: "opt-max_timeouts", name: "max_timeouts", min: CLOCK_RANGE.max_timeouts[0],
+          max: CLOCK_RANGE.max_timeouts[1], value: 3, inputmode: "numeric", required: true, disabled: true,
+        }))),
     h("details", {}, h("summary", {}, "Advanced"),
       h("div", { class: "field" }, h("label", { for: "opt-seed" }, "Seed (replays the same deal)"),
         h("input", { id: "opt-seed", name: "seed", type: "number", min: 0, inputmode: "numeric" }))),
     h("button", { type: "submit", class: "primary", id: "create-game" }, "Create game"));
+  // The clock's fields count (and are checked) only with the clock on.
+  const clockBox = form.querySelector("#opt-clock");
+  clockBox.addEventListener("change", () => {
+    for (const name of Object.keys(CLOCK_RANGE)) form.querySelector(`#opt-${name}`).disabled = !clockBox.checked;
+  });
+  clockRange(form);
+  form.addEventListener("input", (event) => { if (event.target.id) markField(event.target, []); });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    say("");
     const data = new FormData(form);
     const options = { players: Number(data.get("players")) };
     for (const f of spec.fields) {
@@ -89,7 +163,18 @@ function createForm(config, say) {
       }
       location.assign(gameLink(created.id));
     } catch (error) {
-      say(error.message);
+      // A refused field: its own message, next to it (not "see `errors`").
+      const byField = error.code === "validation-error" ? fieldErrors(error.body.errors) : {};
+      const lines = [];
+      let first = null;
+      for (const [name, { path, messages }] of Object.entries(byField)) {
+        const input = form.querySelector(`#opt-${CSS.escape(name)}`) || (name === "name" ? form.querySelector("#host-name") : null);
+        const label = input && input.labels && input.labels[0] ? input.labels[0].textContent : path;
+        if (input) { markField(input, messages); first = first || input; }
+        lines.push(`${label}: ${messages.join(" ")}`);
+      }
+      if (first) first.focus();
+      say(lines.length ? lines.join(" ") : error.message);
       form.querySelector("button[type=submit]").disabled = false;
     }
   });

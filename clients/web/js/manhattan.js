@@ -94,13 +94,22 @@ function lotClick(ctx, city, lot) {
   focusLater("#pieces button[data-legal=true]");
 }
 
+/** Each player's floors in a building, most first (the owner first among equals). */
+function holdings(here) {
+  const held = new Map();
+  for (const piece of here.pieces) held.set(piece.seat, (held.get(piece.seat) || 0) + piece.floors);
+  return [...held].sort((a, b) => b[1] - a[1] || (a[0] === here.owner ? -1 : b[0] === here.owner ? 1 : a[0] - b[0]));
+}
+
 function lotButton(ctx, city, lot, state, legalMap, active) {
   const here = state.cities[city - 1].lots[lot - 1];
   const legal = active && legalMap.has(`${city}-${lot}`) && (ctx.ui.card == null || ctx.ui.card === lot);
-  const target = ctx.ui.target && ctx.ui.target.city === city && ctx.ui.target.lot === lot;
+  const target = active && ctx.ui.target && ctx.ui.target.city === city && ctx.ui.target.lot === lot;
   const owner = here.owner;
+  const held = holdings(here);
   const label = `${cityName(ctx, city)} lot ${lot}: ` +
     (here.height ? `${floors(here.height)}, owned by ${ctx.name(owner)} (${LETTERS[owner]})` : "empty") +
+    (held.length > 1 ? `; ${held.map(([seat, n]) => `${ctx.name(seat)} ${floors(n)}`).join(", ")}` : "") +
     (legal ? ", you can build here" : "") + (target ? ", chosen" : "");
   return h("button", {
     type: "button", class: `lot${owner !== null ? ` owned p${owner}` : ""}${legal ? " legal" : ""}${target ? " target" : ""}`,
@@ -108,9 +117,10 @@ function lotButton(ctx, city, lot, state, legalMap, active) {
     dataset: { key: `c${city}l${lot}`, city: String(city), lot: String(lot), legal: String(legal) },
     onclick: () => lotClick(ctx, city, lot),
   },
-  h("span", { class: "stack", "aria-hidden": "true" },
-    here.pieces.map((p) => h("span", { class: `piece p${p.seat} f${p.floors}` }))),
-  here.height ? h("span", { class: "height", "aria-hidden": "true" }, `${LETTERS[owner]}${here.height}`) : null);
+  here.height ? h("span", { class: "height", "aria-hidden": "true" }, `${LETTERS[owner]}${here.height}`) : null,
+  // Who holds how many floors: what taking a building over depends on.
+  held.length > 1 ? h("span", { class: "floors", "aria-hidden": "true" },
+    held.map(([seat, n]) => h("span", { class: `held p${seat}`, dataset: { seat: String(seat) } }, `${LETTERS[seat]}${n}`))) : null);
 }
 
 export function renderBoard(ctx, replay) {
@@ -271,16 +281,26 @@ export function renderInfo(ctx) {
     promo);
 }
 
+/** Rounds' points by category (the promotion card's row only in a game with them). */
 export function renderScore(ctx, score) {
   if (!score.rounds || !score.rounds.length) return h("p", {}, "No round scored yet.");
   const seats = ctx.view.players.map((p) => p.seat);
+  const promos = Boolean(ctx.view.options.promo_cards);
+  const categories = CATEGORIES.filter(([key]) => key !== "promo" || promos);
+  const label = (round, key, text) => {
+    if (key !== "promo") return text;
+    const card = round.promo_scored || round.promo;
+    return card ? `${text}: ${PROMOS[card] || card}` : text;
+  };
   return h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Category"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "round-col" }, "Round"), h("th", { scope: "col", class: "category-col" }, "Category"),
       seats.map((s) => h("th", { scope: "col" }, ctx.tag(s))))),
-    h("tbody", {}, score.rounds.map((round) => CATEGORIES.map(([key, label], i) =>
-      h("tr", {}, i === 0 ? h("th", { scope: "row", rowspan: CATEGORIES.length }, String(round.round)) : null,
-        h("td", {}, label), seats.map((s) => h("td", { class: "num" }, String(round.categories[key][s]))))))),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row", colspan: 2 }, "Total"), seats.map((s) => h("td", { class: "num" }, String(score.totals[s]))))));
+    h("tbody", {}, score.rounds.map((round) => categories.map(([key, text], i) =>
+      h("tr", {}, i === 0 ? h("th", { scope: "row", rowspan: categories.length }, String(round.round)) : null,
+        h("td", {}, label(round, key, text)),
+        seats.map((s) => h("td", { class: "num", dataset: { seat: String(s), key } }, String(round.categories[key][s]))))))),
+    h("tfoot", {}, h("tr", { class: "total" }, h("th", { scope: "row", colspan: 2 }, "Total"),
+      seats.map((s) => h("td", { class: "num", dataset: { seat: String(s), key: "total" } }, String(score.totals[s]))))));
 }
 
 export function describe(e, ctx) {

@@ -33,6 +33,25 @@ export function onEvent(event, ctx) {
   if (event.type === "hurricane_moved") lastTurn.path.push(...event.squares);
 }
 
+/**
+ * The last resolved turn from the game's events so far (oldest first), shown at once
+ * (no playback): after a reload the "Last turn" panel is as it was.
+ */
+export function onHistory(events) {
+  clearInterval(timer);
+  lastTurn = null;
+  const start = events.map((e) => e.type).lastIndexOf("turn_revealed");
+  if (start < 0) return;
+  lastTurn = { events: [events[start]], path: [], step: 0, done: false };
+  for (const event of events.slice(start + 1)) {
+    if (event.type === "turn_started" || event.type === "game_finished") break;
+    lastTurn.events.push(event);
+    if (event.type === "hurricane_moved") lastTurn.path.push(...event.squares);
+  }
+  lastTurn.done = true;
+  lastTurn.step = lastTurn.path.length;
+}
+
 /** Step the hurricane along the turn's path, one square every STEP_MS. */
 function play(ctx) {
   clearInterval(timer);
@@ -184,12 +203,16 @@ export function renderBoard(ctx, replay) {
   keyboardGrid(grid, "windcity", 12);
   const rows = [];
   for (let row = state.north_edge; row >= 1; row--) rows.push(h("span", {}, String(row)));
+  const board = h("div", { class: "wc-board", id: "board" },
+    h("div", { class: "cols", "aria-hidden": "true" }, [...COLS].map((c) => h("span", {}, c))),
+    h("div", { class: "rows", "aria-hidden": "true" }, rows),
+    grid);
+  // The squares shrink with the window's height too: the whole city fits in one screen
+  // (a style property, not an attribute: the page's CSP has no 'unsafe-inline').
+  board.style.setProperty("--rows", String(state.north_edge));
   return [
     h("h2", { class: "board-title" }, replay ? "The board at this step" : "The city, north at the top"),
-    h("div", { class: "wc-board", id: "board" },
-      h("div", { class: "cols", "aria-hidden": "true" }, [...COLS].map((c) => h("span", {}, c))),
-      h("div", { class: "rows", "aria-hidden": "true" }, rows),
-      grid),
+    board,
     h("p", { class: "legend" }, "Letters: owners (doubled: duplex), ✓ insured, ★ observatory with its marker (◎ taken), @ the hurricane. Sea in blue, the beach row in sand."),
   ];
 }
@@ -238,12 +261,12 @@ function renderPlan(ctx) {
     })),
     kaufPart,
     you.renewable.length ? h("fieldset", {}, h("legend", {}, "Renew insurance (others lapse)"),
-      you.renewable.map((r) => h("div", { class: "field check" },
+      h("div", { class: "checks" }, you.renewable.map((r) => h("div", { class: "field check" },
         h("input", {
           type: "checkbox", id: `renew-${r.square}`, checked: ui.renew.has(r.square),
           onchange: (e) => { if (e.target.checked) ui.renew.add(r.square); else ui.renew.delete(r.square); ctx.update(); },
         }),
-        h("label", { for: `renew-${r.square}` }, `${r.square}, costs ${r.price}`)))) : null,
+        h("label", { for: `renew-${r.square}` }, `${r.square}, costs ${r.price}`))))) : null,
     h("p", { id: "plan-cost", class: renewCost > money ? "problem" : "" },
       `Renewals now: ${renewCost}. Actions, paid at the end of the turn: ${actionCost}. You have ${money}.`),
     h("button", {
@@ -262,12 +285,12 @@ function renderInsure(ctx) {
   return h("div", { id: "insure-panel" },
     h("h2", {}, `Insurance from ${ctx.name(ctx.state.active)}`),
     h("fieldset", {}, h("legend", {}, "Insure these houses"),
-      you.insurable.map((r) => h("div", { class: "field check" },
+      h("div", { class: "checks" }, you.insurable.map((r) => h("div", { class: "field check" },
         h("input", {
           type: "checkbox", id: `insure-${r.square}`, checked: ui.insure.has(r.square),
           onchange: (e) => { if (e.target.checked) ui.insure.add(r.square); else ui.insure.delete(r.square); ctx.update(); },
         }),
-        h("label", { for: `insure-${r.square}` }, `${r.square}, costs ${r.price}`)))),
+        h("label", { for: `insure-${r.square}` }, `${r.square}, costs ${r.price}`))))),
     h("p", { id: "insure-cost", class: cost > money ? "problem" : "" }, `Cost: ${cost}. You have ${money}.`),
     h("button", {
       type: "button", class: "primary", id: "insure", disabled: ctx.busy,
@@ -305,12 +328,18 @@ export function renderInfo(ctx) {
       h("button", { type: "button", id: "play-back", "data-key": "play-back", onclick: () => play(ctx) }, "Play the turn back")) : null);
 }
 
+/** One column per player (names wrap), one row per figure: fits a phone with 5 players. */
 export function renderScore(ctx, score) {
   if (!score.seats) return null;
+  const rows = [
+    ["houses", "Houses"], ["beach", "Beach houses"], ["duplex", "Duplexes"], ["house_points", "House points"],
+    ["money", score.score_money === false ? "Money (not counted)" : "Money"], ["total", "Total"],
+  ];
   return h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, ["Player", "Houses", "Beach", "Duplex", "House points", "Money", "Total"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, score.seats.map((s) => h("tr", {}, h("th", { scope: "row" }, ctx.tag(s.seat)),
-      [s.houses, s.beach, s.duplex, s.house_points, s.money, s.total].map((v) => h("td", { class: "num" }, String(v)))))));
+    h("thead", {}, h("tr", {}, h("td", { class: "corner" }), score.seats.map((s) => h("th", { scope: "col" }, ctx.tag(s.seat))))),
+    h("tbody", {}, rows.map(([key, label]) => h("tr", { class: key === "total" ? "total" : "" },
+      h("th", { scope: "row" }, label),
+      score.seats.map((s) => h("td", { class: "num", dataset: { seat: String(s.seat), key } }, String(s[key])))))));
 }
 
 export function describe(e, ctx) {
