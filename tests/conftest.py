@@ -15,6 +15,15 @@ Fixtures (reuse them; names are stable):
 - ``live_manhattan`` / ``live_windcity`` (session): base URL (``http://127.0.0.1:<port>``)
   of the service under real gunicorn (``-k gevent -w 2``) on that Redis, ready
   (``/readyz`` answered 200). These are not flushed between tests: create your own games.
+
+Markers (set here from what a test uses, so none is forgotten; ``pytest -m unit`` needs
+no redis-server, gunicorn or Chromium):
+
+- ``unit``: pure code only (engines, codecs, schemas, the CLI's rendering);
+- ``redis``: uses the private Redis (the app fixtures, ``redis_url``);
+- ``live``: runs real processes: gunicorn, the worker, a proxy, the CLI against a server;
+- ``browser``: drives Debian's Chromium through Playwright (``tests/web``);
+- ``slow``: one test over ~10 s (whole-game runs, floods, restarts); ``-m "not slow"``.
 """
 
 from __future__ import annotations
@@ -273,3 +282,85 @@ def live_manhattan(redis_url: str) -> Iterator[str]:
 def live_windcity(redis_url: str) -> Iterator[str]:
     """Base URL of Wind City under gunicorn (gevent, 2 workers) on the test Redis."""
     yield from serve("windcity", redis_url)
+
+
+# -- markers --------------------------------------------------------------------------
+
+# fixtures that start real processes (gunicorn, workers, a TCP proxy, a receiver)
+LIVE_FIXTURES = {
+    "live_manhattan",
+    "live_windcity",
+    "workers",
+    "hooked_manhattan",
+    "receiver",
+    "proxy_to",
+    "own_redis",
+}
+BROWSER_FIXTURES = {"browser", "open_page"}
+# modules whose tests start gunicorn or the worker themselves (``serve(...)``, Popen)
+LIVE_MODULES = {
+    "tests/cli/test_cli_live.py",
+    "tests/cli/test_live_client.py",
+    "tests/cli/test_make_run.py",
+    "tests/cli/test_play_live.py",
+    "tests/e2e/test_live.py",
+    "tests/e2e/test_readme.py",
+    "tests/fuzz/test_raw_http.py",
+    "tests/openapi/test_generated_client.py",
+    "tests/ops/test_gunicorn_conf.py",
+    "tests/ops/test_live_ops.py",
+    "tests/reliability/test_gunicorn_edges.py",
+    "tests/reliability/test_races.py",
+    "tests/reliability/test_redis_restart.py",
+    "tests/reliability/test_wait_flood.py",
+    "tests/reliability/test_worker_death.py",
+    "tests/test_deploy.py",
+    "tests/webhooks/test_delivery.py",
+    "tests/worker/test_worker.py",
+}
+# modules whose tests each take ~10 s or more (whole games, floods, restarts, builds)
+SLOW_MODULES = {
+    "tests/cli/test_make_run.py",
+    "tests/cli/test_play_live.py",
+    "tests/e2e/test_readme.py",
+    "tests/reliability/test_races.py",
+    "tests/reliability/test_redis_restart.py",
+    "tests/reliability/test_wait_flood.py",
+    "tests/reliability/test_worker_death.py",
+    "tests/test_packaging.py",
+    "tests/openapi/test_typescript.py",
+}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, what in (
+        ("unit", "pure code: no redis-server, gunicorn or Chromium"),
+        ("redis", "uses the session's private redis-server"),
+        ("live", "starts real processes: gunicorn, the worker, proxies"),
+        ("browser", "drives Debian's Chromium through Playwright"),
+        ("slow", "takes ~10 s or more"),
+    ):
+        config.addinivalue_line("markers", f"{name}: {what}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test by what it uses (see the module docstring)."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None:  # a fixture named by a parameter (request.getfixturevalue)
+            used |= {v for v in callspec.params.values() if isinstance(v, str)}
+        module = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
+        kinds = set()
+        if used & BROWSER_FIXTURES or module.startswith("tests/web/") and "page" in used:
+            kinds.add("browser")
+        if used & LIVE_FIXTURES or module in LIVE_MODULES or "browser" in kinds:
+            kinds.add("live")
+        if "redis_url" in used or "live" in kinds:
+            kinds.add("redis")
+        if not kinds:
+            kinds.add("unit")
+        if module in SLOW_MODULES:
+            kinds.add("slow")
+        for kind in kinds:
+            item.add_marker(kind)

@@ -19,6 +19,7 @@ from .client import GAMES
 from .commands import run
 
 GAME_FIRST = ("play", "watch", "bot")
+STRATEGIES = ["greedy", "random"]
 
 
 class Parser(argparse.ArgumentParser):
@@ -53,19 +54,25 @@ def build_parser() -> argparse.ArgumentParser:
         sub = gp.add_subparsers(dest="command", required=True)
 
         p = sub.add_parser("new", parents=[common], help="create a game (keeps the host token)")
-        p.add_argument("--players", type=int, help="number of seats (default 4)")
-        p.add_argument("--seed", type=int)
+        p.add_argument("--players", type=int, metavar="N", help="number of seats (default 4)")
+        p.add_argument("--seed", type=int, metavar="S", help="a chosen shuffle (see verify)")
         p.add_argument("--join", metavar="NAME", help="also take a seat under NAME")
         p.add_argument("--option", action="append", metavar="KEY=VALUE", help="any option")
         p.add_argument(
             "--bots",
             type=int,
             default=0,
+            metavar="N",
             help="seat N server bots, join yourself and start: play alone against the server",
         )
         p.add_argument(
-            "--bot", choices=["greedy", "random"], default="greedy", help="the bots' strategy"
+            "--strategy", choices=STRATEGIES, default="greedy", help="the bots' strategy"
         )
+        # the flag's name before it was --strategy as in play and bot (kept, not shown)
+        p.add_argument(
+            "--bot", choices=STRATEGIES, dest="strategy", default=argparse.SUPPRESS,
+            help=argparse.SUPPRESS,
+        )  # fmt: skip
         p.add_argument("--clock", type=int, metavar="SECONDS", help="turn clock per move")
         if game == "manhattan":
             p.add_argument("--six-rounds", action="store_true")
@@ -115,8 +122,16 @@ def build_parser() -> argparse.ArgumentParser:
         _game_id_arg(p)
         p.add_argument("--name", help="join under this name if you have no seat yet")
         p.add_argument("--bots", type=int, default=0, help="new game against N bots")
-        p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
+        p.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="their strategy")
         p.add_argument("--seed", type=int)
+        size = p.add_mutually_exclusive_group()
+        size.add_argument(
+            "--compact",
+            action="store_true",
+            help="a screen that fits the terminal (80x24): compact board, paged menu "
+            "(default when the full view does not fit)",
+        )
+        size.add_argument("--full", action="store_true", help="always the full board and menu")
 
         p = sub.add_parser("watch", parents=[common], help="live spectator view")
         _game_id_arg(p)
@@ -125,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser("bot", parents=[common], help="let a bot play a seat to the end")
         _game_id_arg(p)
         p.add_argument("--seat-token", help="the seat's token (default: your stored seat)")
-        p.add_argument("--strategy", choices=["random", "greedy"], default="greedy")
+        p.add_argument("--strategy", choices=STRATEGIES, default="greedy")
         p.add_argument("--seed", type=int)
         p.add_argument("--quiet", action="store_true")
 

@@ -27,9 +27,11 @@ from rich.text import Text
 
 from . import render
 from .bots import play_seat, run_demo_game, start_bots, strategy
-from .client import GAMES, TERMINAL_EVENTS, GameClient, client_for, is_over, my_turn
+from .client import GAMES, TERMINAL_EVENTS, GameClient, client_for, is_over
 from .errors import ApiError, TransportError, describe_problem
+from .games import game_module
 from .notation import NotationError, format_move, parse_move
+from .play import PlaySession
 from .tokens_store import TokenStore
 from .verify import verify
 
@@ -170,9 +172,9 @@ def cmd_new(args: argparse.Namespace) -> int:
         text.append(f"; you sit at seat {joined['seat']}")
     if bots:
         for _ in range(bots):
-            client.add_bot(data["id"], args.bot, host_token=data["host_token"])
+            client.add_bot(data["id"], args.strategy, host_token=data["host_token"])
         out["game"] = client.start(data["id"], data["host_token"])
-        text.append(f"; started against {bots} {args.bot} server bot(s)")
+        text.append(f"; started against {bots} {args.strategy} server {_bots(bots)}")
     emit(args, out, text)
     return 0
 
@@ -329,6 +331,10 @@ def cmd_events(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bots(n: int) -> str:
+    return "bot" if n == 1 else "bots"
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Interactive play: wait for your turn, draw the board, pick from a menu or type a move."""
     con = console()
@@ -340,83 +346,18 @@ def cmd_play(args: argparse.Namespace) -> int:
         _join(args.game, client, gid, args.name or "you")
         bots = start_bots(args.game, client.base_url, gid, [args.strategy] * args.bots, [])
         client.start(gid)
-        con.print(f"new game {gid}: you against {args.bots} {args.strategy} bot(s)")
+        con.print(f"new game {gid}: you against {args.bots} {args.strategy} {_bots(args.bots)}")
     gid = args.game_id = game_id_of(args)
     if not TokenStore().seats(args.game, gid) and not args.token:
         if not args.name:
             raise UsageError("you have no seat in this game: pass --name to join it")
         _join(args.game, client, gid, args.name)
-    client.token, seat = seat_token(args, client, gid)
-    cursor: str | None = None  # events up to this version have been shown
-    shown_legend = False
-
-    while True:
-        con.print(Text("waiting for your turn…", style="dim"))
-        view = client.wait_for_turn(gid, poll_wait=20)
-        names = render.player_names(view)
-        if cursor is not None:  # everything since our last move, our own turn's outcome too
-            for ev in client.events(gid, after=cursor, limit=1000).get("events", []):
-                con.print("  " + render.describe_event(args.game, ev, names), style="cyan")
-        cursor = str(view.get("version"))
-        con.print(render.render_view(args.game, view))
-        if not shown_legend:
-            con.print(render.legend(args.game), style="dim")
-            shown_legend = True
-        if is_over(view):
-            con.print(render.render_score(args.game, client.score(gid), view))
-            break
-        if not my_turn(view):
-            continue
-        legal = client.legal_moves(gid)
-        _print_menu(con, args.game, legal)
-        answer = _ask_move(con, args.game, client, gid, view, legal)
-        if answer is None:
-            return 0
-        for ev in answer.get("events", []):
-            con.print("  " + render.describe_event(args.game, ev, names), style="green")
-        cursor = str(answer.get("game", {}).get("version", cursor))
+    client.token, _ = seat_token(args, client, gid)
+    layout = "compact" if args.compact else "full" if args.full else "auto"
+    code = PlaySession(con, args.game, client, gid, layout).run()
     for t in bots:
         t.join(timeout=5)
-    return 0
-
-
-def _print_menu(con: Console, game: str, legal: list[Json], shown: int = 60) -> None:
-    """The first ``shown`` legal moves, numbered, four to a line."""
-    if any(m.get("type") == "place" for m in legal):
-        con.print("place moves read CITY LOT FLOORS (board lot):", style="dim")
-    for i, m in enumerate(legal[:shown], 1):
-        con.print(f"{i:>3}. {format_move(game, m)}", end="   " if i % 4 else "\n")
-    if len(legal) > shown:
-        con.print(f"\n… and {len(legal) - shown} more: type a move in short notation")
-    con.print()
-
-
-def _ask_move(
-    con: Console, game: str, client: GameClient, gid: str, view: Json, legal: list[Json]
-) -> Json | None:
-    """Read moves until the service accepts one; its answer, or ``None`` to quit."""
-    while True:
-        try:
-            raw = input("your move (number, notation, JSON, or q): ").strip()
-        except EOFError:
-            return None
-        if raw.lower() in ("q", "quit", "exit"):
-            return None
-        try:
-            move = pick(legal, raw) if raw.isdigit() else parse_move(game, raw, legal)
-            return client.move(gid, move, if_match=view.get("version"))
-        except NotationError as exc:
-            con.print(Text(str(exc), style="red"))
-        except ApiError as exc:
-            con.print(Text(f"{exc.code}: {describe_problem(exc)}", style="red"))
-
-
-def pick(legal: list[Json], number: str) -> Json:
-    """The move numbered ``number`` in the menu (1 to the number of moves)."""
-    n = int(number)
-    if not 1 <= n <= len(legal):
-        raise NotationError(f"no move numbered {n}: pick 1 to {len(legal)}, or type a move")
-    return legal[n - 1]
+    return code
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -549,7 +490,10 @@ def run(args: argparse.Namespace) -> int:
         return COMMANDS[args.command](args)
     except ApiError as exc:
         problem = {"error": "api", "status": exc.status, "code": exc.code}
-        _fail(args, {**problem, "detail": describe_problem(exc), "problem": exc.problem})
+        detail = describe_problem(exc)
+        with contextlib.suppress(ValueError):  # in the game's words (Wind City's sections)
+            detail = game_module(getattr(args, "game", "")).problem_detail(detail)
+        _fail(args, {**problem, "detail": detail, "problem": exc.problem})
         return 1
     except (UsageError, NotationError) as exc:
         _fail(args, {"error": "usage", "detail": str(exc)})

@@ -6,18 +6,25 @@ board back cell by cell against the view it was drawn from.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from .games import game_module
+from .menu import Menu
 from .style import (
     Describe,
     Json,
     Names,
+    is_you,
     name_of,
     player_names,
+    possessive,
     seat_label,
     seat_labels,
     simple_table,
@@ -25,7 +32,15 @@ from .style import (
     winners_text,
 )
 
-__all__ = ["legend", "render_view", "render_score", "describe_event", "to_text", "watch_screen"]
+__all__ = [
+    "legend",
+    "render_view",
+    "render_score",
+    "describe_event",
+    "to_text",
+    "watch_screen",
+    "play_screen",
+]
 
 
 def header(view: Json) -> Text:
@@ -41,22 +56,34 @@ def header(view: Json) -> Text:
     return t
 
 
+def _flag(value: Any) -> str:
+    return ("yes" if value else "") if isinstance(value, bool) else str(value)
+
+
 def render_result(view: Json) -> Table:
-    """Final standings from the view's ``result`` (any game)."""
+    """Final standings from the view's ``result``, every column labelled in words; the
+    caption names the winner, why the game ended and how ties are broken."""
     result = view.get("result") or {}
     names = player_names(view)
     rows = result.get("standings") or []
-    keys = list(dict.fromkeys(k for r in rows for k in r if k not in ("seat", "rank")))
-    table = simple_table("Result", ["rank", "player", *keys])
+    known: tuple[tuple[str, str, Callable[[Any], str]], ...] = ()
+    order, reason = "", ""
+    with contextlib.suppress(ValueError):  # a game this client does not know: keys as is
+        ui = game_module(str(view.get("game")))
+        known, order, reason = ui.RESULT_COLUMNS, ui.RESULT_ORDER, ui.end_reason(result)
+    present = {k for r in rows for k in r}
+    columns = [(k, head, fmt) for k, head, fmt in known if k in present]
+    taken = {k for k, _, _ in columns} | {"seat", "rank"}
+    extra = dict.fromkeys(k for r in rows for k in r if k not in taken)
+    columns += [(k, k.replace("_", " "), _flag) for k in extra]
+    table = simple_table("Result", ["rank", "player", *(head for _, head, _ in columns)])
     for r in rows:
-        table.add_row(
-            str(r.get("rank", "")), seat_label(r.get("seat"), names), *(str(r.get(k)) for k in keys)
-        )
+        cells = ("" if r.get(k) is None else fmt(r.get(k)) for k, _, fmt in columns)
+        table.add_row(str(r.get("rank", "")), seat_label(r.get("seat"), names), *cells)
     winners = result.get("winners") or []
-    caption = "winner: " + winners_text(winners, names) if winners else ""
-    if result.get("reason"):
-        caption += f" ({result['reason']})"
-    table.caption = caption
+    caption = ["winner: " + winners_text(winners, names)] if winners else []
+    caption += [part for part in (reason, order) if part]
+    table.caption = "\n".join(caption)
     return table
 
 
@@ -112,7 +139,20 @@ _EVENTS: dict[str, Describe] = {
     "game_started": lambda *_: "the game starts",
     "game_finished": lambda *_: "game finished",
     "game_cancelled": lambda *_: "game cancelled",
-    "player_joined": lambda e, who, _: f"{e.get('name', who)} joined at seat {e.get('seat')}",
+    "player_joined": lambda e, who, _: (
+        f"{e.get('name', who)} joined at seat {e.get('seat')}"
+        + (" (a bot)" if e.get("bot") else "")
+    ),
+    "player_left": lambda e, who, _: f"{e.get('name', who)} left seat {e.get('seat')}",
+    "seat_timed_out": lambda e, who, _: (
+        f"{possessive(who)} time ran out: the server moved for {'you' if is_you(who) else who}"
+    ),
+    "seat_abandoned": lambda e, who, _: (
+        f"{who} timed out too often: a bot plays {possessive(who)} seat to the end"
+    ),
+    "seat_resigned": lambda e, who, _: (
+        f"{who} resigned: a bot plays {possessive(who)} seat to the end"
+    ),
 }
 """Events of every game; each game module adds its own (``EVENTS``)."""
 
@@ -127,8 +167,13 @@ def describe_event(game: str, event: Json, names: Names | None = None) -> str:
     who = name_of(names, seat) if seat is not None else ""
     t = event.get("type", "?")
     if t == "game_over":
-        winners = (event.get("result") or {}).get("winners", [])
-        return "game over; winner(s): " + winners_text(winners, names)
+        result = event.get("result") or {}
+        winners = result.get("winners", [])
+        why = game_module(game).end_reason({**result, "reason": event.get("reason")})
+        return (
+            f"game over{f' ({why})' if why else ''}; "
+            f"{'winners' if len(winners) > 1 else 'winner'}: {winners_text(winners, names)}"
+        )
     describe = _EVENTS.get(t) or game_module(game).EVENTS.get(t)
     if describe is not None:
         return describe(event, who, lambda s: name_of(names, s) if isinstance(s, int) else str(s))
@@ -183,8 +228,8 @@ def watch_screen(
         info = [header(view), Text(ui.status(state)), players_line(view), tail]
         if side_by_side:
             grid = Table.grid(padding=(0, 2))
-            grid.add_column(width=39, no_wrap=True)
-            grid.add_column(width=width - 41)
+            grid.add_column(width=42, no_wrap=True)  # 12 squares of 3, row number, L1…
+            grid.add_column(width=width - 44)
             grid.add_row(board, Group(*info))
             screen = grid
         else:
@@ -198,3 +243,109 @@ def _fits(renderable: RenderableType, width: int, height: int) -> bool:
     """Whether ``renderable`` drawn at ``width`` columns takes at most ``height`` - 1 lines
     (rich's live display keeps the last line for the cursor)."""
     return len(to_text(renderable, width).rstrip("\n").splitlines()) <= height - 1
+
+
+# ----------------------------------------------------------------------------- play screens
+
+MIN_MENU_ROWS = 4
+"""A compact play screen keeps at least this many rows of menu (more pages otherwise)."""
+EVENT_LINES = 2
+"""...and gives up to this many lines to the newest events before the menu takes the rest."""
+
+
+def _crop(line: Text, width: int) -> Text:
+    out = line.copy()
+    out.truncate(width, overflow="ellipsis")
+    return out
+
+
+def _wrap(text: Text | str | None, width: int) -> list[Text]:
+    """``text`` as lines of at most ``width`` columns (words kept whole where possible)."""
+    if text is None:
+        return []
+    text = Text(text) if isinstance(text, str) else text.copy()
+    text.rstrip()
+    if not text.plain.strip():
+        return []
+    lines = text.wrap(Console(width=width), width, overflow="ellipsis")
+    return [_crop(line, width) for line in lines]
+
+
+def _newest(recent: list[str], width: int, room: int) -> tuple[list[Text], int]:
+    """The newest events that fit ``room`` lines of ``width`` columns, oldest first, and how
+    many of them there are."""
+    out: list[Text] = []
+    shown = 0
+    for line in reversed(recent):
+        wrapped = _wrap(Text(line, style="cyan"), width)
+        if len(out) + len(wrapped) > room:
+            break
+        out = wrapped + out
+        shown += 1
+    return out, shown
+
+
+def compact_header(view: Json, width: int) -> Text:
+    """One line: game, id, version, who is to act and who you are."""
+    names = player_names(view)
+    t = Text(f"{view.get('game', '?')} {view.get('id', '')} v{view.get('version')}", style="bold")
+    if view.get("to_act"):
+        t.append("  to act: ").append_text(seat_labels(view["to_act"], names))
+    if view.get("you") is not None:
+        t.append("  you: ").append_text(seat_label(view["you"], names))
+    return _crop(t, width)
+
+
+def _beside(left: list[Text], right: list[Text], left_width: int) -> list[Text]:
+    """Two columns of lines side by side, the left one padded to ``left_width``."""
+    out = []
+    for k in range(max(len(left), len(right))):
+        line = left[k].copy() if k < len(left) else Text()
+        if k < len(right):
+            line.pad_right(left_width - line.cell_len)
+            line.append_text(right[k])
+        out.append(line)
+    return out
+
+
+def play_screen(
+    game: str, view: Json, menu: Menu, recent: list[str], width: int = 80, height: int = 24
+) -> tuple[Text, int]:
+    """``play``'s screen for a small terminal: at most ``height`` - 1 lines (the prompt
+    takes the last) of at most ``width`` columns. A compact board (as ``watch`` draws it),
+    the players, your private part (hand, card, what you may insure), the newest events
+    that fit and a page of the menu; Wind City's narrow board gets the others beside it.
+    Returns the screen and how many of the newest ``recent`` events it shows (the caller
+    prints the older ones above it)."""
+    ui = game_module(game)
+    state = view.get("state") or {}
+    top = [compact_header(view, width), _crop(Text(ui.status(state)), width)]
+    avail = height - 1 - len(top)
+    players = ui.players_compact(view)
+    side_width = width - 44
+    if ui.COMPACT_BESIDE and side_width >= 30:
+        board = list(ui.board_compact(state, avail).split("\n", allow_blank=False))
+        side = [_crop(p, side_width) for p in players] + _wrap(ui.private(state), side_width)
+        room = avail - len(side)
+        events, shown = _newest(recent, side_width, min(EVENT_LINES, room - 1 - MIN_MENU_ROWS))
+        menu_lines = menu.lines(side_width, max(1, room - len(events) - 1))
+        events, shown = _newest(recent, side_width, room - len(menu_lines))
+        lines = _beside(board, side + events + menu_lines, 44)
+    else:
+        private = _wrap(ui.private(state), width)
+        natural = len(menu.rows(width)) + 1 if menu.moves else 0
+        menu_room = min(natural, MIN_MENU_ROWS + 1)
+        board_room = max(3, avail - len(private) - menu_room)
+        board = list(ui.board_compact(state, board_room).split("\n", allow_blank=False))
+        board_width = max((line.cell_len for line in board), default=0) + 2
+        if width - board_width >= 24:
+            block = _beside(board, [_crop(p, width - board_width) for p in players], board_width)
+        else:
+            block = board + [_crop(p, width) for p in players]
+        room = avail - len(block) - len(private)
+        events, _ = _newest(recent, width, min(EVENT_LINES, room - 1 - MIN_MENU_ROWS))
+        menu_lines = menu.lines(width, max(1, room - len(events) - 1)) if menu.moves else []
+        events, shown = _newest(recent, width, room - len(menu_lines))
+        lines = block + private + events + menu_lines
+    lines = [_crop(line, width) for line in top + lines][: height - 1]
+    return Text("\n").join(lines), shown

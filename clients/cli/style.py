@@ -50,6 +50,26 @@ def seat_labels(seats: Iterable[int], names: Names) -> Text:
     return Text(", ").join(seat_label(s, names) for s in seats)
 
 
+def is_you(who: str) -> bool:
+    """Whether a name is the second person (the default name of one playing against bots)."""
+    return who.strip().lower() == "you"
+
+
+_IRREGULAR = {"is": "are", "has": "have", "was": "were"}
+
+
+def says(who: str, verb: str) -> str:
+    """``who`` and a present-tense verb that agree: ``ann pays``, ``you pay``, ``you are``."""
+    if not is_you(who):
+        return f"{who} {verb}"
+    return f"{who} {_IRREGULAR.get(verb, verb[:-1] if verb.endswith('s') else verb)}"
+
+
+def possessive(who: str) -> str:
+    """``ann's``, or ``your`` for the second person."""
+    return "your" if is_you(who) else f"{who}'s"
+
+
 def winners_text(winners: Iterable[int], names: Names) -> str:
     return ", ".join(names.get(w, str(w)) for w in winners)
 

@@ -1,14 +1,22 @@
-"""Helpers for the CLI's live tests: a TCP proxy that can drop connections."""
+"""Helpers for the CLI's live tests: a TCP proxy that can drop connections, and the
+worker that plays the server bots of ``new --bots``."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
+import subprocess
+import sys
+import tempfile
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+
+from tests.conftest import ROOT, wait_until
 
 
 class DroppingProxy:
@@ -125,3 +133,30 @@ def proxy_to() -> Iterator:
     yield make
     for p in proxies:
         p.close()
+
+
+@pytest.fixture
+def workers(redis_url: str) -> Iterator[subprocess.Popen]:
+    """One ``python -m shared.worker`` on the session's Redis, quick to poll: it plays the
+    server bots (``new --bots``) of the games a test creates. Stopped after the test."""
+    with tempfile.TemporaryDirectory() as workdir:
+        beat = Path(workdir) / "heartbeat"
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "LOG_LEVEL": "WARNING",
+            "WORKER_POLL_SECONDS": "0.05",
+            "WORKER_HEARTBEAT_FILE": str(beat),
+            "PYTHONPATH": str(ROOT),
+        }
+        proc = subprocess.Popen([sys.executable, "-m", "shared.worker"], cwd=ROOT, env=env)
+        try:
+            wait_until(beat.exists, 30, "the worker's first tick")
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

@@ -24,6 +24,7 @@ from clients.cli.errors import (
     describe_transport,
 )
 from clients.cli.games import windcity as windcity_ui
+from clients.cli.menu import pick
 from clients.cli.notation import NotationError
 from services.manhattan import rules as mh
 from services.windcity import rules as wc
@@ -110,11 +111,11 @@ def test_an_unreachable_service_is_described_in_words() -> None:
 
 def test_menu_numbers_outside_the_menu_are_refused() -> None:
     legal = [{"type": "discard", "lot": n} for n in (1, 2, 3)]
-    assert commands.pick(legal, "1") == legal[0]
-    assert commands.pick(legal, "3") == legal[2]
+    assert pick(legal, "1") == legal[0]
+    assert pick(legal, "3") == legal[2]
     for number in ("0", "4", "99", "00"):
         with pytest.raises(NotationError, match="pick 1 to 3"):
-            commands.pick(legal, number)
+            pick(legal, number)
 
 
 def test_validation_problems_show_their_field_errors() -> None:

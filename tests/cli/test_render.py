@@ -142,7 +142,7 @@ def test_manhattan_players_hand_and_scores() -> None:
 
 def _parse_windcity(text: str) -> dict[str, str]:
     cells: dict[str, str] = {}
-    row_re = re.compile(r"^│\s*(\d+) (.{36}) (\d+)\s*│$")
+    row_re = re.compile(r"^│\s*(\d+) (.{36}) (\d+)(?: L\d)?\s*│$")
     for line in text.splitlines():
         m = row_re.match(line)
         if not m:

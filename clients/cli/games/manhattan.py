@@ -120,6 +120,26 @@ def players(view: Json) -> Table:
     return table
 
 
+def players_compact(view: Json) -> list[Text]:
+    """Two lines per player for narrow screens: score, selected pieces and who acts; the
+    pieces left by size."""
+    state = view.get("state") or {}
+    names = player_names(view)
+    current = state.get("current_player") if state.get("phase") != "over" else None
+    out = []
+    for p in state.get("players", []):
+        line = seat_label(p["seat"], names)
+        line.append(f" {p.get('score', 0)} pts")
+        if p.get("selected"):
+            line.append(" sel " + "".join(str(f) for f in p["selected"]))
+        if p["seat"] == current:
+            line.append(" ◀", style="bold")
+        stock = p.get("stock", {})
+        left = " ".join(f"{f}f×{stock.get(str(f), 0)}" for f in (1, 2, 3, 4))
+        out += [line, Text(f"  {left}", style="dim")]
+    return out
+
+
 def private(state: Json) -> Text | None:
     """Your own hand: printed card → board lot it allows (``None`` for spectators)."""
     hand = state.get("hand")
@@ -132,10 +152,16 @@ def private(state: Json) -> Text | None:
 def _placed(e: Json, who: str, name: Callable[[Any], str]) -> str:
     prev = e.get("previous_owner")
     took = " (takes it over)" if prev is not None and prev != e.get("owner") else ""
+    floors = f"{e.get('floors')} floor{'' if e.get('floors') == 1 else 's'}"
     return (
-        f"{who} built {e.get('floors')} floor(s) in city {e.get('city')} "
+        f"{who} built {floors} in city {e.get('city')} "
         f"lot {e.get('lot')} → height {e.get('height')}{took}"
     )
+
+
+def menu_hint(moves: list[Move]) -> str:
+    """What the menu's entries read as, when that is not obvious."""
+    return "CITY LOT FLOORS" if any(m.get("type") == "place" for m in moves) else ""
 
 
 def board_compact(state: Json, max_lines: int | None = None) -> Text:
@@ -202,9 +228,12 @@ EVENTS: dict[str, Describe] = {
         f"{who} discarded card {e.get('card')} (lot {e.get('lot')})"
     ),
     "piece_forfeited": lambda e, who, _: f"{who} forfeited a {e.get('floors')}-floor piece",
-    "round_scored": lambda e, *_: f"round {e.get('round')} scored: totals {e.get('totals')}",
-    "round_started": lambda e, *_: (
-        f"round {e.get('round')} starts (start player {e.get('start_player')})"
+    "round_scored": lambda e, _, name: (
+        f"round {e.get('round')} scored; totals: "
+        + ", ".join(f"{name(s)} {t}" for s, t in enumerate(e.get("totals") or []))
+    ),
+    "round_started": lambda e, _, name: (
+        f"round {e.get('round')} starts; {name(e.get('start_player'))} plays first"
     ),
     "deck_reshuffled": lambda e, *_: f"the deck is reshuffled ({e.get('size')} cards)",
 }
@@ -220,14 +249,51 @@ LEGEND = (
 )
 
 
+_CATEGORIES = {
+    "tallest": "tallest building",
+    "majority": "city majorities",
+    "buildings": "buildings",
+}
+
+
 def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
-    """The ``GET /score`` body as labelled rows (per round and category) and the totals."""
-    rows = [
-        (f"r{r['round']} {c}", pts)
-        for r in body.get("rounds", [])
-        for c, pts in r.get("categories", {}).items()
-    ]
+    """The ``GET /score`` body as labelled rows (per round and category) and the totals;
+    a round's promotion card only when one was scored."""
+    rows = []
+    for r in body.get("rounds", []):
+        for c, pts in r.get("categories", {}).items():
+            if c == "promo":
+                card = r.get("promo_scored") or r.get("promo")
+                if not card:
+                    continue
+                label = f"promotion card {card}"
+            else:
+                label = _CATEGORIES.get(c, c)
+            rows.append((f"round {r['round']}: {label}", pts))
     return rows, body.get("totals") or []
+
+
+RESULT_COLUMNS = (
+    ("total", "total", str),
+    ("tallest", "tie-break 1: tallest", str),
+    ("majorities", "tie-break 2: majorities", str),
+)
+"""The standings' keys as the result table shows them: (key, heading, format)."""
+
+RESULT_ORDER = (
+    "ties broken by the height of the tallest building one owns, then by the number "
+    "of cities where one holds the majority"
+)
+
+
+def end_reason(result: Json) -> str:
+    """Why the game ended, in words (Manhattan always ends after its last round)."""
+    return ""
+
+
+def problem_detail(detail: str) -> str:
+    """A refusal's text as shown (Manhattan's need no translation)."""
+    return detail
 
 
 def format_move(move: Move) -> str | None:

@@ -2,8 +2,8 @@
 and the short move notation. Pure (no I/O); speaks only the service's JSON.
 
 Notation: ``C7`` (a house, or the hurricane while it is being placed; also ``house C7`` /
-``hurricane C1``), ``plan 1,3,4 kauf=C9 renew=C7,D8``, ``insure D8 E9`` (``insure``
-alone: none).
+``hurricane C1``), ``plan 1,3,4 kauf=C9 renew=C7,D8``, ``insure D8 E9`` (``insure nothing``,
+or ``insure`` alone: none).
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from ..style import (
     NotationError,
     ints,
     player_names,
+    possessive,
+    says,
     seat_colour,
     seat_label,
     simple_table,
@@ -37,6 +39,21 @@ COLS = "ABCDEFGHIJKL"
 SEA_LAST_ROW = 4
 
 BEACH_ROW = 5
+
+
+def section_rows(section: int) -> tuple[int, int]:
+    """The first and last row of land section ``section`` (1–4): L1 is rows 5–9, L2
+    10–14, L3 15–19, L4 20–24 (the beach row belongs to L1)."""
+    return 5 * section, 5 * section + 4
+
+
+def _section_tag(state: Json, row: int) -> str:
+    """`` L2`` on the northernmost row of each land section in use, else ``""``."""
+    sections = int(state.get("land_sections") or 4)
+    for section in range(1, sections + 1):
+        if row == section_rows(section)[1]:
+            return f" L{section}"
+    return ""
 
 
 def _terrain(row: int) -> tuple[str, str]:
@@ -91,11 +108,23 @@ def board(state: Json) -> Panel:
             else:
                 style = f"black {bg}"
             text.append(cell, style=style)
-        text.append(f" {row}\n")
+        text.append(f" {row}")
+        text.append(_section_tag(state, row), style="dim")
+        text.append("\n")
     text.append(columns)
     text.append("\n@ hurricane  Nh house of seat N  NB beach house  ND duplex  * insured")
     text.append("\n(5) observatory with marker  ~ sea  . beach  · land", style="dim")
+    text.append("\n" + sections_line(state), style="dim")
     return Panel(text, title="Wind City", expand=False)
+
+
+def sections_line(state: Json) -> str:
+    """The land sections in use and the houses each player may build in each."""
+    sections = int(state.get("land_sections") or 4)
+    rows = ", ".join("L{} {}–{}".format(s, *section_rows(s)) for s in range(1, sections + 1))
+    quota = state.get("quota")
+    each = f": {quota} houses each" if quota else ""
+    return f"sections (rows) {rows}{each}"
 
 
 def status(state: Json) -> str:
@@ -126,6 +155,27 @@ def players(view: Json) -> Table:
             "yes" if p.get("in_game", True) else "out",
         )
     return table
+
+
+def players_compact(view: Json) -> list[Text]:
+    """One line per player for narrow screens: money, houses built and left, who acts."""
+    state = view.get("state") or {}
+    names = player_names(view)
+    pending = set(state.get("pending") or [])
+    out = []
+    for p in state.get("players", []):
+        line = seat_label(p["seat"], names)
+        line.append(f" ${p.get('money')} {p.get('houses_on_board')} built")
+        if p.get("stock"):
+            line.append(f" {p.get('stock')} left")
+        if not p.get("in_game", True):
+            line.append(" out", style="dim")
+        elif p["seat"] == state.get("active"):
+            line.append(" ◀", style="bold")
+        elif p["seat"] in pending:
+            line.append(" insuring")
+        out.append(line)
+    return out
 
 
 def _action(a: Json) -> str:
@@ -172,6 +222,12 @@ def _insured(e: Json, who: str, name: Callable[[Any], str]) -> str:
     return f"{who} insured {squares}" + (f" for {e.get('paid')}" if e.get("paid") else "")
 
 
+def _market(e: Json, who: str, name: Callable[[Any], str]) -> str:
+    out = says(name(e.get("seller")), "sells") + " insurance"
+    pending = e.get("pending") or []
+    return out + (f" to {', '.join(name(s) for s in pending)}" if pending else "")
+
+
 def _revealed(e: Json, who: str, name: Callable[[Any], str]) -> str:
     acts = e.get("card_actions") or []
     chosen = []
@@ -179,7 +235,35 @@ def _revealed(e: Json, who: str, name: Callable[[Any], str]) -> str:
         a = acts[i - 1] if 0 < i <= len(acts) else {}
         kauf = a.get("kind") == "kauf"
         chosen.append(f"Kauf {e.get('kauf')}" if kauf else f"{a.get('dir')}{a.get('steps')}")
-    return f"{who} reveals card {e.get('card')}: plays {', '.join(chosen)}"
+    return f"{says(who, 'reveals')} card {e.get('card')}: {', '.join(chosen) or 'no action'}"
+
+
+_KAUF_VOID = {
+    "no-stock": "no house left in stock",
+    "not-your-house": "no house of the player there",
+    "already-duplex": "already a duplex",
+    "insured": "the house is insured",
+    "beach-house": "a beach house",
+    "last-rows": "the hurricane is too close to the north edge",
+    "behind-hurricane": "behind the hurricane",
+}
+_PAID_FOR = {
+    "actions": "for the card's actions",
+    "renewal": "to renew insurance",
+    "insurance": "for insurance",
+    "observatory": "for the observatory marker",
+    "calm": "calm bonus",
+}
+
+
+def _payment(e: Json, who: str, name: Callable[[Any], str]) -> str:
+    payer, payee, amount = e.get("payer"), e.get("payee"), e.get("amount")
+    reason = str(e.get("reason") or "")
+    why = _PAID_FOR.get(reason, reason)
+    if payer == "bank":
+        return f"{says(name(payee), 'gets')} {amount} from the bank ({why})"
+    to = "the bank" if payee == "bank" else name(payee)
+    return f"{says(name(payer), 'pays')} {to} {amount} ({why})"
 
 
 def _hurricane_moved(e: Json, who: str, name: Callable[[Any], str]) -> str:
@@ -191,12 +275,16 @@ def _hurricane_moved(e: Json, who: str, name: Callable[[Any], str]) -> str:
 
 
 def _busy_rows(state: Json) -> set[int]:
-    """Rows with something on them: a house, the hurricane or an observatory."""
+    """Rows with something on them: a house, the hurricane or an observatory (and while
+    houses are placed, each section's labelled row)."""
     squares = [h["square"] for h in state.get("houses") or []]
     squares += [o["square"] for o in state.get("observatories") or []]
     if state.get("hurricane"):
         squares.append(state["hurricane"])
-    return {int(sq[1:]) for sq in squares}
+    busy = {int(sq[1:]) for sq in squares}
+    if state.get("phase") == "houses":
+        busy |= {row for row in range(1, 25) if _section_tag(state, row)}
+    return busy
 
 
 def _fold(rows: list[int], busy: set[int], run: int) -> list[tuple[int, int]]:
@@ -253,8 +341,19 @@ def board_compact(state: Json, max_lines: int | None = None) -> Text:
             else:
                 style = f"bold {seat_colour(houses[sq]['owner'])}" if sq in houses else "dim"
             text.append(square_text(state, sq), style=style)
+        text.append(_section_tag(state, first), style="dim")
         text.append("\n")
     return text
+
+
+def menu_hint(moves: list[Move]) -> str:
+    """What to type besides a number, when that is not obvious."""
+    kinds = {m.get("type") for m in moves}
+    if kinds & {"place_house", "place_hurricane"}:
+        return "or type a square"
+    if "plan" in kinds:
+        return "or e.g. plan 1,3 kauf=C9"
+    return "or e.g. insure A5 B6" if "insure" in kinds else ""
 
 
 SQUARE = re.compile(r"^[A-La-l](?:[1-9]|1[0-9]|2[0-4])$")
@@ -273,8 +372,10 @@ def parse(text: str, legal: list[Move] | None = None) -> Move:
         raise NotationError("empty move")
     head = toks[0].lower()
     if head == "insure":
-        squares = [_square(s) for t in toks[1:] for s in t.split(",") if s]
-        return {"type": "insure", "squares": squares}
+        rest = [s for t in toks[1:] for s in t.split(",") if s]
+        if [s.lower() for s in rest] in (["nothing"], ["none"], ["-"]):
+            rest = []
+        return {"type": "insure", "squares": [_square(s) for s in rest]}
     if head == "plan":
         if len(toks) < 2:
             raise NotationError("plan: e.g. plan 1,3,4 kauf=C9 renew=C7,D8")
@@ -308,23 +409,24 @@ EVENTS: dict[str, Describe] = {
     "turn_started": lambda e, who, _: f"turn {e.get('turn')}: {who}",
     "card_drawn": lambda e, who, _: f"{who} drew a card",
     "plan_made": _plan_made,
-    "insurance_market": lambda e, _, name: f"{name(e.get('seller'))} sells insurance",
+    "insurance_market": _market,
     "insured": _insured,
     "turn_revealed": _revealed,
     "hurricane_moved": _hurricane_moved,
     "house_destroyed": lambda e, _, name: (
-        f"{name(e.get('owner'))}'s house on {e.get('square')} is destroyed"
+        f"{possessive(name(e.get('owner')))} house on {e.get('square')} is destroyed"
     ),
     "observatory_taken": lambda e, who, _: (
-        f"{who} takes the observatory marker on {e.get('square')}"
+        f"{says(who, 'takes')} the observatory marker on {e.get('square')}"
     ),
-    "calm_bonus": lambda e, who, _: f"{who} gets the calm bonus",
-    "kauf": lambda e, who, _: f"{who} builds a duplex on {e.get('square')}",
-    "kauf_void": lambda e, who, _: f"{who}'s Kauf on {e.get('square')} is void ({e.get('reason')})",
-    "payment": lambda e, _, name: (
-        f"{name(e.get('payer'))} pays {name(e.get('payee'))} {e.get('amount')} ({e.get('reason')})"
+    "calm_bonus": lambda e, who, _: f"{says(who, 'gets')} the calm bonus",
+    "kauf": lambda e, who, _: f"{says(who, 'builds')} a duplex on {e.get('square')}",
+    "kauf_void": lambda e, who, _: (
+        f"{possessive(who)} Kauf on {e.get('square')} is void"
+        f" ({_KAUF_VOID.get(str(e.get('reason')), e.get('reason'))})"
     ),
-    "bankrupt": lambda e, who, _: f"{who} is bankrupt and out of the game",
+    "payment": _payment,
+    "bankrupt": lambda e, who, _: f"{says(who, 'is')} bankrupt and out of the game",
     "deck_reshuffled": lambda e, *_: f"the deck is reshuffled ({e.get('size')} cards)",
 }
 
@@ -333,9 +435,26 @@ LEGEND = (
     "(5)/( ) an observatory with/without its marker; ~ sea, . beach, · land. "
     "Card N:DIRsteps·cost: action N moves the hurricane steps squares in direction "
     "DIR for that cost; Kauf·cost builds a duplex. "
+    "L1, L2, ... beside a row number: the northernmost row of a land section (L1 is rows "
+    "5–9, L2 10–14, L3 15–19, L4 20–24); each player may build the same number of houses "
+    "in each section. "
     "Moves: a square (C7) builds a house (or places the hurricane), "
-    "plan 1,3 kauf=C9 renew=C7 plays actions 1 and 3, insure D8 E9 (insure alone: none)."
+    "plan 1,3 kauf=C9 renew=C7 plays actions 1 and 3, insure D8 E9 "
+    "(insure nothing: no insurance)."
 )
+
+_SCORE_ROWS = (
+    ("houses", "houses (10 each)"),
+    ("beach", "beach houses (20 each)"),
+    ("duplex", "duplexes (20 each)"),
+    ("house_points", "house points"),
+    ("money_points", "money points"),
+    ("in_game", "still in the game"),
+)
+
+
+def _yes_no(value: Any) -> Any:
+    return ("yes" if value else "out") if isinstance(value, bool) else value
 
 
 def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
@@ -343,8 +462,46 @@ def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
     seats = body.get("seats")
     if not seats:
         return [], body.get("totals") or []
-    keys = ("houses", "beach", "duplex", "house_points", "money_points", "in_game")
-    return [(key, [s.get(key) for s in seats]) for key in keys], [s.get("total") for s in seats]
+    keys = _SCORE_ROWS if body.get("score_money", True) else _SCORE_ROWS[:4] + _SCORE_ROWS[5:]
+    rows = [(label, [_yes_no(s.get(key)) for s in seats]) for key, label in keys]
+    return rows, [s.get("total") for s in seats]
+
+
+RESULT_COLUMNS = (
+    ("total", "total", str),
+    ("house_points", "house points", str),
+    ("money", "money", str),
+    ("in_game", "still in", _yes_no),
+)
+"""The standings' keys as the result table shows them: (key, heading, format)."""
+
+RESULT_ORDER = "ranked by: still in the game, then total, then house points"
+
+
+def end_reason(result: Json) -> str:
+    """Why the game ended, in words."""
+    reason = result.get("reason")
+    if reason == "north_edge":
+        return "the hurricane left the board at the north edge"
+    if reason == "last_player":
+        return "only one player is left in the game"
+    if reason == "max_turns":
+        return f"safety stop: the turn limit was reached after {result.get('turns')} turns"
+    return str(reason or "")
+
+
+_SECTION = re.compile(r"\bsection L(\d)\b")
+
+
+def problem_detail(detail: str) -> str:
+    """A refusal's text with the rows of any land section it names (the board shows
+    ``L1``… beside the rows, not the section's extent)."""
+
+    def rows(m: re.Match[str]) -> str:
+        first, last = section_rows(int(m.group(1)))
+        return f"{m.group(0)} (rows {first}–{last})"
+
+    return _SECTION.sub(rows, detail)
 
 
 def format_move(move: Move) -> str | None:
@@ -362,5 +519,5 @@ def format_move(move: Move) -> str | None:
             out += " renew=" + ",".join(move["renew"])
         return out
     if t == "insure":
-        return " ".join(["insure", *move.get("squares", [])])
+        return " ".join(["insure", *(move.get("squares") or ["nothing"])])
     return None
