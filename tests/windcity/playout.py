@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from services.windcity import rules as E
 from services.windcity.rules import board
 from services.windcity.rules.cards import CARDS, DECK, KAUF
+from services.windcity.rules.parts import insurable, kauf_targets, renewable
 from services.windcity.rules.placement import check_house, tally
-from services.windcity.rules.turn import insurable, kauf_targets, renewable
+from services.windcity.rules.state import House, typed
 from shared.engine import RuleError
 
 
 def build(
     n: int = 4,
-    houses: dict[str, list] | None = None,
+    houses: Mapping[str, Sequence[Any]] | None = None,
     hurricane: str = "F1",
     card: int = 2,
     active: int = 0,
@@ -24,20 +26,21 @@ def build(
     turn: int = 1,
     alive: list[bool] | None = None,
 ) -> dict[str, Any]:
-    """A state in the plan phase with exactly the given board; stocks hold the rest."""
+    """A state in the plan phase with exactly the given board (``houses``: square ->
+    [owner, pieces, insured]); stocks hold the rest."""
     st = E.setup(n, options or {}, 1)
     st.pop("tally", None)  # setup-only bookkeeping
-    houses = {sq: list(h) for sq, h in (houses or {}).items()}
+    board_houses = {sq: House(*h) for sq, h in (houses or {}).items()}
     stock = [12] * n
-    for h in houses.values():
-        stock[h[0]] -= h[1]
+    for h in board_houses.values():
+        stock[h.owner] -= h.pieces
     st.update(
         phase="plan",
         turn=turn,
         first=0,
         active=active,
         hurricane=hurricane,
-        houses=houses,
+        houses=board_houses,
         stock=stock,
         money=list(money) if money else [40] * n,
         card=card,
@@ -67,7 +70,7 @@ def answer_all(st: dict, events: list[dict] | None = None) -> tuple[dict, list[d
 
 
 def pieces(st: dict, seat: int) -> int:
-    return sum(h[1] for h in st["houses"].values() if h[0] == seat)
+    return sum(h.pieces for h in st["houses"].values() if h.owner == seat)
 
 
 def random_move(st: dict, seat: int, rnd: random.Random) -> dict:
@@ -85,19 +88,19 @@ def random_move(st: dict, seat: int, rnd: random.Random) -> dict:
                 break
         kauf = None
         if any(card[a - 1][0] == KAUF for a in acts):
-            targets = kauf_targets(st, seat)
+            targets = kauf_targets(typed(st), seat)
             if not targets:
                 acts = [a for a in acts if card[a - 1][0] != KAUF]
             else:
                 kauf = rnd.choice(targets)
         renew, budget = [], st["money"][seat]
-        for sq, price in renewable(st, seat):
+        for sq, price in renewable(typed(st), seat):
             if sq != kauf and price <= budget and rnd.random() < 0.5:
                 renew.append(sq)
                 budget -= price
         return {"type": "plan", "actions": acts, "kauf": kauf, "renew": renew}
     squares, budget = [], st["money"][seat]
-    for sq, price in insurable(st, seat):
+    for sq, price in insurable(typed(st), seat):
         if price <= budget and rnd.random() < 0.4:
             squares.append(sq)
             budget -= price
@@ -106,11 +109,12 @@ def random_move(st: dict, seat: int, rnd: random.Random) -> dict:
 
 def _placement(st: dict, seat: int, rnd: random.Random) -> str:
     """A random square that passes every placement rule (tried against check_house)."""
-    t = tally(st)
+    state = typed(st)
+    t = tally(state)
     while True:
         sq = rnd.choice(_LAND[st["num_players"]])
         try:
-            check_house(st, seat, sq, t)
+            check_house(state, seat, sq, t)
         except RuleError:
             continue
         return sq
@@ -132,7 +136,7 @@ class Checker:
     def check(self, before: dict, after: dict, events: list[dict], seat: int, move: dict) -> None:
         on_board = [0] * self.n
         for h in after["houses"].values():
-            on_board[h[0]] += h[1]
+            on_board[h.owner] += h.pieces
         assert [b + s for b, s in zip(on_board, after["stock"], strict=True)] == [12] * self.n
         for e in events:
             assert isinstance(e, dict) and isinstance(e.get("type"), str)
@@ -148,7 +152,7 @@ class Checker:
         if hur is not None:
             assert hur not in after["houses"]
         # Insured at resolution time = insured before, minus lapses, plus purchases.
-        insured = {sq for sq, h in before["houses"].items() if h[2]}
+        insured = {sq for sq, h in before["houses"].items() if h.insured}
         for e in events:
             if e["type"] == "plan_made":
                 insured -= set(e["lapsed"])

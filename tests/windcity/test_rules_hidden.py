@@ -10,7 +10,8 @@ from hypothesis import strategies as st_
 
 from services.windcity import rules as E
 from services.windcity.rules.cards import CARDS, KAUF
-from services.windcity.rules.turn import kauf_targets
+from services.windcity.rules.parts import kauf_targets
+from services.windcity.rules.state import typed
 
 from .playout import random_move
 
@@ -32,7 +33,7 @@ def midgame(seed: int, n: int, extra: int, opts: dict) -> dict | None:
 def other_plan(st: dict, card: int, rnd: random.Random) -> dict:
     """A different secret plan for ``card`` with the same public renewals."""
     acts = CARDS[card]
-    targets = kauf_targets(st, st["active"])
+    targets = kauf_targets(typed(st), st["active"])
     while True:
         order = rnd.sample(range(1, 6), rnd.randint(1, 3))
         kinds = [acts[a - 1][0] for a in order]
@@ -108,5 +109,5 @@ def test_view_contents():
         other = st2["pending"][0]
         assert E.view(st2, other)["you"]["plan"] is None
         ins = E.view(st2, other)["you"]["insurable"]
-        mine = [sq for sq, h in st2["houses"].items() if h[0] == other and not h[2]]
+        mine = [sq for sq, h in st2["houses"].items() if h.owner == other and not h.insured]
         assert sorted(i["square"] for i in ins) == sorted(mine)

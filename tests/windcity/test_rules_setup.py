@@ -267,3 +267,58 @@ def test_a_state_stored_with_the_old_short_names_loads_unchanged() -> None:
     with pytest.raises(RuleError) as caught:
         ENGINE.upgrade({"version": 99})
     assert caught.value.code == "unsupported-game-version"
+
+
+def test_a_state_loaded_from_json_plays_like_the_engines_own() -> None:
+    """A state as the service stores it (JSON: each house the list [owner, pieces,
+    insured]) upgrades to Houses equal to the engine's, with the same JSON; and a caller
+    that skips upgrade gets the same answers and moves from the plain JSON, never changed."""
+    import random
+
+    from services.windcity.rules import ENGINE
+    from services.windcity.rules.state import House
+
+    rng = random.Random(5)
+    state = ENGINE.setup(4, {"max_turns": 30}, 5)
+    while not ENGINE.is_over(state):
+        text = json.dumps(state)
+        loaded = json.loads(text)
+        upgraded = ENGINE.upgrade(json.loads(text))
+        assert upgraded == state == loaded and json.dumps(upgraded) == text
+        assert all(type(h) is House for h in upgraded["houses"].values())
+        for h in upgraded["houses"].values():
+            assert h == [h.owner, h.pieces, h.insured] and json.dumps(h) == json.dumps(list(h))
+        assert json.dumps(ENGINE.view(loaded, None)) == json.dumps(ENGINE.view(state, None))
+        assert ENGINE.score(loaded) == ENGINE.score(state)
+        seat = rng.choice(ENGINE.to_act(state))
+        assert json.dumps(ENGINE.view(loaded, seat)) == json.dumps(ENGINE.view(state, seat))
+        listed = ENGINE.legal_moves(state, seat)
+        assert ENGINE.legal_moves(loaded, seat) == listed
+        assert list(ENGINE.legal_actions(loaded, seat)) == listed
+        assert ENGINE.choices(loaded, seat) == ENGINE.choices(state, seat)
+        move = rng.choice(listed)
+        after, events = ENGINE.apply_move(state, seat, move)
+        again, again_events = ENGINE.apply_move(loaded, seat, move)
+        assert json.dumps((again, again_events)) == json.dumps((after, events))
+        assert all(type(h) is House for h in again["houses"].values())
+        forked = ENGINE.fork(json.loads(text))
+        ENGINE.play(forked, seat, move)
+        played = json.loads(text)  # play on a plain state: in place, no fork
+        ENGINE.play(played, seat, move)
+        assert json.dumps(forked) == json.dumps(played) == json.dumps(after)
+        assert json.dumps(loaded) == text, "a loaded state changed"
+        state = after
+    assert ENGINE.result(json.loads(json.dumps(state))) == ENGINE.result(state)
+
+
+@pytest.mark.parametrize(
+    "houses", [{"C9": [0, 1]}, {"C9": 3}, {"C9": [[0], 1, False]}, None, [["C9", 0, 1, False]]]
+)
+def test_a_state_with_unreadable_houses_is_refused(houses) -> None:
+    from services.windcity.rules import ENGINE
+
+    state = json.loads(json.dumps(ENGINE.setup(3, {}, 11)))
+    state["houses"] = houses
+    with pytest.raises(RuleError) as caught:
+        ENGINE.upgrade(state)
+    assert caught.value.code == "unsupported-game-version"

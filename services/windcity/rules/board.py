@@ -1,7 +1,8 @@
-"""Board geometry: square names, sections, observatories and the play area by player count.
+"""Board geometry: square names, sections, observatories, the play area by player count,
+and the squares a hurricane move crosses.
 
-Everything here is static data computed once at import, so the hot path only does
-dictionary look-ups.
+Everything here is static data computed once at import (the paths: once each, when first
+crossed), so the hot path only does dictionary look-ups.
 """
 
 from __future__ import annotations
@@ -75,3 +76,41 @@ def sort_squares(squares: Iterable[str]) -> list[str]:
     if len(out) > 1:
         out.sort(key=ORDER.__getitem__)
     return out
+
+
+DELTA: dict[str, tuple[int, int]] = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
+"""Direction -> (column step, row step); columns wrap around, rows do not."""
+
+Path = tuple[tuple[str, ...], int, bool, int, int, bool]
+"""A hurricane move's squares entered, steps lost south of row 1, whether it left the
+north edge, the column and row it ends on, and whether it entered a land square."""
+
+PATHS: dict[tuple[int, int, str, int, int], Path] = {}
+"""(column, row, direction, steps, northern row) -> the move's path, as :func:`path`
+found it: the board is fixed, so a move crosses the same squares every time."""
+
+
+def path(col: int, row: int, kind: str, steps: int, north: int) -> Path:
+    """Where ``steps`` steps towards ``kind`` from (``col``, ``row``) go (kept in
+    :data:`PATHS`): stepping south of row 1 loses the step, stepping north of ``north``
+    leaves the board and stops there."""
+    key = (col, row, kind, steps, north)
+    dc, dr = DELTA[kind]
+    squares = []
+    lost = 0
+    left = land = False
+    for _ in range(steps):
+        r = row + dr
+        if r < 1:
+            lost += 1
+            continue
+        if r > north:
+            left = True
+            break
+        row = r
+        col = (col + dc) % NCOLS
+        squares.append(NAMES[r * NCOLS + col])
+        if r > SEA_LAST_ROW:
+            land = True
+    found = PATHS[key] = (tuple(squares), lost, left, col, row, land)
+    return found

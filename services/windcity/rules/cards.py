@@ -1,4 +1,5 @@
-"""The 25 Wind City cards, as data in one place (rules file, "The 25 cards").
+"""The 25 Wind City cards, as data in one place (rules file, "The 25 cards"), their
+public JSON shape, and the action orderings a plan may choose from a card.
 
 Each card has five actions: a move ``D n`` with a cost, or ``Kauf`` with a cost.
 Card 2 is the one the original text prints; the others are the rules file's
@@ -7,7 +8,8 @@ reconstruction.
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import permutations
+from typing import Literal, TypedDict
 
 # card number -> the five printed actions, "<dir><steps>·<cost>" or "Kauf·<cost>".
 CARD_TEXT: dict[int, tuple[str, str, str, str, str]] = {
@@ -55,7 +57,23 @@ CARDS: dict[int, tuple[Action, ...]] = {
 DECK: tuple[int, ...] = tuple(sorted(CARDS))
 
 
-def public_action(action: Action) -> dict[str, Any]:
+class KaufAction(TypedDict):
+    kind: Literal["kauf"]
+    cost: int
+
+
+class MoveAction(TypedDict):
+    kind: Literal["move"]
+    dir: str  # N, S, E or W
+    steps: int
+    cost: int
+
+
+PublicAction = KaufAction | MoveAction
+"""One printed action as events and views show it."""
+
+
+def public_action(action: Action) -> PublicAction:
     """The JSON shape of one printed action, as events and views show it."""
     kind, steps, cost = action
     if kind == KAUF:
@@ -63,6 +81,30 @@ def public_action(action: Action) -> dict[str, Any]:
     return {"kind": "move", "dir": kind, "steps": steps, "cost": cost}
 
 
-PUBLIC_CARDS: dict[int, list[dict[str, Any]]] = {
+PUBLIC_CARDS: dict[int, list[PublicAction]] = {
     n: [public_action(a) for a in acts] for n, acts in CARDS.items()
 }
+
+ORDERINGS: tuple[tuple[int, ...], ...] = tuple(
+    p for k in (1, 2, 3) for p in permutations(range(1, 6), k)
+)
+"""Every ordered choice of 1-3 distinct actions out of 5 (1-based), in a fixed order."""
+
+
+def _orders(kauf_mask: tuple[bool, ...]) -> list[tuple[list[int], bool]]:
+    out = []
+    for order in ORDERINGS:
+        kinds = [kauf_mask[a - 1] for a in order]
+        if not all(kinds):
+            out.append((list(order), any(kinds)))
+    return out
+
+
+ORDERS_BY_CARD: dict[int, list[tuple[list[int], bool]]] = {}
+"""card -> the action orderings a plan may choose, in listing order, and whether each
+has the Kauf action (the lists are shared by the listed moves: read-only)."""
+for _mask in {tuple(k == KAUF for k, _, _ in c) for c in CARDS.values()}:
+    _by_mask = _orders(_mask)
+    for _n, _card in CARDS.items():
+        if tuple(k == KAUF for k, _, _ in _card) == _mask:
+            ORDERS_BY_CARD[_n] = _by_mask

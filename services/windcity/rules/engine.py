@@ -1,24 +1,29 @@
 """``ENGINE``: Wind City's rules as an object satisfying :class:`shared.engine.Engine`.
 
-Most methods are the rules modules' functions themselves (static: no extra call per
-move; mypy checks them against the protocol); ``redeal`` is the contract suite's hook that
-redistributes what a seat cannot see (the deck order and, unless it is the active seat,
-the drawn card and the secret part of the plan).
+The kit's plain ``State`` is a :class:`~.state.WindCityState` (the kit upgraded it on
+load: its houses are Houses), or a state loaded from JSON by a caller that skipped
+``upgrade`` (its houses are lists). The hot methods (to_act, is_over, apply_move and the
+playout path fork, legal_actions, play) are the rules functions themselves, bound as
+static methods (a delegating method per call costs a noticeable share of a move): they
+read no house, or take either kind of state. The others pass the state through
+:func:`~.state.typed` first. ``redeal`` is the contract suite's hook that redistributes
+what a seat cannot see (the deck order and, unless it is the active seat, the drawn card
+and the secret part of the plan).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import shared.rng as rng
-from shared.engine import Engine, State
+from shared.engine import Choice, Engine, Event, Move, State
 
 from . import listing, moves, playpath, views
 from .bots import BOTS
-from .cards import CARDS, KAUF
+from .cards import CARDS, KAUF, ORDERINGS
 from .options import MAX_PLAYERS, MIN_PLAYERS
-from .state import new_state, upgrade
-from .turn import ORDERINGS
+from .state import WindCityState, new_state, typed, upgrade
 
 
 def _plan_for(card: int, salt_state: int) -> tuple[int, list[int]]:
@@ -29,21 +34,31 @@ def _plan_for(card: int, salt_state: int) -> tuple[int, list[int]]:
     return s, list(orders[i])
 
 
-def redeal(state: State, seat: int | None, salt: int) -> State:
+def redeal(state: WindCityState, seat: int | None, salt: int) -> WindCityState:
     """``state`` with the deck order and the RNG redrawn from ``salt``; when ``seat`` is
     not the active seat, also the drawn card and the plan's secret actions and Kauf."""
     s = rng.seed_state(salt)
-    secret_card = state["card"] is not None and seat != state["active"]
-    pool = list(state["deck"]) + ([state["card"]] if secret_card else [])
+    card = state["card"]
+    secret_card = card is not None and seat != state["active"]
+    pool = list(state["deck"]) + ([card] if card is not None and secret_card else [])
     s, pool = rng.shuffle(s, pool)
-    new = {**state, "deck": pool, "rng": s}
+    new: WindCityState = {**state, "deck": pool, "rng": s}
     if secret_card:
         new["card"], new["deck"] = pool[0], pool[1:]
-        if state["plan"] is not None:
-            s, actions = _plan_for(new["card"], s)
-            new["plan"] = {**state["plan"], "actions": actions, "kauf": None}
+        plan = state["plan"]
+        if plan is not None:
+            s, actions = _plan_for(pool[0], s)
+            new["plan"] = {**plan, "actions": actions, "kauf": None}
             new["rng"] = s
     return new
+
+
+_to_act = cast(Callable[[State], list[int]], views.to_act)  # reads no house
+_is_over = cast(Callable[[State], bool], views.is_over)  # reads no house
+_apply_move = cast(Callable[[State, int, Move], tuple[State, list[Event]]], moves.apply_move)
+_fork = cast(Callable[[State], State], playpath.fork)
+_legal_actions = cast(Callable[[State, int], Sequence[Move]], playpath.legal_actions)
+_play = cast(Callable[[State, int, Move], None], playpath.play)
 
 
 class WindCityEngine:
@@ -57,24 +72,37 @@ class WindCityEngine:
     def setup(self, num_players: int, options: dict[str, Any], seed: int) -> State:
         return cast(State, new_state(num_players, options, seed))
 
-    to_act = staticmethod(views.to_act)
-    legal_moves = staticmethod(listing.legal_moves)
-    choices = staticmethod(moves.choices)
-    apply_move = staticmethod(moves.apply_move)
-    view = staticmethod(views.view)
-    score = staticmethod(views.score)
-    is_over = staticmethod(views.is_over)
-    result = staticmethod(views.result)
+    to_act = staticmethod(_to_act)
+    apply_move = staticmethod(_apply_move)
+    is_over = staticmethod(_is_over)
+    fork = staticmethod(_fork)
+    legal_actions = staticmethod(_legal_actions)
+    play = staticmethod(_play)
 
-    fork = staticmethod(playpath.fork)
-    legal_actions = staticmethod(playpath.legal_actions)
-    play = staticmethod(playpath.play)
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return cast(list[Move], listing.legal_moves(typed(state), seat))
+
+    def choices(self, state: State, seat: int) -> list[Choice]:
+        return listing.choices(typed(state), seat)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return cast(dict[str, Any], views.view(typed(state), seat))
+
+    def score(self, state: State) -> dict[str, Any]:
+        return cast(dict[str, Any], views.score(typed(state)))
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return cast("dict[str, Any] | None", views.result(typed(state)))
 
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))
 
+    def stored(self, state: State) -> State:
+        houses = state["houses"]
+        return {**state, "houses": {square: list(house) for square, house in houses.items()}}
+
     def redeal(self, state: State, seat: int | None, salt: int) -> State:
-        return redeal(state, seat, salt)
+        return cast(State, redeal(typed(state), seat, salt))
 
 
 ENGINE: Engine = WindCityEngine()

@@ -1,4 +1,4 @@
-"""Setup: the initial state, the hurricane on row 1, and house placement with quotas.
+"""Setup's moves: the hurricane on row 1, and house placement with quotas.
 
 Placement legality includes a look-ahead: a house may not be placed if the section
 quotas or the beach minimum could then no longer be met by someone.
@@ -6,30 +6,31 @@ quotas or the beach minimum could then no longer be met by someone.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
-from shared.engine import RuleError
+from shared.engine import Move, RuleError
 
 from . import board
-from .state import HOUSES
+from .shapes import WindCityEvent
+from .state import BUILT, HOUSES, WindCityState
 from .turn import start_turn
 
 
-def tally(state: dict[str, Any]) -> list[list[int]]:
+def tally(state: WindCityState) -> list[list[int]]:
     """Per seat: [beach houses, houses in land section 1, 2, 3, 4]."""
     if "tally" in state:
-        return cast(list[list[int]], state["tally"])
+        return state["tally"]
     t = [[0, 0, 0, 0, 0] for _ in range(state["num_players"])]
     sec = board.SECTION
     for sq, h in state["houses"].items():
-        row = t[h[0]]
+        row = t[h.owner]
         row[sec[sq]] += 1
         if board.ROW[sq] == board.BEACH_ROW:
             row[0] += 1
     return t
 
 
-def check_hurricane(move: dict[str, Any]) -> str:
+def check_hurricane(move: Move) -> str:
     """The square of a hurricane placement, which must be on row 1."""
     sq = move.get("square")
     if not isinstance(sq, str) or sq not in board.POS:
@@ -40,7 +41,7 @@ def check_hurricane(move: dict[str, Any]) -> str:
 
 
 def place_hurricane(
-    state: dict[str, Any], seat: int, sq: str, events: list[dict[str, Any]] | None
+    state: WindCityState, seat: int, sq: str, events: list[WindCityEvent] | None
 ) -> None:
     """The first player puts the hurricane on row 1 (in place: only scalars change)."""
     state["hurricane"] = sq
@@ -59,9 +60,7 @@ _BEACH_MAX = board.BEACH_MAX
 _IN_USE = board.SECTIONS_IN_USE
 
 
-def check_house(
-    state: dict[str, Any], seat: int, sq: Any, t: list[list[int]] | None = None
-) -> None:
+def check_house(state: WindCityState, seat: int, sq: Any, t: list[list[int]] | None = None) -> None:
     """Raise RuleError unless ``seat`` may place a house on ``sq`` now."""
     info = _INFO.get(sq) if isinstance(sq, str) else None
     if info is None or info[0] > state["north"]:
@@ -90,7 +89,7 @@ def check_house(
 
 
 def _feasible_after(
-    state: dict[str, Any], seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
+    state: WindCityState, seat: int, sq: str, section: int, beach: bool, t: list[list[int]]
 ) -> bool:
     """Can every player still complete the quotas after this placement?"""
     ok = outlook(t, seat, _QUOTA[state["num_players"]])
@@ -124,7 +123,7 @@ def outlook(t: list[list[int]], seat: int, q: int) -> tuple[bool, bool, bool]:
     return free - 1 >= need - 1, mine[1] + 1 < q and free >= need, mine[1] < q and free >= need
 
 
-def check_placement(state: dict[str, Any], seat: int, move: dict[str, Any]) -> str:
+def check_placement(state: WindCityState, seat: int, move: Move) -> str:
     """Validate a house placement; returns its square.
 
     The common case (a free, allowed square) is checked inline; anything else goes
@@ -160,10 +159,10 @@ def check_placement(state: dict[str, Any], seat: int, move: dict[str, Any]) -> s
 
 
 def build(
-    state: dict[str, Any],
+    state: WindCityState,
     seat: int,
     sq: str,
-    events: list[dict[str, Any]] | None,
+    events: list[WindCityEvent] | None,
     owned: bool,
 ) -> None:
     """Place ``seat``'s house on ``sq``, then pass to the next placer or start the first
@@ -180,7 +179,7 @@ def build(
         stock = state["stock"] = list(stock)
         t = state["tally"] = list(t)
         row = t[seat] = list(t[seat])
-    houses[sq] = [seat, 1, False]
+    houses[sq] = BUILT[seat]
     stock[seat] -= 1
     row[section] += 1
     row[0] += beach
@@ -220,7 +219,7 @@ observatories left out (setup puts one on every observatory square in the play a
 and the classes lie inside it)."""
 
 
-def placement_runs(state: dict[str, Any], seat: int) -> list[tuple[tuple[str, ...], int]]:
+def placement_runs(state: WindCityState, seat: int) -> list[tuple[tuple[str, ...], int]]:
     """The classes ``seat`` may place a house in now, in board order: each class's
     squares (a house may go on the free ones) and how many of them are free.
 

@@ -1,6 +1,6 @@
 """Automatic resolution of a turn once every insurance answer is in: movement with
 wrap-around, destruction, coming to rest, observatory, calm bonus, Kauf, payment and
-bankruptcy, then the end checks and the next player's draw.
+bankruptcy (then :func:`turn.end_turn`: the end checks and the next player's draw).
 
 One function with local variables (no per-step method calls): this runs once per turn
 and was the engine's hottest path.
@@ -8,12 +8,13 @@ and was the engine's hottest path.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from . import board
 from .cards import CARDS, KAUF, PUBLIC_CARDS
-from .turn import start_turn
-from .views import result
+from .shapes import WindCityEvent
+from .state import DUPLEX, House, WindCityState
+from .turn import end_turn
 
 OBSERVATORY_MARKER = 5
 CALM_BONUS = 3
@@ -23,43 +24,48 @@ _ROW = board.ROW
 _NC = board.NCOLS
 _BEACH = board.BEACH_ROW
 _SEA_LAST = board.SEA_LAST_ROW
-_DELTA = {"N": (0, 1), "S": (0, -1), "E": (1, 0), "W": (-1, 0)}
+_DELTA = board.DELTA
+_PATHS = board.PATHS
 # card number -> index (0-based) of its last non-Kauf action in a plan is per plan, but
 # which of the five printed actions is Kauf is per card:
 _IS_KAUF = {n: tuple(a[0] == KAUF for a in acts) for n, acts in CARDS.items()}
 
 
-def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: bool) -> None:
+def resolve(state: WindCityState, events: list[WindCityEvent] | None, owned: bool) -> None:
     """Resolve the active player's turn in place on ``state``: with ``owned`` (a fork)
     its houses, money, stock, observatories and alive flags are edited, else replaced by
     changed copies (``state`` being a fresh copy); ``events`` (``None``: not wanted) gets
     the public events."""
     seat = state["active"]
     card_no = state["card"]
-    card = CARDS[card_no]
     plan = state["plan"]
+    hurricane = state["hurricane"]
+    assert card_no is not None and plan is not None and hurricane is not None  # (a turn's)
+    card = CARDS[card_no]
     actions = plan["actions"]
     kauf_sq = plan["kauf"]
     log = events is not None
-    append = events.append if events is not None else _ignore
+    append: Callable[[WindCityEvent], None] = events.append if events is not None else _ignore
     if log:
         append(
             {
                 "type": "turn_revealed",
                 "seat": seat,
                 "card": card_no,
-                "card_actions": list(map(dict, PUBLIC_CARDS[card_no])),
+                "card_actions": [a.copy() for a in PUBLIC_CARDS[card_no]],
                 "plan": list(actions),
                 "kauf": kauf_sq,
             }
         )
     north = state["north"]
     # houses and stock are copied before their first change unless owned
+    old_houses: dict[str, House] | None
+    old_stock: list[int] | None
     old_houses = houses = state["houses"]
     old_stock = stock = state["stock"]
     if owned:
         old_houses = old_stock = None
-    col, row = _POS[state["hurricane"]]
+    col, row = _POS[hurricane]
     touched = False  # entered a square holding a house (insured or not)
     land = False  # entered a land square
     money = state["money"] if owned else list(state["money"])
@@ -79,9 +85,10 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
                 if log:
                     append({"type": "kauf_void", "seat": seat, "square": kauf_sq, "reason": why})
                 continue
+            assert kauf_sq is not None  # (else "not-your-house")
             if houses is old_houses:
                 houses = dict(houses)
-            houses[kauf_sq] = [seat, 2, False]
+            houses[kauf_sq] = DUPLEX[seat]
             if stock is old_stock:
                 stock = list(stock)
             stock[seat] -= 1
@@ -92,7 +99,7 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
         cost += price
         path = _PATHS.get((col, row, kind, steps, north))
         if path is None:
-            path = _path(col, row, kind, steps, north)
+            path = board.path(col, row, kind, steps, north)
         entered, lost, left, col, row, crossed_land = path
         if entered:
             last_dir = kind
@@ -102,20 +109,20 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
                 h = houses.get(sq)
                 if h is not None:
                     touched = True
-                    if not h[2]:
+                    if not h.insured:
                         if houses is old_houses:
                             houses = dict(houses)
                         del houses[sq]
                         if stock is old_stock:
                             stock = list(stock)
-                        stock[h[0]] += h[1]
+                        stock[h.owner] += h.pieces
                         if log:
                             append(
                                 {
                                     "type": "house_destroyed",
                                     "square": sq,
-                                    "owner": h[0],
-                                    "pieces": h[1],
+                                    "owner": h.owner,
+                                    "pieces": h.pieces,
                                 }
                             )
         if log:
@@ -136,7 +143,7 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
             continue
         # Come to rest: step on past insured houses.
         h = houses.get(_NAMES[row * _NC + col])
-        if h is not None and h[2]:
+        if h is not None and h.insured:
             d = last_dir
             rest: list[str] = []
             while True:
@@ -144,7 +151,7 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
                     base = row * _NC
                     for c in range(_NC):
                         hc = houses.get(_NAMES[base + c])
-                        if hc is None or not hc[2]:
+                        if hc is None or not hc.insured:
                             break
                     else:
                         d = "N"  # a whole row of insured houses: lapping it would never end
@@ -165,16 +172,21 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
                 if h is None:
                     break
                 touched = True
-                if not h[2]:
+                if not h.insured:
                     if houses is old_houses:
                         houses = dict(houses)
                     del houses[sq]
                     if stock is old_stock:
                         stock = list(stock)
-                    stock[h[0]] += h[1]
+                    stock[h.owner] += h.pieces
                     if log:
                         append(
-                            {"type": "house_destroyed", "square": sq, "owner": h[0], "pieces": h[1]}
+                            {
+                                "type": "house_destroyed",
+                                "square": sq,
+                                "owner": h.owner,
+                                "pieces": h.pieces,
+                            }
                         )
                     break
             if log and (rest or left):  # else only a refused step south of row 1
@@ -252,57 +264,32 @@ def resolve(state: dict[str, Any], events: list[dict[str, Any]] | None, owned: b
     state["card"] = None
     state["plan"] = None
     state["pending"] = []
-    _end_or_next(state, left, events)
+    end_turn(state, left, events)
 
 
-Path = tuple[tuple[str, ...], int, bool, int, int, bool]
-_PATHS: dict[tuple[int, int, str, int, int], Path] = {}
-"""(column, row, direction, steps, northern row) -> the move's path, as :func:`_path`
-found it: the board is fixed, so a move crosses the same squares every time."""
-
-
-def _path(col: int, row: int, kind: str, steps: int, north: int) -> Path:
-    """Where ``steps`` steps towards ``kind`` from (``col``, ``row``) go: the squares
-    entered, the steps lost south of row 1, whether it left the north edge (and stopped
-    there), the column and row it ends on, and whether it entered a land square."""
-    key = (col, row, kind, steps, north)
-    dc, dr = _DELTA[kind]
-    squares = []
-    lost = 0
-    left = land = False
-    for _ in range(steps):
-        r = row + dr
-        if r < 1:
-            lost += 1
-            continue
-        if r > north:
-            left = True
-            break
-        row = r
-        col = (col + dc) % _NC
-        squares.append(_NAMES[r * _NC + col])
-        if r > _SEA_LAST:
-            land = True
-    path = _PATHS[key] = (tuple(squares), lost, left, col, row, land)
-    return path
-
-
-def _ignore(event: dict[str, Any]) -> None:
+def _ignore(event: WindCityEvent) -> None:
     """``append`` when no events are wanted (every call site checks ``log`` first)."""
 
 
 def kauf_problem(
-    state: dict[str, Any], houses: dict[str, Any], stock: list[int], seat: int, sq: str, hrow: int
+    state: WindCityState,
+    houses: dict[str, House],
+    stock: list[int],
+    seat: int,
+    sq: str | None,
+    hrow: int,
 ) -> str | None:
     """Why a Kauf on ``sq`` is void right now, or None if it is legal."""
     if stock[seat] < 1:
         return "no-stock"
-    h = houses.get(sq)
-    if h is None or h[0] != seat:
+    if sq is None:
         return "not-your-house"
-    if h[1] != 1:
+    h = houses.get(sq)
+    if h is None or h.owner != seat:
+        return "not-your-house"
+    if h.pieces != 1:
         return "already-duplex"
-    if h[2]:
+    if h.insured:
         return "insured"
     if _ROW[sq] == _BEACH:
         return "beach-house"
@@ -314,20 +301,20 @@ def kauf_problem(
 
 
 def _bankrupt(
-    state: dict[str, Any],
+    state: WindCityState,
     seat: int,
     owed: int,
     paid: int,
-    events: list[dict[str, Any]] | None,
+    events: list[WindCityEvent] | None,
     owned: bool,
 ) -> None:
     """``seat`` leaves the game; its houses go back to its stock (``state``'s houses are
     already its own; stock and alive are copied first unless ``owned``)."""
     houses = state["houses"]
-    gone = board.sort_squares(sq for sq, h in houses.items() if h[0] == seat)
+    gone = board.sort_squares(sq for sq, h in houses.items() if h.owner == seat)
     stock = state["stock"] if owned else list(state["stock"])
     for sq in gone:
-        stock[seat] += houses[sq][1]
+        stock[seat] += houses[sq].pieces
         del houses[sq]
     state["stock"] = stock
     alive = state["alive"] if owned else list(state["alive"])
@@ -337,31 +324,3 @@ def _bankrupt(
         events.append(
             {"type": "bankrupt", "seat": seat, "owed": owed, "paid": paid, "houses_removed": gone}
         )
-
-
-def _end_or_next(state: dict[str, Any], left: bool, events: list[dict[str, Any]] | None) -> None:
-    alive = state["alive"]
-    reason = None
-    if left:
-        reason = "north_edge"
-    elif sum(alive) <= 1:
-        reason = "last_player"
-    elif state["turn"] >= state["options"]["max_turns"]:
-        reason = "max_turns"
-    if reason is not None:
-        finish(state, reason, events)
-        return
-    n = state["num_players"]
-    nxt = (state["active"] + 1) % n
-    while not alive[nxt]:
-        nxt = (nxt + 1) % n
-    start_turn(state, nxt, events)
-
-
-def finish(state: dict[str, Any], reason: str, events: list[dict[str, Any]] | None) -> None:
-    """End the game now (the result is computed from the final state on demand)."""
-    state["phase"] = "over"
-    state["end"] = reason
-    state["pending"] = []
-    if events is not None:
-        events.append({"type": "game_over", "reason": reason, "result": result(state)})

@@ -6,21 +6,20 @@ the plan are shown to the active seat alone.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import board
 from .cards import PUBLIC_CARDS
-from .turn import insurable, renewable
+from .parts import insurable, renewable
+from .shapes import CardView, Result, Score, ScoreRow, Standing, View, YouView
+from .state import Plan, WindCityState
 
 HOUSE_POINTS = (10, 20)  # single house; beach house or duplex
 
 
-def is_over(state: dict[str, Any]) -> bool:
-    phase: str = state["phase"]
-    return phase == "over"
+def is_over(state: WindCityState) -> bool:
+    return state["phase"] == "over"
 
 
-def to_act(state: dict[str, Any]) -> list[int]:
+def to_act(state: WindCityState) -> list[int]:
     """Seats expected to move now; several during the insurance market."""
     phase = state["phase"]
     if phase == "over":
@@ -30,20 +29,20 @@ def to_act(state: dict[str, Any]) -> list[int]:
     return [state["active"]]
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+def view(state: WindCityState, seat: int | None) -> View:
     """The public state plus, under ``you``, the viewing seat's private and helper data."""
     n = state["num_players"]
     houses = state["houses"]
     on_board = [0] * n
     for h in houses.values():
-        on_board[h[0]] += h[1]
+        on_board[h.owner] += h.pieces
     phase = state["phase"]
     pending = state["pending"]
-    out: dict[str, Any] = {
+    out: View = {
         "phase": phase,
         "turn": state["turn"],
         "max_turns": state["options"]["max_turns"],
-        "options": dict(state["options"]),
+        "options": state["options"].copy(),
         "north_edge": state["north"],
         "land_sections": board.SECTIONS_IN_USE[n],
         "quota": board.QUOTA[n],
@@ -56,9 +55,9 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "houses": [
             {
                 "square": sq,
-                "owner": houses[sq][0],
-                "insured": houses[sq][2],
-                "duplex": houses[sq][1] == 2,
+                "owner": houses[sq].owner,
+                "insured": houses[sq].insured,
+                "duplex": houses[sq].pieces == 2,
                 "beach": board.ROW[sq] == board.BEACH_ROW,
             }
             for sq in board.sort_squares(houses)
@@ -79,69 +78,90 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "end": state["end"],
     }
     if seat is not None and isinstance(seat, int) and 0 <= seat < n:
-        you: dict[str, Any] = {"seat": seat, "card": None, "plan": None}
-        if seat == state["active"] and state["card"] is not None:
-            you["card"] = {
-                "number": state["card"],
-                "actions": [dict(a) for a in PUBLIC_CARDS[state["card"]]],
-            }
+        card: CardView | None = None
+        shown: Plan | None = None
+        number = state["card"]
+        if seat == state["active"] and number is not None:
+            card = {"number": number, "actions": [a.copy() for a in PUBLIC_CARDS[number]]}
             plan = state["plan"]
             if plan is not None:
-                you["plan"] = {
+                shown = {
                     "actions": list(plan["actions"]),
                     "kauf": plan["kauf"],
                     "renew": list(plan["renew"]),
                 }
-        you["renewable"] = (
-            [{"square": sq, "price": p} for sq, p in renewable(state, seat)]
-            if phase == "plan" and seat == state["active"]
-            else []
-        )
-        you["insurable"] = (
-            [{"square": sq, "price": p} for sq, p in insurable(state, seat)]
-            if phase == "insure" and seat in pending
-            else []
-        )
+        you: YouView = {
+            "seat": seat,
+            "card": card,
+            "plan": shown,
+            "renewable": (
+                [{"square": sq, "price": p} for sq, p in renewable(state, seat)]
+                if phase == "plan" and seat == state["active"]
+                else []
+            ),
+            "insurable": (
+                [{"square": sq, "price": p} for sq, p in insurable(state, seat)]
+                if phase == "insure" and seat in pending
+                else []
+            ),
+        }
         out["you"] = you
     return out
 
 
-def score(state: dict[str, Any]) -> dict[str, Any]:
+def score(state: WindCityState) -> Score:
     """Per seat: plain houses, beach houses, duplexes, house points, money, total."""
     n = state["num_players"]
     count_money = state["options"]["score_money"]
-    rows = [{"seat": p, "houses": 0, "beach": 0, "duplex": 0, "house_points": 0} for p in range(n)]
+    counts = [[0, 0, 0, 0] for _ in range(n)]  # plain, beach, duplex, house points
     for sq, h in state["houses"].items():
-        r = rows[h[0]]
-        if h[1] == 2:
-            r["duplex"] += 1
-            r["house_points"] += HOUSE_POINTS[1]
+        c = counts[h.owner]
+        if h.pieces == 2:
+            c[2] += 1
+            c[3] += HOUSE_POINTS[1]
         elif board.ROW[sq] == board.BEACH_ROW:
-            r["beach"] += 1
-            r["house_points"] += HOUSE_POINTS[1]
+            c[1] += 1
+            c[3] += HOUSE_POINTS[1]
         else:
-            r["houses"] += 1
-            r["house_points"] += HOUSE_POINTS[0]
-    for p, r in enumerate(rows):
-        r["money"] = state["money"][p]
-        r["money_points"] = state["money"][p] if count_money else 0
-        r["total"] = r["house_points"] + r["money_points"]
-        r["in_game"] = state["alive"][p]
+            c[0] += 1
+            c[3] += HOUSE_POINTS[0]
+    rows: list[ScoreRow] = []
+    for p, (plain, beach, duplex, points) in enumerate(counts):
+        money = state["money"][p]
+        money_points = money if count_money else 0
+        rows.append(
+            {
+                "seat": p,
+                "houses": plain,
+                "beach": beach,
+                "duplex": duplex,
+                "house_points": points,
+                "money": money,
+                "money_points": money_points,
+                "total": points + money_points,
+                "in_game": state["alive"][p],
+            }
+        )
     return {"score_money": count_money, "seats": rows}
 
 
-def result(state: dict[str, Any]) -> dict[str, Any] | None:
-    """Standings once over: players still in the game first, then total, then house
-    points; equal keys share a rank and a win."""
+def result(state: WindCityState) -> Result | None:
+    """:func:`final_result` once over, else None."""
     if state["phase"] != "over":
         return None
+    return final_result(state)
+
+
+def final_result(state: WindCityState) -> Result:
+    """Standings: players still in the game first, then total, then house points; equal
+    keys share a rank and a win."""
     rows = score(state)["seats"]
 
-    def key(r: dict[str, Any]) -> tuple[bool, int, int]:
+    def key(r: ScoreRow) -> tuple[bool, int, int]:
         return (r["in_game"], r["total"], r["house_points"])
 
     ordered = sorted(rows, key=lambda r: (tuple(-int(x) for x in key(r)), r["seat"]))
-    standings = []
+    standings: list[Standing] = []
     rank = 0
     prev = None
     for i, r in enumerate(ordered):
