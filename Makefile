@@ -30,8 +30,12 @@ fuzz: $(STAMP)
 	FUZZ_EXAMPLES=2000 $(BIN)/python -m pytest tests/fuzz -p no:cacheprovider
 	RACE_SECONDS=60 $(BIN)/python -m pytest tests/reliability/test_races.py -p no:cacheprovider
 
-# The OpenAPI documents as files (docs/openapi/<game>.json); a test fails when stale.
+# The OpenAPI documents as files (docs/openapi/<game>.json); a test fails when stale. First
+# the examples in them, re-recorded from a seeded game of each service on a private
+# redis-server (docs/openapi/examples/<game>.json; an example changes only when its answer does).
 openapi: $(STAMP)
+	@bash scripts/need_redis_server.sh
+	$(BIN)/python scripts/openapi_examples.py
 	$(BIN)/python scripts/openapi.py
 
 # TypeScript types from those documents (openapi-typescript, into clients/ts/generated/)

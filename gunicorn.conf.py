@@ -7,14 +7,37 @@ holds only a greenlet, so thousands can wait while moves keep flowing.
 
 import os
 
+from gunicorn.glogging import Logger
+
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_connections = int(os.environ.get("WORKER_CONNECTIONS", "2000"))
 timeout = 60
 graceful_timeout = 10
 keepalive = 5
-accesslog = os.environ.get("ACCESS_LOG") or None
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# gunicorn's access log: off unless ACCESS_LOG names a file (`-`: stdout), and then without
+# the query string, the Basic-auth user or any header (referer, user agent), as the app's
+# own request lines (docs/operations.md, "Logs"): address, time, method, path, protocol,
+# status, bytes, milliseconds.
+accesslog = os.environ.get("ACCESS_LOG") or None
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s %(M)sms'
+
+
+class AccessLogOnlyIfAsked(Logger):
+    """gunicorn's logger, whose access log is written only when ``accesslog`` is set:
+    gunicorn also writes it for any ``logconfig_dict`` (which LOG_FORMAT=json sets), where
+    every request would be logged twice, query string and user included."""
+
+    def _compute_access_log_enabled(self) -> bool:
+        return bool(self.cfg.accesslog)
+
+    def access(self, resp, req, environ, request_time) -> None:
+        if self.cfg.accesslog:
+            super().access(resp, req, environ, request_time)
+
+
+logger_class = AccessLogOnlyIfAsked
 # SO_REUSEPORT (opt-in, GUNICORN_REUSE_PORT=1): each worker listens on a socket of its own
 # and the kernel spreads new connections evenly over them, where on one shared socket the
 # busiest worker may accept most of them. Measured both ways in docs/performance.md: it
@@ -90,7 +113,8 @@ def child_exit(server, worker) -> None:
     multiprocess.mark_process_dead(worker.pid)
 
 
-# -- LOG_FORMAT=json: gunicorn's own lines as JSON too (the app's: shared/http/middleware/request_log.py) --
+# -- LOG_FORMAT=json: gunicorn's own lines as JSON too --------------------------------------
+# (the app's: shared/http/middleware/request_log.py)
 if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
     _json_formatter = {
         "()": "pythonjsonlogger.json.JsonFormatter",
@@ -98,18 +122,38 @@ if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
         "rename_fields": {"levelname": "level", "name": "logger"},
         "timestamp": "time",
     }
+    _handlers = {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "stream": "ext://sys.stdout",
+        },
+        "error_console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json",
+            "stream": "ext://sys.stderr",
+        },
+    }
+    if accesslog == "-":
+        _handlers["access"] = {**_handlers["console"]}
+    elif accesslog:
+        _handlers["access"] = {
+            "class": "logging.FileHandler",
+            "formatter": "json",
+            "filename": accesslog,
+        }
+    # Each of gunicorn's loggers to its own handler only: gunicorn's defaults let them
+    # propagate to the root's handler too, so every line came out twice. No "level": the
+    # error log keeps gunicorn's --log-level.
     logconfig_dict = {
         "formatters": {"json": _json_formatter},
-        "handlers": {
-            "console": {
-                "class": "logging.StreamHandler",
-                "formatter": "json",
-                "stream": "ext://sys.stdout",
-            },
-            "error_console": {
-                "class": "logging.StreamHandler",
-                "formatter": "json",
-                "stream": "ext://sys.stderr",
+        "handlers": _handlers,
+        "root": {"level": "INFO", "handlers": ["console"]},
+        "loggers": {
+            "gunicorn.error": {"handlers": ["error_console"], "propagate": False},
+            "gunicorn.access": {
+                "handlers": ["access"] if accesslog else [],
+                "propagate": False,
             },
         },
     }
@@ -117,8 +161,8 @@ if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
 
 def post_worker_init(worker: object) -> None:
     """gunicorn's own refusals (414, 431, 400 before Flask runs) in problem+json; then
-    everything the loaded app holds is moved out of the garbage collector's sight, and full collections
-    made ten times rarer.
+    everything the loaded app holds is moved out of the garbage collector's sight, and full
+    collections made ten times rarer.
 
     The app's modules, tables and engines live as long as the worker, yet every full
     collection walked them again: 70-110 ms a collection in a game worker under load

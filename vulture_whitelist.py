@@ -38,10 +38,11 @@ _.include, _.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.de
 _.many
 
 # flask-smorest / Flask overrides and the request-scoped ``g`` attribute
-# (shared/http/routes.py, shared/http/app.py, shared/http/middleware/apikeys.py).
+# (shared/http/resources/blueprint.py, shared/http/app.py, shared/http/middleware/apikeys.py).
 _._raw_load_json, _.ARGUMENTS_PARSER, _.ERROR_SCHEMA, _._register_error_handlers
 _.sort_keys, _.ensure_ascii, _.api_key_reservation, _._handle_invalid_json_error
 _.problem_code, _._got_first_request  # read as g.get("problem_code"); Flask's own flag
+_.__contains__  # the HeaderMap protocol (shared/http/middleware/headers.py), used by `in`
 
 # gunicorn: the error writer installed (from gunicorn.conf.py) in place of its own.
 _.install, _.write_error, _.mesg

@@ -1,7 +1,9 @@
-"""Write each service's OpenAPI document to docs/openapi/<game>.json (``make openapi``).
+"""Write each service's OpenAPI document to docs/openapi/<game>.json (``make openapi``,
+after scripts/openapi_examples.py has re-recorded the examples they carry).
 
-The documents are built from the apps themselves (no Redis needed); integrators diff
-them between versions, and tests/openapi/test_document.py fails when they are stale.
+The documents are built from the apps themselves (no Redis needed) and the recorded
+examples (docs/openapi/examples/<game>.json); integrators diff them between versions,
+and tests/openapi/test_document.py fails when they are stale.
 """
 
 from __future__ import annotations

@@ -1,18 +1,22 @@
 """Record request and response examples for the OpenAPI documents from a real game.
 
-Plays a seeded game of each service against the Redis at ``REDIS_URL`` (Flask's test
-client, no server needed) and writes docs/openapi/examples/<game>.json: per operationId,
-the request body sent and the answer received. Run it when the answers change shape:
+Plays a seeded game of each service (Flask's test client, no server needed) on a
+private redis-server started here (or the Redis at ``REDIS_URL``, when set) and writes
+docs/openapi/examples/<game>.json: per operationId, the request body sent and the answer
+received. Long lists (legal moves, events) are cut to a few items. An example that
+differs from the one recorded before only in what differs from game to game (ids,
+tokens, secrets, cursors, timestamps) is kept as it was, so re-recording changes nothing
+until the answers do.
 
-    REDIS_URL=redis://127.0.0.1:6379/15 .venv/bin/python scripts/openapi_examples.py
-
-then ``make openapi``. Long lists (legal moves, events) are cut to a few items.
+``make openapi`` runs it, then scripts/openapi.py, which writes the documents with these
+examples in them.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,11 +24,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.common import redis_server  # noqa: E402
 from tests.conftest import _factory  # noqa: E402
 
 OUT = ROOT / "docs" / "openapi" / "examples"
 OPTIONS = {"manhattan": {"players": 2, "seed": 7}, "windcity": {"players": 2, "seed": 7}}
 KEEP = 3  # items kept of a long list
+VARYING = {"host_token", "token", "webhook_id", "webhook_secret", "next_cursor"}
+GAME_ID = re.compile(r"[0-9a-f]{16}")
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 
 
 def _cut(value: Any) -> Any:
@@ -33,6 +41,19 @@ def _cut(value: Any) -> Any:
         return [_cut(v) for v in value[:KEEP]]
     if isinstance(value, dict):
         return {k: _cut(v) for k, v in value.items()}
+    return value
+
+
+def _steady(value: Any, key: str | None = None) -> Any:
+    """``value`` with what differs from one recording to the next blanked."""
+    if isinstance(value, list):
+        return [_steady(v, key) for v in value]
+    if isinstance(value, dict):
+        return {k: _steady(v, k) for k, v in value.items()}
+    if isinstance(value, str) and (
+        key in VARYING or (key == "id" and GAME_ID.fullmatch(value)) or TIMESTAMP.fullmatch(value)
+    ):
+        return "<varies>"
     return value
 
 
@@ -73,13 +94,32 @@ def record(game: str, redis_url: str) -> dict[str, Any]:
     return out
 
 
+def write(game: str, examples: dict[str, Any]) -> None:
+    """Write ``examples``, keeping each operation's recorded example that differs from its
+    new one only in what always varies."""
+    path = OUT / f"{game}.json"
+    kept = json.loads(path.read_text()) if path.exists() else {}
+    merged = {
+        op: kept[op] if op in kept and _steady(kept[op]) == _steady(example) else example
+        for op, example in examples.items()
+    }
+    if merged == kept:
+        print(f"docs/openapi/examples/{game}.json: unchanged")
+        return
+    path.write_text(json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
+    changed = sorted(op for op in merged if merged[op] != kept.get(op))
+    print(f"wrote docs/openapi/examples/{game}.json (new: {', '.join(changed)})")
+
+
 def main() -> None:
-    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
     OUT.mkdir(parents=True, exist_ok=True)
-    for game in ("manhattan", "windcity"):
-        text = json.dumps(record(game, redis_url), indent=2, ensure_ascii=False)
-        (OUT / f"{game}.json").write_text(text + "\n")
-        print(f"wrote {OUT / game}.json")
+    if os.environ.get("REDIS_URL"):
+        for game in ("manhattan", "windcity"):
+            write(game, record(game, os.environ["REDIS_URL"]))
+        return
+    with redis_server(appendonly=False) as server:
+        for game in ("manhattan", "windcity"):
+            write(game, record(game, server.url))
 
 
 if __name__ == "__main__":

@@ -153,6 +153,13 @@ class Engine(Protocol):
         Raises RuleError ``unsupported-game-version`` for a state it cannot read."""
         ...
 
+    def stored(self, state: State) -> State:
+        """``state`` as plain JSON data (dicts, lists, strings, numbers, booleans), for
+        the kit to store: an engine whose state holds tuples (Wind City's houses) gives
+        them as lists here, so the store's encoder takes its fast path; ``upgrade`` reads
+        what this returns. A state that is plain data already comes back as is."""
+        ...
+
     def redeal(self, state: State, seat: int | None, salt: int) -> State:
         """The same game with everything ``seat`` cannot see (``None``: a spectator)
         redistributed from ``salt`` (other hands, deck order, the RNG). For the contract

@@ -307,6 +307,7 @@ LIVE_MODULES = {
     "tests/e2e/test_readme.py",
     "tests/fuzz/test_raw_http.py",
     "tests/openapi/test_generated_client.py",
+    "tests/ops/test_access_log.py",
     "tests/ops/test_gunicorn_conf.py",
     "tests/ops/test_live_ops.py",
     "tests/reliability/test_gunicorn_edges.py",

@@ -9,8 +9,10 @@ it each part has one job:
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
 - ``answers``: views, summaries, scores, legal moves and the log.
 
-Nothing here touches Flask or Redis directly (the store does); errors are
-:class:`ApiError` or the engine's ``RuleError``.
+Nothing here touches Flask or Redis directly (the store does), nor imports the HTTP
+layer above it: refusals are the domain errors of ``errors`` (:class:`GameError` kinds
+with stable codes, mapped to status codes by the HTTP layer) or the engine's
+``RuleError``; rates and windows (``rates``) are counted here, answered there.
 """
 
 from __future__ import annotations
@@ -67,7 +69,6 @@ class Games:
         self.answers = Answers(self.ctx)
         self.lifecycle = Lifecycle(self.ctx, self.writes)
         self.moves = Moves(self.ctx, self.writes, self.answers)
-        store.rebuild = self.answers.rebuilt_events
 
     @property
     def engine(self) -> Engine:

@@ -6,25 +6,29 @@ hash around; ``None`` means the request carried no token.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from shared.games import tokens
-from shared.http.errors import ApiError
-from shared.http.middleware.request_log import ACTOR
+from shared.games.errors import Forbidden, Unauthorized
 from shared.store import Doc
 
+ACTOR: ContextVar[int | str | None] = ContextVar("boardgames_actor", default=None)
+"""The seat (or ``"host"``) the current request's token turned out to act for, set where
+the token is resolved (below). The HTTP layer clears it when a request begins and puts
+it in the request's log line (its ``request_log`` middleware). A ContextVar, so this
+layer stays free of Flask; per greenlet under gevent."""
 
-def missing_token() -> ApiError:
-    """401 with the ``WWW-Authenticate`` challenge."""
-    return ApiError(
-        401,
-        "missing-token",
-        "This needs a bearer token (Authorization: Bearer <token>).",
-        headers={"WWW-Authenticate": 'Bearer realm="boardgames"'},
+
+def missing_token() -> Unauthorized:
+    """``missing-token`` (answered 401 with the ``WWW-Authenticate`` challenge)."""
+    return Unauthorized(
+        "missing-token", "This needs a bearer token (Authorization: Bearer <token>)."
     )
 
 
-def invalid_token() -> ApiError:
-    """403 for a token that belongs to no seat of the game and is not its host token."""
-    return ApiError(403, "invalid-token", "This token is not valid for this game.")
+def invalid_token() -> Forbidden:
+    """``invalid-token``: a token of no seat of the game that is not its host token."""
+    return Forbidden("invalid-token", "This token is not valid for this game.")
 
 
 def seat_of(doc: Doc, digest: str | None) -> int | None:
@@ -51,9 +55,7 @@ def require_seat(doc: Doc, digest: str | None) -> int:
         raise missing_token()
     seat = seat_of(doc, digest)
     if seat is None:
-        raise ApiError(
-            403, "seat-token-required", "This needs a player's token, not the host token."
-        )
+        raise Forbidden("seat-token-required", "This needs a player's token, not the host token.")
     return seat
 
 
@@ -65,5 +67,5 @@ def require_host(doc: Doc, digest: str | None) -> None:
         ACTOR.set("host")  # for the request's log line
         return
     if any(tokens.matches(digest, p["token_hash"]) for p in doc["players"]):
-        raise ApiError(403, "host-token-required", "Only the host may do this.")
+        raise Forbidden("host-token-required", "Only the host may do this.")
     raise invalid_token()

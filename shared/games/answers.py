@@ -1,5 +1,6 @@
 """What the games layer answers about a game: views, listing entries, scores, legal
-moves and the log. Reads only; what each audience may see is decided here."""
+moves, the log, and the events a capped stream no longer holds, rebuilt from the history.
+Reads only; what each audience may see is decided here."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from shared.engine import Choice
 from shared.games import history, seats
 from shared.games.base import OVER, RUNNING, Context, not_found
-from shared.store import Doc, LegacyLog
+from shared.store import Doc, History, LegacyLog
 
 
 def clock_option(doc: Doc) -> dict[str, Any]:
@@ -98,15 +99,15 @@ class Answers:
             moves = history.all_moves(written)
         body = {**public(doc), "events": events}
         if doc["status"] in OVER:
+            body["moves"] = moves
             body["seed"] = doc["seed"]
             body["salt"] = doc.get("salt")
-            body["moves"] = moves
         return body
 
     def rebuilt_events(
-        self, doc: Doc, tail: str | None, hist: str | None, after: tuple[int, int], count: int
+        self, found: History, after: tuple[int, int], count: int
     ) -> list[dict[str, Any]]:
-        """Events after ``after`` that the capped stream no longer holds, rebuilt from
-        the history (the store's :attr:`~shared.store.GameStore.rebuild`)."""
-        written = history.stored(tail, hist)
-        return history.events_after(self.ctx.engine, doc, written, after, count)
+        """Up to ``count`` events after ``after`` that the capped stream no longer holds,
+        rebuilt from the history the store read instead (``found``)."""
+        written = history.stored(found.tail, found.hist)
+        return history.events_after(self.ctx.engine, found.doc, written, after, count)

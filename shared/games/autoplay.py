@@ -13,6 +13,7 @@ from typing import Any
 
 from shared.engine import Engine, Move, RuleError, Strategy
 from shared.games import Games, Outcome, seats
+from shared.games.errors import NotFound
 from shared.store import Doc
 
 
@@ -84,9 +85,5 @@ def play_due(games: Games, game_id: str) -> tuple[Doc, int]:
 
     try:
         return games.mutate(game_id, decide)[0], lag
-    except NothingDue:
-        raise
-    except Exception as error:
-        if getattr(error, "code", None) == "game-not-found":
-            raise NothingDue(None) from error
-        raise
+    except NotFound as error:  # the game expired or was never there
+        raise NothingDue(None) from error

@@ -11,7 +11,7 @@ from typing import Any
 
 from shared.engine import Engine
 from shared.games import seats
-from shared.http.errors import ApiError
+from shared.games.errors import NotFound, PreconditionFailed
 from shared.store import Doc, GameStore
 
 OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
@@ -30,6 +30,13 @@ class Context:
     engine: Engine
     store: GameStore
     settings: dict[str, Any]
+
+    def stored(self, doc: Doc) -> Doc:
+        """``doc`` as the store writes it: its engine state as plain JSON data
+        (:meth:`Engine.stored`); ``doc`` itself is left as it is."""
+        if doc.get("state") is None:
+            return doc
+        return {**doc, "state": self.engine.stored(doc["state"])}
 
 
 @dataclass
@@ -50,15 +57,14 @@ def now_text() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def not_found(game_id: str) -> ApiError:
-    return ApiError(404, "game-not-found", f"There is no game {game_id!r}.")
+def not_found(game_id: str) -> NotFound:
+    return NotFound("game-not-found", f"There is no game {game_id!r}.")
 
 
 def check_if_match(doc: Doc, if_match: IfMatch) -> None:
-    """412 when the client's ``If-Match`` names another version."""
+    """``version-mismatch`` (412) when the client's ``If-Match`` names another version."""
     if if_match is not None and not if_match(doc["version"]):
-        raise ApiError(
-            412,
+        raise PreconditionFailed(
             "version-mismatch",
             f"The game is at version {doc['version']}; If-Match does not match.",
             version=doc["version"],

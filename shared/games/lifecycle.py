@@ -24,8 +24,8 @@ from shared.games.base import (
     now_text,
     settle,
 )
+from shared.games.errors import Conflict, Invalid
 from shared.games.writes import WriteLoop
-from shared.http.errors import ApiError, invalid
 from shared.ops import metrics
 from shared.store import Doc, event_id, now_us
 
@@ -46,7 +46,10 @@ class Lifecycle:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
         engine's options, checked now by a trial setup so a bad mix fails at once.
-        ``owner``: the id of the API key that creates it (see shared/http/middleware/apikeys.py)."""
+        ``owner``: who creates it, the id of an API key or the creator's address
+        (``addr:<address>``; see the HTTP layer's ``apikeys`` middleware). The worker
+        shares itself fairly between owners; a key's games are also listed and counted
+        for its quotas."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
         options = dict(options)
         count = options.pop("players", None) or engine.MAX_PLAYERS
@@ -56,17 +59,16 @@ class Lifecycle:
         if seed is None:
             seed, salt, commitment = fairness.new_seed()
         elif not settings.get("ALLOW_CHOSEN_SEED", True):
-            raise ApiError(
-                422,
+            raise Invalid(
                 "option-not-allowed",
                 "This service picks every seed itself (ALLOW_CHOSEN_SEED is off).",
             )
         if not engine.MIN_PLAYERS <= count <= engine.MAX_PLAYERS:
-            raise invalid("json", "players", "players is out of range.", "Out of range.")
+            raise Invalid.field("json", "players", "players is out of range.", "Out of range.")
         try:  # a trial set-up: option combinations the schema cannot judge are bad input
             engine.setup(count, options, seed)
         except RuleError as error:
-            raise ApiError(422, error.code, error.message) from error
+            raise Invalid(error.code, error.message) from error
         host_token = tokens.new_token()
         game_id = secrets.token_hex(8)
         now = now_text()
@@ -101,9 +103,9 @@ class Lifecycle:
         }
         event = {**created, "version": 1, "id": event_id(1, 0)}
         written = records.first_write(doc, [created])
-        result = store.write(doc, 0, [event], self.writes.ttl(doc), written)
+        result = store.write(self.ctx.stored(doc), 0, [event], self.writes.ttl(doc), written)
         if result.outcome != "ok":  # pragma: no cover - a 64-bit id collision
-            raise ApiError(409, "version-conflict", "Could not create the game; try again.")
+            raise Conflict("version-conflict", "Could not create the game; try again.")
         created_us = now_us()
         try:  # listed only once written (a listing drops ids without a document)...
             store.index_add(game_id, created_us, settings["GAME_TTL_IDLE"])
@@ -123,7 +125,7 @@ class Lifecycle:
         low = self.ctx.settings.get("CLOCK_MIN_TURN_SECONDS", 10)
         if not low <= clock["turn_seconds"] <= seats.MAX_TURN_SECONDS:
             detail = f"turn_seconds must be {low}..{seats.MAX_TURN_SECONDS}."
-            raise invalid("json", "clock", detail, "Out of range.")
+            raise Invalid.field("json", "clock", detail, "Out of range.")
         return {
             "turn_seconds": clock["turn_seconds"],
             "max_timeouts": clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS),
@@ -137,23 +139,20 @@ class Lifecycle:
         webhook: Callable[[int], dict[str, Any]] | None = None,
     ) -> tuple[Doc, int, str]:
         """Take the next free seat; returns the document, the seat and its token.
-        ``webhook``: makes the seat's webhook registration, given the seat."""
-        name = names.normalize(name)
+        ``webhook``: makes the seat's webhook registration, given the seat. A name with
+        an invisible code point is refused (:func:`names.check`), one too like a name in
+        the game is ``name-taken``."""
+        name = names.check(name)
         token = tokens.new_token()
         digest = tokens.hash_token(token)
 
         def decide(doc: Doc) -> Outcome:
             check_if_match(doc, if_match)
             if doc["status"] != OPEN:
-                raise ApiError(409, "game-not-open", "This game does not take players now.")
+                raise Conflict("game-not-open", "This game does not take players now.")
             if len(doc["players"]) >= doc["seats"]:
-                raise ApiError(409, "game-full", "Every seat of this game is taken.")
-            taken = next(
-                (p["name"] for p in doc["players"] if names.clashes(p["name"], name)), None
-            )
-            if taken is not None:
-                detail = f"{name!r} is taken or too like {taken!r}, who already joined."
-                raise ApiError(409, "name-taken", detail)
+                raise Conflict("game-full", "Every seat of this game is taken.")
+            names.refuse_taken(name, doc["players"])
             seat = len(doc["players"])
             player = {"seat": seat, "name": name, "token_hash": digest}
             new = {**doc, "players": [*doc["players"], player]}
@@ -170,11 +169,10 @@ class Lifecycle:
 
         def decide(doc: Doc) -> Outcome:
             if doc["status"] != OPEN:
-                raise ApiError(409, "game-not-open", "Only an open game can be started.")
+                raise Conflict("game-not-open", "Only an open game can be started.")
             joined = len(doc["players"])
             if joined < engine.MIN_PLAYERS:
-                raise ApiError(
-                    409,
+                raise Conflict(
                     "not-enough-players",
                     f"{joined} joined; at least {engine.MIN_PLAYERS} are needed.",
                 )
@@ -190,7 +188,7 @@ class Lifecycle:
 
         def decide(doc: Doc) -> Outcome:
             if doc["status"] in OVER:
-                raise ApiError(409, "game-over", f"The game is already {doc['status']}.")
+                raise Conflict("game-over", f"The game is already {doc['status']}.")
             new = {**doc, "status": CANCELLED, "to_act": []}
             return Outcome(new, [{"type": "game_cancelled"}])
 

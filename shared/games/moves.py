@@ -9,9 +9,9 @@ from shared.games import seats
 from shared.games.access import missing_token, require_seat
 from shared.games.answers import Answers
 from shared.games.base import RUNNING, Context, IfMatch, Outcome, check_if_match, settle
+from shared.games.errors import Conflict
 from shared.games.replay import move_digest, replay
 from shared.games.writes import WriteLoop
-from shared.http.errors import ApiError
 from shared.ops import metrics
 from shared.store import Doc
 
@@ -50,9 +50,9 @@ class Moves:
             seat = require_seat(doc, digest)
             check_if_match(doc, if_match)
             if doc["status"] != RUNNING:
-                raise ApiError(409, "game-not-running", f"The game is {doc['status']}.")
+                raise Conflict("game-not-running", f"The game is {doc['status']}.")
             if seat not in doc["to_act"]:
-                raise ApiError(409, "not-your-turn", f"Seat {seat} is not expected to act now.")
+                raise Conflict("not-your-turn", f"Seat {seat} is not expected to act now.")
             seats.require_active(doc, seat)
             state, events = engine.apply_move(doc["state"], seat, move)
             new = {**doc, "state": state, "players": seats.human_moved(doc["players"], seat)}

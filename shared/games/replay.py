@@ -11,8 +11,8 @@ import orjson
 
 from shared.games import history
 from shared.games.base import Context, settle
+from shared.games.errors import Invalid
 from shared.games.records import Retry
-from shared.http.errors import ApiError
 from shared.store import Doc
 
 
@@ -50,8 +50,7 @@ def _orjson_spells_as_json(value: Any) -> bool:
 def same_move(record: history.Record, digest: str) -> None:
     """422 unless ``record`` (a keyed move's history record) holds the move ``digest``."""
     if move_digest(record[3]) != digest:
-        raise ApiError(
-            422,
+        raise Invalid(
             "idempotency-key-reused",
             "This Idempotency-Key was used for another move; use a new key for a new move.",
         )

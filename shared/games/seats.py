@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.http.errors import ApiError
+from shared.games.errors import Conflict
 
 ACTIVE, ABANDONED, RESIGNED, BOT = "active", "abandoned", "resigned", "bot"
 STATUSES = (ACTIVE, ABANDONED, RESIGNED, BOT)
@@ -121,9 +121,7 @@ def require_active(doc: Doc, seat: int) -> None:
     """409 for a move by a seat that a bot now plays to the end (resigned or abandoned)."""
     status = doc["players"][seat].get("status", ACTIVE)
     if status != ACTIVE:
-        raise ApiError(
-            409, f"seat-{status}", f"Seat {seat} is {status}; a bot plays it to the end."
-        )
+        raise Conflict(f"seat-{status}", f"Seat {seat} is {status}; a bot plays it to the end.")
 
 
 def human_moved(players: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:

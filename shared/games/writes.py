@@ -2,9 +2,7 @@
 then one compare-and-set script call. When someone else wrote in between, the whole step
 is retried on the current document, which the refused call brought back, so the engine
 decides again (two moves racing for one turn: the loser gets the engine's or the turn's
-rejection). A game this process wrote or read a moment ago is decided on from its copy,
-without the read (shared/store/recent_copies.py): only a write the script accepts comes of it; any
-other verdict is reached again on the current game."""
+rejection)."""
 
 from __future__ import annotations
 
@@ -14,15 +12,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shared.engine import RuleError
-from shared.games import history, migrate, records, seats
+from shared.games import history, migrate, notify, rates, records, seats
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
+from shared.games.errors import Conflict
 from shared.games.records import Retry
 from shared.games.replay import same_move
-from shared.http.errors import ApiError
-from shared.http.middleware import ratelimit
 from shared.ops import metrics
 from shared.store import Doc, HistoryWrite, event_id
-from shared.webhooks import notify
 
 
 class WriteLoop:
@@ -30,7 +26,7 @@ class WriteLoop:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.move_rate = ratelimit.parse_rate(ctx.settings.get("RATE_LIMIT_MOVES"))
+        self.move_rate = rates.parse_rate(ctx.settings.get("RATE_LIMIT_MOVES"))
 
     def read(
         self, game_id: str, with_tail: bool = False, limit_as: str | None = None
@@ -46,11 +42,11 @@ class WriteLoop:
         else:
             rate = self.move_rate
             assert rate is not None
-            number, retry_after = ratelimit.window_of(rate)
+            number, retry_after = rates.window_of(rate)
             doc, tail, count = store.read_counted(
                 game_id, with_tail, f"{limit_as}:{number}", rate.get_expiry() + 1
             )
-            ratelimit.check(count, rate, retry_after, "moves")
+            rates.check(count, rate, retry_after, "moves")
         if doc is None:
             raise not_found(game_id)
         return self._upgraded(doc), tail
@@ -60,7 +56,7 @@ class WriteLoop:
             try:
                 doc["state"] = self.ctx.engine.upgrade(doc["state"])
             except RuleError as error:  # stored by code this version cannot read
-                raise ApiError(409, error.code, error.message) from error
+                raise Conflict(error.code, error.message) from error
         return doc
 
     def ttl(self, doc: Doc) -> int:
@@ -94,38 +90,33 @@ class WriteLoop:
         """
         store, name = self.ctx.store, self.ctx.engine.NAME
         key = None if idem_field is None else history.key_hash(idem_field)
-        # a rate-limited write always reads: its read counts it
-        ahead = None if limit_as is not None else store.copy_of(game_id)
-        verified = False  # whether ``doc`` is known current (read, or sent back by a refusal)
-        for _ in range(self.ctx.settings["CAS_RETRIES"] + (ahead is not None)):
+        ahead = None  # the current game a refused write sent back: decided on without a read
+        for _ in range(self.ctx.settings["CAS_RETRIES"]):
             if ahead is None:
                 doc, tail = self.read(game_id, True, limit_as)
-                limit_as, verified = None, True
+                limit_as = None  # only the first read counts against the move limit
             else:
                 (doc, tail), ahead = ahead, None
                 doc = self._upgraded(doc)
-            try:
-                decided = self._decide(doc, tail, decide, key, digest)
-            except Exception:  # a refusal (ApiError, the engine's RuleError) or anything
-                if verified:
-                    raise
-                continue  # decided on a copy: the verdict is reached again on the current game
+            decided = self._decide(doc, tail, decide, key, digest)
             if isinstance(decided, Retry):
-                if verified:
-                    return doc, [], decided
-                continue  # (a retry is answered from the current game, not a copy)
+                return doc, [], decided
             new, events, written, due, outbox = decided
-            result = store.write(new, doc["version"], events, self.ttl(new), written, due, outbox)
-            metrics.record_write(name, doc["status"], new["status"], result.outcome, not verified)
+            stored = self.ctx.stored(new)
+            result = store.write(
+                stored, doc["version"], events, self.ttl(new), written, due, outbox
+            )
+            metrics.record_write(name, doc["status"], new["status"], result.outcome)
             if result.outcome == "ok":
+                if "events_from" in stored:  # (the write may have raised it on its copy)
+                    new["events_from"] = stored["events_from"]
                 if new["status"] != doc["status"]:
                     store.tracking.moved(game_id, doc["status"], new["status"], doc.get("owner"))
                 return new, events, None
             if result.outcome == "missing":
                 raise not_found(game_id)
-            ahead, verified = result.current, result.current is not None
-        raise ApiError(
-            409,
+            ahead = result.current
+        raise Conflict(
             "version-conflict",
             "The game kept changing while this request was applied; try again.",
         )

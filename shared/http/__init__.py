@@ -1,5 +1,6 @@
-"""The HTTP layer: the app factory (``app``), the routes, schemas, OpenAPI, problem+json
-errors, strict JSON bodies, the fast path of a move's two requests, and the middleware
+"""The HTTP layer: the app factory (``app``), the routes (``resources/``, one module per
+resource), the schemas (``schemas/``), OpenAPI, problem+json errors, strict JSON bodies,
+the fast path of a move's two requests (``fastpath``), and the middleware
 (``middleware/``: headers, CORS, request log, rate limits, API keys, metrics).
 
 Thin wiring: it turns requests into calls on :class:`shared.games.Games` and domain

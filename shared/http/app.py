@@ -27,13 +27,15 @@ from shared.http.middleware.headers import init_headers
 from shared.http.middleware.metrics import init_metrics
 from shared.http.middleware.ratelimit import AddressLimits
 from shared.http.middleware.request_log import configure_logging, init_request_log
+from shared.http.middleware.waits import WaitGateMiddleware
 from shared.http.openapi import document_game
 from shared.http.play import blp as play_blp
-from shared.http.routes import make_blueprint
-from shared.http.schemas import MoveUnion, ProblemSchema
+from shared.http.resources import make_blueprint
+from shared.http.schemas.answers import ProblemSchema
+from shared.http.schemas.moves import MoveUnion
 from shared.ops.config import load_settings
 from shared.store import jsoncodec, open_store
-from shared.streaming.events import WaitGate, WaitGateMiddleware
+from shared.streaming.events import WaitGate
 
 
 @dataclass
@@ -111,7 +113,7 @@ def create_game_app(
 
     ``options_schema`` validates ``POST /games`` (its ``players`` and ``seed`` fields are
     the kit's, the rest go to ``engine.setup``); ``move_schema`` validates moves (a
-    :class:`~shared.http.schemas.MoveUnion` is documented as a ``oneOf``); ``key_prefix``
+    :class:`~shared.http.schemas.moves.MoveUnion` is documented as a ``oneOf``); ``key_prefix``
     namespaces the Redis keys; ``config`` overrides settings from the environment;
     ``payloads`` (``State``, ``Score``, ``Result``) and ``events`` (by type) document the
     engine's answers (shared/http/openapi.py).

@@ -10,8 +10,19 @@ from flask import Flask, Response, current_app, g, has_request_context
 from werkzeug.exceptions import HTTPException
 
 from shared.engine import RuleError
+from shared.games.errors import (
+    Conflict,
+    Forbidden,
+    GameError,
+    Invalid,
+    NotFound,
+    PreconditionFailed,
+    RateLimited,
+    Unauthorized,
+)
 from shared.http.middleware.request_log import request_id
 from shared.store import STORE_DOWN, StoreFull
+from shared.streaming.events import ServerBusy, WaitRefused
 
 PROBLEM_MIME = "application/problem+json"
 TYPE_PREFIX = "urn:boardgames:problem:"
@@ -39,6 +50,22 @@ HTTP = {
     501: ("not-implemented", "Not Implemented"),
     503: ("storage-unavailable", "Service Unavailable"),
 }
+
+
+# The games layer's refusals (shared/games/errors.py) by kind: their status. The most
+# specific kind in an error's class hierarchy wins; a bare GameError is a 400.
+STATUS_OF: dict[type[GameError], int] = {
+    GameError: 400,
+    Unauthorized: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    Conflict: 409,
+    PreconditionFailed: 412,
+    Invalid: 422,
+    RateLimited: 429,
+}
+CHALLENGE = 'Bearer realm="boardgames"'
+"""The ``WWW-Authenticate`` of a 401 for a game's missing bearer token."""
 
 
 def title(status: int) -> str:
@@ -70,8 +97,39 @@ class ApiError(Exception):
 
 
 def invalid(location: str, name: str, detail: str, message: str) -> ApiError:
-    """422 ``validation-error`` for one field, shaped like the schemas' own (by location)."""
+    """422 ``validation-error`` for one field of the request itself (a header, the
+    query), shaped like the schemas' own (by location); the games layer's are
+    :meth:`shared.games.errors.Invalid.field`."""
     return ApiError(422, "validation-error", detail, errors={location: {name: [message]}})
+
+
+def status_of(error: GameError) -> int:
+    """The status that answers a refusal of the games layer (by its kind)."""
+    for kind in type(error).__mro__:
+        status = STATUS_OF.get(kind)
+        if status is not None:
+            return status
+    raise AssertionError("unreachable: GameError is in STATUS_OF")  # pragma: no cover
+
+
+def game_problem(error: GameError) -> Response:
+    """The problem+json answer to a refusal of the games layer: its kind's status, its
+    code, detail and extra fields, and the kind's headers (a 401's challenge, a 429's
+    ``Retry-After``)."""
+    headers: dict[str, str] = {}
+    if isinstance(error, Unauthorized):
+        headers["WWW-Authenticate"] = CHALLENGE
+    if isinstance(error, RateLimited):
+        headers["Retry-After"] = str(error.retry_after)
+    return problem(status_of(error), error.code, error.detail, headers, **error.extra)
+
+
+def wait_problem(error: WaitRefused) -> Response:
+    """A refused wait: 429 ``too-many-waits`` for the address, 503 ``server-busy`` for
+    the process, with ``Retry-After``."""
+    status = 503 if isinstance(error, ServerBusy) else 429
+    headers = {"Retry-After": str(error.retry_after)}
+    return problem(status, error.code, error.detail, headers)
 
 
 def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -137,6 +195,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError) -> Response:
         return problem(error.status, error.code, error.detail, error.headers, **error.extra)
+
+    app.register_error_handler(GameError, game_problem)
+    app.register_error_handler(WaitRefused, wait_problem)
 
     @app.errorhandler(RuleError)
     def _rule_error(error: RuleError) -> Response:

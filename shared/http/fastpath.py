@@ -2,37 +2,39 @@
 
 A bot's move is ``GET /games/{id}?include=legal_moves`` then ``POST /games/{id}/moves``.
 Through Flask each costs about 250 µs of CPU before and after the game's own work: a
-request context, URL routing, five hooks, flask-smorest's and webargs' wrappers, a
+request context, URL routing, the hooks, flask-smorest's and webargs' wrappers, a
 ``Response`` with its ``Headers`` (docs/performance.md). :class:`HotPath`, a WSGI
 layer in front of Flask, answers these two when they take the usual way and hands
 everything else to Flask untouched:
 
 - It serves only the plainest form of each: ``GET`` with no query or exactly
   ``include=legal_moves`` and no ``If-None-Match``; ``POST`` with a ``Content-Length``
-  body of at most :data:`shared.http.argmemo.LONGEST` bytes that the route's own parser
-  loads (through the move schema's memo, :mod:`shared.http.argmemo`); a body it refuses is
-  Flask's to answer. A request with a token from an address the auth-failure limit
-  blocks goes to Flask too.
-- The game's work is the views' own (:func:`shared.http.routes.view_body`,
-  :func:`shared.http.routes.move_body`); the success answer is what Flask would send, header
-  for header (``tests/kit/test_hotpath.py`` compares them): the hooks' headers
-  (``X-Content-Type-Options``, CORS, ``X-Request-Id``), their metrics and log line.
+  body of at most :data:`LONGEST_BODY` bytes that the route's own parser loads (a body it
+  refuses is Flask's to answer). A request with a token from an address the
+  auth-failure limit blocks goes to Flask too.
+- The answer is the views' own: the very status, headers and body that
+  :func:`shared.http.resources.games.game_answer` and
+  :func:`shared.http.resources.moves.move_answer` build for the views.
+- The hooks' work is theirs too: each hook of the app is one of the kit's, listed in
+  :data:`BEFORE` and :data:`AFTER` by name, and for each this layer calls the function the
+  hook itself calls (``X-Content-Type-Options``, CORS, ``X-Request-Id``, the request
+  metrics, the log line), in the order Flask runs the hooks, or nothing where the hook
+  has nothing to do for these two requests (the tables say why). Any other hook (a new
+  one of the kit's, another module's, a test's) turns this layer off, as does a
+  receiver of Flask's request signals or routes that no longer lead to the two views:
+  checked at the first request, after which Flask refuses new hooks as it does after
+  any first request. ``tests/kit/test_hotpath.py`` compares the answers with Flask's,
+  header for header, with their metrics and log lines.
 - Any error hands the request to Flask with the exception waiting
   (:meth:`shared.http.app.KitFlask.preprocess_request` raises it in place of the before-request
   hooks, whose work is done): the problem+json answer, its metrics, its log line and
   the auth-failure count come from the very handlers and hooks as before.
-- It is on only while every hook of the app is one whose work it does
-  (:mod:`shared.http.hookmarks`), nothing listens to Flask's request signals, and the two
-  routes still lead to the two views it stands for; checked at its first request,
-  after which Flask refuses new hooks as it does after any first request.
 """
 
 from __future__ import annotations
 
 import io
-import logging
 import re
-import time
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
@@ -46,23 +48,24 @@ from flask.signals import (
     request_tearing_down,
 )
 from marshmallow import Schema
-from webargs.core import _UNKNOWN_DEFAULT_PARAM
 from werkzeug.exceptions import HTTPException
+from werkzeug.http import HTTP_STATUS_CODES
 
 from shared.games import Games
-from shared.games.access import seat_of
-from shared.http import argmemo, jsonbody
-from shared.http.hookmarks import is_covered
-from shared.http.middleware.cors import EXPOSE_HEADERS, CorsPolicy
-from shared.http.middleware.request_log import ACTOR, HEADER, log_request, new_request_id
-from shared.http.middleware.request_log import log as request_log
-from shared.http.routes import KitBlueprint, StrictParser, bearer_of, move_body, view_body
-from shared.ops import metrics
-from shared.store import jsoncodec
+from shared.http import jsonbody
+from shared.http.middleware.cors import CorsPolicy
+from shared.http.middleware.headers import HeaderList, add_headers
+from shared.http.middleware.metrics import count_request
+from shared.http.middleware.request_log import begin_request, end_request
+from shared.http.resources.blueprint import Answer, KitBlueprint
+from shared.http.resources.games import game_answer
+from shared.http.resources.moves import move_answer
 
 READ_ENDPOINT = "games.get_game"
 MOVE_ENDPOINT = "games.make_move"
 BLUEPRINT = "games"
+LONGEST_BODY = 512
+"""A longer move body is Flask's to read (the longest legal move is a fraction of it)."""
 _ID = r"[A-Za-z0-9_-]{1,64}"  # shared.games.base.GAME_ID: any other id is Flask's 404
 _READ = re.compile(rf"/games/({_ID})")
 _MOVE = re.compile(rf"/games/({_ID})/moves")
@@ -79,6 +82,73 @@ _SIGNALS = (
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+
+class Exchange(NamedTuple):
+    """A request this layer answered, as the after-request work sees it."""
+
+    environ: dict[str, Any]
+    endpoint: str
+    route: str
+    game_id: str
+    status: int
+    headers: HeaderList
+    started: float
+    request_id: str
+
+
+Step = Callable[["HotPath", Exchange], None]
+
+
+def _answer_headers(_: HotPath, x: Exchange) -> None:
+    add_headers(x.headers)
+
+
+def _count(_: HotPath, x: Exchange) -> None:
+    count_request(x.route, x.environ["REQUEST_METHOD"], x.status, x.started, x.endpoint, None)
+
+
+def _cors_headers(hot: HotPath, x: Exchange) -> None:
+    assert hot.cors is not None  # the hook is there: so is its policy
+    hot.cors.add_headers(x.headers, x.environ.get("HTTP_ORIGIN"))
+
+
+def _log(_: HotPath, x: Exchange) -> None:
+    method, path = x.environ["REQUEST_METHOD"], x.environ["PATH_INFO"]
+    end_request(
+        x.headers, method, x.route, path, x.status, x.started, x.game_id, x.request_id, None
+    )
+
+
+_KIT = "shared.http.middleware."
+BEFORE: dict[str, str] = {
+    _KIT + "request_log.start_request": "its request_log.begin_request begins every request",
+    _KIT + "ratelimit.AddressLimits._refuse_blocked": "refuses a token only while its "
+    "address is blocked, and then requests with a token are Flask's (_serves)",
+    _KIT + "cors.CorsPolicy.preflight": "answers OPTIONS only",
+    _KIT + "apikeys.init_api_keys.<locals>._require_key": "creating and listing games only",
+}
+"""The kit's before-request hooks, by qualified name, and why none is left to run here."""
+AFTER: dict[str, Step | None] = {
+    _KIT + "headers.finish_answer": _answer_headers,
+    _KIT + "apikeys.init_api_keys.<locals>._settle": None,  # a create's reservation only
+    _KIT + "metrics.count_answer": _count,
+    _KIT + "cors.CorsPolicy.finish_answer": _cors_headers,
+    _KIT + "ratelimit.AddressLimits._count_auth_failure": None,  # a 401 or 403 only
+    _KIT + "request_log.finish_request": _log,
+}
+"""The kit's after-request hooks, by qualified name: the work each does on an answer
+here (the same function the hook calls), or ``None`` when it has nothing to do for it."""
+
+
+def hook_name(hook: Callable[..., Any]) -> str:
+    """A hook's qualified name as the tables know it: where its code was defined (a bound
+    method's function's), which no wrapper made with ``functools.wraps`` can borrow."""
+    func = getattr(hook, "__func__", hook)
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return repr(hook)  # not a Python function: no hook the tables know
+    return f"{func.__globals__['__name__']}.{code.co_qualname}"
 
 
 class Pending(NamedTuple):
@@ -102,16 +172,13 @@ class HotPath:
         self.app = app
         self.inner = inner
         self.games = games
-        memo = argmemo.memo_of(move_args)
-        assert memo is not None, "the move schema is memoized (shared/http/routes.py)"
-        self.memo = memo
         self.move_args = move_args
         self.parser = KitBlueprint.ARGUMENTS_PARSER
         self.views = {e: app.view_functions[e] for e in (READ_ENDPOINT, MOVE_ENDPOINT)}
         self.on: bool | None = None  # decided at the first request
         self.routes = {READ_ENDPOINT: "", MOVE_ENDPOINT: ""}
+        self.after: list[Step] = []  # the after-request work, in the order Flask runs it
         self.cors: CorsPolicy | None = None
-        self.vary = "Authorization"
         self.answered = 0  # requests answered here (tests look)
 
     # -- deciding ------------------------------------------------------------------------
@@ -120,11 +187,8 @@ class HotPath:
         """Whether this app is one the hot path can stand in for (see the module doc)."""
         app = self.app
         app._got_first_request = True  # Flask's own rule after a first request: no new hooks
-        hooks: list[Any] = [app.before_request_funcs, app.after_request_funcs]
-        for table in hooks:
-            for key in (None, BLUEPRINT):
-                if not all(is_covered(hook) for hook in table.get(key, ())):
-                    return False
+        if not self._knows_the_hooks():
+            return False
         others: list[Any] = [app.teardown_request_funcs, app.url_value_preprocessors]
         if any(table.get(key) for table in others for key in (None, BLUEPRINT)):
             return False
@@ -145,7 +209,22 @@ class HotPath:
                 return False
             self.routes[endpoint] = rule.rule
         self.cors = app.extensions.get("cors")
-        self.vary = "Authorization" if self.cors is None else "Authorization, Origin"
+        return True
+
+    def _knows_the_hooks(self) -> bool:
+        """Whether every hook that runs for the two requests is one of the kit's (the app's
+        own: none is the ``games`` blueprint's), and the after-request work in the order
+        Flask runs those hooks (the last added first)."""
+        app = self.app
+        before, after = app.before_request_funcs, app.after_request_funcs
+        if before.get(BLUEPRINT) or after.get(BLUEPRINT):
+            return False
+        if not all(hook_name(hook) in BEFORE for hook in before.get(None, [])):
+            return False
+        names = [hook_name(hook) for hook in reversed(after.get(None, []))]
+        if not all(name in AFTER for name in names):
+            return False
+        self.after = [step for step in (AFTER[name] for name in names) if step is not None]
         return True
 
     def _serves(self, environ: dict[str, Any], endpoint: str) -> bool:
@@ -183,16 +262,13 @@ class HotPath:
         game_id: str,
         include: str | None,
     ) -> Iterable[bytes]:
-        started, rid = self._begin(environ)
-        kit = self.games
+        started, rid = begin_request(environ.get("HTTP_X_REQUEST_ID"))
         try:
-            doc = kit.load(game_id)
-            seat = seat_of(doc, bearer_of(environ.get("HTTP_AUTHORIZATION")))
-            data = jsoncodec.dumps(view_body(kit, doc, seat, include)) + b"\n"
+            answer = game_answer(self.games, game_id, environ.get("HTTP_AUTHORIZATION"), include)
         except Exception as error:
             return self._fail(environ, start_response, error, started, rid)
-        route, version = self.routes[READ_ENDPOINT], doc["version"]
-        return self._answer(environ, start_response, route, game_id, data, version, started, rid)
+        exchange = (READ_ENDPOINT, game_id, started, rid)
+        return self._send(environ, start_response, answer, *exchange)
 
     def _parsed_move(self, environ: dict[str, Any]) -> Any | None:
         """The body's move as the route's parser loads it, or ``None`` for Flask's path.
@@ -204,29 +280,24 @@ class HotPath:
             return None
         size = int(length)
         limit = self.app.config.get("MAX_CONTENT_LENGTH")
-        if size > self.memo.longest or (limit is not None and size > limit):
+        if size > LONGEST_BODY or (limit is not None and size > limit):
             return None
         data = environ["wsgi.input"].read(size)
         if len(data) != size:  # the client went away: Flask's path reads what there is
             environ["wsgi.input"] = io.BytesIO(data)
             return None
         jsonbody.keep_body(environ, data)
-        key = StrictParser.memo_key("json", _UNKNOWN_DEFAULT_PARAM, data)
-        move = self.memo.get(key)
-        if move is None:  # loaded as the route's parser would: a refusal is Flask's to answer
-            try:
-                move = self.parser.load_body(self.move_args, data)
-            except Exception:
-                return None
-            self.memo.put(key, move)
-        return move
+        try:  # loaded as the route's parser would: a refusal is Flask's to answer
+            return self.parser.load_body(self.move_args, data)
+        except Exception:
+            return None
 
     def _move(
         self, environ: dict[str, Any], start_response: StartResponse, game_id: str, move: Any
     ) -> Iterable[bytes]:
-        started, rid = self._begin(environ)
+        started, rid = begin_request(environ.get("HTTP_X_REQUEST_ID"))
         try:
-            body = move_body(
+            answer = move_answer(
                 self.games,
                 game_id,
                 environ.get("HTTP_AUTHORIZATION"),
@@ -234,19 +305,10 @@ class HotPath:
                 environ.get("HTTP_IF_MATCH"),
                 environ.get("HTTP_IDEMPOTENCY_KEY"),
             )
-            data = jsoncodec.dumps(body) + b"\n"
         except Exception as error:
             return self._fail(environ, start_response, error, started, rid)
-        route = self.routes[MOVE_ENDPOINT]
-        version = body["game"]["version"]
-        return self._answer(environ, start_response, route, game_id, data, version, started, rid)
-
-    @staticmethod
-    def _begin(environ: dict[str, Any]) -> tuple[float, str]:
-        """What the request log's before-request hook does: the clock, the id, no actor."""
-        started = time.perf_counter()
-        ACTOR.set(None)
-        return started, new_request_id(environ.get("HTTP_X_REQUEST_ID"))
+        exchange = (MOVE_ENDPOINT, game_id, started, rid)
+        return self._send(environ, start_response, answer, *exchange)
 
     def _fail(
         self,
@@ -260,37 +322,22 @@ class HotPath:
         environ[_PENDING] = Pending(error, started, rid)
         return self.inner(environ, start_response)
 
-    def _answer(
+    def _send(
         self,
         environ: dict[str, Any],
         start_response: StartResponse,
-        route: str,
+        answer: Answer,
+        endpoint: str,
         game_id: str,
-        data: bytes,
-        version: int,
         started: float,
         rid: str,
     ) -> Iterable[bytes]:
-        """The 200 as Flask sends it (``as_built`` and the after-request hooks, in the
-        order they set their headers), counted and logged as the hooks do."""
-        headers = [
-            ("ETag", f'"{version}"'),
-            ("Vary", self.vary),
-            ("Content-Type", "application/json"),
-            ("Content-Length", str(len(data))),
-            ("X-Content-Type-Options", "nosniff"),
-        ]
-        if self.cors is not None:
-            origin = environ.get("HTTP_ORIGIN")
-            if origin is not None and self.cors.allowed(origin):
-                headers.append(("Access-Control-Allow-Origin", origin))
-                headers.append(("Access-Control-Expose-Headers", EXPOSE_HEADERS))
-        headers.append((HEADER, rid))
-        method = environ["REQUEST_METHOD"]
-        metrics.observe_request(route, method, 200, time.perf_counter() - started)
-        if request_log.isEnabledFor(logging.INFO):
-            path = environ["PATH_INFO"]
-            log_request(method, route, path, 200, started, game_id, rid)
+        """The view's answer, finished by the after-request hooks' work."""
+        headers = HeaderList(answer.headers)
+        route, status = self.routes[endpoint], answer.status
+        exchange = Exchange(environ, endpoint, route, game_id, status, headers, started, rid)
+        for step in self.after:
+            step(self, exchange)
         self.answered += 1
-        start_response("200 OK", headers)
-        return [data]
+        start_response(f"{status} {HTTP_STATUS_CODES[status]}", headers.pairs)
+        return [answer.body]

@@ -6,7 +6,7 @@ from flask import current_app
 from flask_smorest import Blueprint
 
 from shared.http.errors import PROBLEM_MIME, ApiError
-from shared.http.schemas import HealthSchema, ProblemSchema
+from shared.http.schemas.answers import HealthSchema, ProblemSchema
 from shared.store import StoreFull
 
 blp = Blueprint("health", __name__, description="Liveness and readiness.")
@@ -33,7 +33,9 @@ def healthz() -> dict[str, str]:
 )
 @blp.doc(operationId="getReadiness")
 def readyz() -> dict[str, str]:
-    """Ready when Redis takes a write (a tiny expiring key), not merely a PING: a Redis
+    """Ready to serve: Redis takes a write.
+
+    Ready when Redis takes a write (a tiny expiring key), not merely a PING: a Redis
     at ``maxmemory`` answers PING but refuses every move. Otherwise 503 with
     Retry-After: ``storage-full`` when Redis is out of memory, else
     ``storage-unavailable``.

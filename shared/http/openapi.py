@@ -1,8 +1,8 @@
 """The finishing touches of a service's OpenAPI document, so that generated clients are
 typed end to end: the game's own schemas in place of the kit's untyped payloads, moves
 and events as ``oneOf`` unions discriminated by ``type``, ``servers``, a description and
-examples taken from a real game (docs/openapi/examples/<game>.json, written by
-``make openapi``)."""
+examples taken from a real game (docs/openapi/examples/<game>.json, recorded by
+scripts/openapi_examples.py: ``make openapi`` records them, then writes the documents)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from flask_smorest import Api
 from marshmallow import Schema
 
 from shared.http.errors import PROBLEM_MIME
-from shared.http.schemas import KIT_EVENTS
+from shared.http.schemas.events import KIT_EVENTS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "openapi" / "examples"
 PORTS = {"manhattan": 8001, "windcity": 8002}
@@ -106,11 +106,22 @@ def finish(
     for path_item in doc.get("paths", {}).values():
         for operation in path_item.values():
             if isinstance(operation, dict) and "operationId" in operation:
+                _markdown(operation)
                 _add_examples(operation, examples.get(operation["operationId"]))
                 if operation["operationId"] == "getEvents":
                     content = operation["responses"]["200"]["content"]
                     content["text/event-stream"] = {"schema": {"type": "string"}}
     return doc
+
+
+def _markdown(operation: dict[str, Any]) -> None:
+    """The docstrings' reStructuredText literals as the Markdown that /docs renders: a
+    description's ``x`` becomes `x`; a summary, shown as plain text, loses its backticks
+    and line breaks."""
+    if "summary" in operation:
+        operation["summary"] = " ".join(operation["summary"].replace("`", "").split())
+    if "description" in operation:
+        operation["description"] = operation["description"].replace("``", "`")
 
 
 def _resolve_payloads(node: Any, prefix: str) -> None:

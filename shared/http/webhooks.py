@@ -6,10 +6,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from shared.games import Games
+from shared.games import Games, notify
 from shared.games.access import require_host, seat_of
-from shared.http.errors import ApiError
-from shared.webhooks import notify, registry
+from shared.games.base import GAME_ID
+from shared.games.errors import Conflict
+from shared.games.notify import message_id
+from shared.http.middleware.ratelimit import AddressLimits
+from shared.webhooks import registry
 from shared.webhooks import schemas as ws
 
 RECENT = 50
@@ -33,11 +36,6 @@ def for_seat(
         return None, None
     reg, secret = registry.register(kit.settings, spec, -1)
     return (lambda seat: {**reg, "seat": seat}), secret
-
-
-def message_id(game_id: str, entry_id: str) -> str:
-    """The ``webhook-id`` of a notification: stable over its retries."""
-    return f"msg_{game_id}_{entry_id}"
 
 
 def _visible(kit: Games, game_id: str, digest: str | None) -> tuple[dict[str, Any], set[str]]:
@@ -86,12 +84,22 @@ def deliveries(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:
 
 
 def send_test(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:
+    """Queue a ``webhook.test`` per registration the bearer sees: ``no-webhook`` without
+    one, ``webhook-outbox-full`` when the game's outbox would then hold more than
+    ``WEBHOOK_OUTBOX_MAX`` notifications (nothing is queued)."""
     doc, visible = _visible(kit, game_id, digest)
     regs = [r for r in doc.get("webhooks") or [] if r["id"] in visible]
     if not regs:
-        raise ApiError(409, "no-webhook", "No webhook you can see is registered for this game.")
+        raise Conflict("no-webhook", "No webhook you can see is registered for this game.")
     notes = [notify.test_notification(doc, reg) for reg in regs]
-    ids = kit.store.outbox_append(game_id, notes, kit.ttl(doc))
+    cap = int(kit.settings["WEBHOOK_OUTBOX_MAX"])
+    ids = kit.store.outbox_append(game_id, notes, kit.ttl(doc), cap)
+    if ids is None:
+        raise Conflict(
+            "webhook-outbox-full",
+            f"This game's webhook outbox holds {cap} notifications at most, and too many "
+            "wait for their receivers; try again once they are delivered.",
+        )
     return {"ids": [message_id(game_id, i) for i in ids]}
 
 
@@ -120,10 +128,14 @@ def add_routes(blp: Any, bearer: Callable[[], str | None], problems: Callable[..
     @blp.response(202, ws.TestSentSchema)
     @blp.doc(operationId="testWebhooks")
     @blp.doc(security=[{"bearerAuth": []}])
-    @blp.doc(responses=problems(401, 403, 404, 409, 503))
+    @blp.doc(responses=problems(401, 403, 404, 409, 429, 503))
     def test_webhooks(game_id: str) -> dict[str, Any]:
         """Queue a ``webhook.test`` for each registration the bearer can see.
 
         Check a receiver end to end (signature, reachability) without playing a move.
         """
+        # 429: RATE_LIMIT_WEBHOOK_TESTS, per game and client address (on by default)
+        limits: AddressLimits | None = current_app.extensions.get("address_limits")
+        if limits is not None and GAME_ID.match(game_id):
+            limits.count_webhook_test(game_id)
         return send_test(kit(), game_id, bearer())

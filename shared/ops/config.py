@@ -23,9 +23,6 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "LOG_LEVEL": (str, "INFO"),
     "MAX_CONTENT_LENGTH": (int, 64 * 1024),
     "CAS_RETRIES": (int, 8),
-    # a write decided on the game as this process wrote or read it this recently skips
-    # its read (the script checks the version; shared/store/recent_copies.py); 0: always read first
-    "WRITE_FROM_COPY_SECONDS": (float, 2.0),
     # the event stream keeps the events of a game's last N writes (older ones are rebuilt
     # from its history); a game's history tail is compressed into its archive every N
     "HISTORY_STREAM_WRITES": (int, 4),
@@ -40,15 +37,13 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "EVENTS_MAX_WAITERS_PER_ADDRESS": (int, 100),
     "EVENTS_MAX_WAITERS_PER_PROCESS": (int, 1000),
     "EVENTS_RETRY_AFTER_SECONDS": (int, 10),
-    # wake waiters through one pub/sub subscription per process (shared/streaming/fanout.py)
-    # instead of one blocking XREAD and Redis connection each; off until it is shown
-    # not to slow a worker's accepts under a wait flood (docs/performance.md)
-    "EVENTS_FANOUT": (bool, False),
     # rate limits ("20/second", "10/minute", "5/10s"; empty: off) and CORS allow-list
     "RATE_LIMIT_MOVES": (str, ""),
     "RATE_LIMIT_JOINS": (str, ""),
     "RATE_LIMIT_CREATES": (str, ""),
     "RATE_LIMIT_AUTH_FAILURES": (str, ""),
+    # on by default: each call queues a signed POST per registration the bearer sees
+    "RATE_LIMIT_WEBHOOK_TESTS": (str, "10/minute"),
     "CORS_ORIGINS": (str, ""),
     # off: POST /games with a "seed" is 422 option-not-allowed (fair shuffles only)
     "ALLOW_CHOSEN_SEED": (bool, True),
@@ -63,6 +58,8 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WORKER_POLL_SECONDS": (float, 0.1),
     "WORKER_LEASE_SECONDS": (float, 5.0),
     "WORKER_BATCH": (int, 50),
+    # due games of one client (its API key, or its address) claimed per tick: a fair share
+    "WORKER_CLIENT_BATCH": (int, 4),
     "WORKER_HEARTBEAT_FILE": (str, "/tmp/boardgames-worker.heartbeat"),
     # the worker's own /metrics (Prometheus): 0 is off; make run and compose serve 9100
     "WORKER_METRICS_PORT": (int, 0),
@@ -75,6 +72,12 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WEBHOOK_BACKOFF_MAX_SECONDS": (float, 3600.0),
     "WEBHOOK_GIVE_UP_SECONDS": (float, 24 * 3600.0),
     "WEBHOOK_CLAIM_IDLE_SECONDS": (float, 5.0),
+    # deliveries in flight at once per worker process, and the longest one registration
+    # keeps a deliverer before the others get their turn (shared/webhooks/delivery.py)
+    "WEBHOOK_CONCURRENCY": (int, 8),
+    "WEBHOOK_TURN_SECONDS": (float, 10.0),
+    # a game's outbox holding this many notifications refuses more webhook.test ones
+    "WEBHOOK_OUTBOX_MAX": (int, 500),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

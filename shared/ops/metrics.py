@@ -61,12 +61,6 @@ CAS_RETRIES = Counter(
     "Compare-and-set writes that lost a race and were decided again.",
     ["game"],
 )
-COPY_WRITES = Counter(
-    "boardgames_writes_from_copy_total",
-    "Writes decided on the process's recent copy of a game, without a read "
-    "(WRITE_FROM_COPY_SECONDS): landed, or stale (overtaken; decided again).",
-    ["game", "outcome"],
-)
 GAMES_ENTERED = Counter(
     "boardgames_games_entered_total",
     "Games that entered a status (open, running, finished, cancelled).",
@@ -137,16 +131,10 @@ def waiting(kind: str) -> Iterator[None]:
         gauge.dec()
 
 
-def record_write(
-    game: str, old_status: str | None, new_status: str, outcome: str, from_copy: bool = False
-) -> None:
-    """What one compare-and-set said: a conflict is retried (from a copy, it is no race:
-    the copy was overtaken); a status change counts."""
-    if from_copy:
-        COPY_WRITES.labels(game, "stale" if outcome == "conflict" else "landed").inc()
+def record_write(game: str, old_status: str | None, new_status: str, outcome: str) -> None:
+    """What one compare-and-set said: a conflict is retried; a status change counts."""
     if outcome == "conflict":
-        if not from_copy:
-            CAS_RETRIES.labels(game).inc()
+        CAS_RETRIES.labels(game).inc()
     elif outcome == "ok" and old_status != new_status:
         GAMES_ENTERED.labels(game, new_status).inc()
 

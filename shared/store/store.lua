@@ -1,7 +1,8 @@
--- One atomic compare-and-set write of a game (see shared/store/__init__.py).
+-- One atomic compare-and-set write of a game (see shared/store/documents.py).
 -- KEYS: 1 game document, 2 events stream, 3 history tail, 4 history archive, then,
---       flagged by ARGV[8]: the game's due-time shard (single Redis only: on Cluster it
---       is in another slot), the webhook outbox stream, the webhook ready-stream shard
+--       flagged by ARGV[8]: the schedule's due times of the game's client and their
+--       shard's index of clients (single Redis only: on Cluster they are in another
+--       slot), the webhook outbox stream, the webhook ready-stream shard
 --       (single Redis only), and the two keys of a game written by older code (its
 --       moves list and idempotency hash, deleted once migrated). All but the shards
 --       share the game's {id} hash tag, so this also runs on Redis Cluster.
@@ -14,10 +15,11 @@
 --       '!<s>' (the game ended: a new stream with this write's entry only, expiring
 --       after s seconds: it wakes the readers waiting now, later ones get the events
 --       rebuilt from the history), 8 'N:K:D:R:L' (N stream entries, K webhook
---       notifications, D 1 with a due key, R 1 with a ready key, L 1 with the two old
---       keys to delete), then N pairs (entry id, field 'w': the write's events as a JSON
---       list), K notification jsons, and with D the game id and its due time in ms ('':
---       not due, removed).
+--       notifications, D 1 with the two schedule keys, R 1 with a ready key, L 1 with
+--       the two old keys to delete), then N pairs (entry id, field 'w': the write's
+--       events as a JSON list), K notification jsons, and with D the game id, its due
+--       time in ms ('': not due, removed) and its client (the index entry is only ever
+--       lowered here: the worker raises it when it finds the client has nothing due).
 -- Returns {'ok', events_from} ('F:B') | {'ok'} | {'conflict', current version, current
 -- document, current tail} ({'conflict', 'exists'} for a create) | {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
@@ -37,8 +39,8 @@ else
 end
 local ttl = ARGV[3]
 -- (numbers are kept as the caller's text where Redis takes them: no formatting)
-local n_text, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
-local n = tonumber(n_text)
+local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
+n = tonumber(n)
 k = tonumber(k)
 local i = 9
 local doc = ARGV[2]
@@ -85,7 +87,6 @@ for _ = 1, n do
   i = i + 2
 end
 redis.call('EXPIRE', KEYS[2], ended and math.min(tonumber(ttl), tonumber(ended)) or ttl)
-if n > 0 then redis.pcall('SPUBLISH', KEYS[2], n_text) end -- wakes waiters (shared/streaming/fanout.py)
 local mode = ARGV[5]
 -- GET and SET rather than APPEND: APPEND leaves up to as much free room again as the
 -- string holds (Redis grows strings greedily), and these strings grow a little per write.
@@ -102,10 +103,10 @@ else
   redis.call('EXPIRE', KEYS[4], ttl)
 end
 local key_at = 5
-local due_key = nil
+local due_key, clients_key = nil, nil
 if d == '1' then
-  due_key = KEYS[key_at]
-  key_at = key_at + 1
+  due_key, clients_key = KEYS[key_at], KEYS[key_at + 1]
+  key_at = key_at + 2
 end
 if k > 0 then
   local outbox = KEYS[key_at]
@@ -126,6 +127,7 @@ if due_key then
     redis.call('ZREM', due_key, ARGV[i])
   else
     redis.call('ZADD', due_key, ARGV[i + 1], ARGV[i])
+    redis.call('ZADD', clients_key, 'LT', ARGV[i + 1], ARGV[i + 2])
   end
 end
 if from then return {'ok', from == asked and from_text or tostring(from)} end

@@ -1,5 +1,6 @@
 """The event stream to clients: long-poll and Server-Sent Events over a game's Redis
 stream (``events``).
 
-May import ``shared.games`` (terminal events, statuses), ``shared.store`` and
-``shared.ops``, and the HTTP layer's problem answers; the HTTP layer mounts it."""
+May import ``shared.games`` (terminal events, statuses, and the events a capped stream
+no longer holds, rebuilt), ``shared.store`` and ``shared.ops``, and the HTTP layer's
+problem answers; the HTTP layer mounts it."""

@@ -2,34 +2,57 @@
 
 Events live in the game's Redis Stream, so a client that was away resumes from the last
 event id it saw. Waiting is a blocking XREAD on the store's blocking client (under
-gunicorn's gevent worker it parks a greenlet only), or with ``EVENTS_FANOUT`` the
-worker process's one subscription to the game's channel wakes its waiters, which then
-read the stream without blocking (shared/streaming/fanout.py).
+gunicorn's gevent worker it parks a greenlet only). A reader behind what the capped
+stream keeps gets the history from the store instead, and the games layer rebuilds the
+events from it (:func:`read_events`).
 
-A waiting client still holds a connection slot of its worker (gunicorn's
-``worker_connections``), a greenlet (a thread under gthread) and, without the fan-out, a
-Redis connection, so :class:`WaitGate` caps the waits a worker process holds at once, in
-all and per client address.
+A waiting client holds a connection slot of its worker (gunicorn's
+``worker_connections``), a greenlet (a thread under gthread) and a Redis connection, so
+:class:`WaitGate` caps the waits a worker process holds at once, in all and per client
+address: over a cap it raises :class:`TooManyWaits` or :class:`ServerBusy`, which the
+HTTP layer answers (429, 503).
+
+May import ``shared.games``, ``shared.store`` and ``shared.ops``; the HTTP layer mounts
+it (``shared/http/resources/events.py``, ``shared/http/middleware/waits.py``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
-from shared.games import OVER, TERMINAL_EVENTS
-from shared.http.errors import ApiError, problem
-from shared.http.middleware.ratelimit import address_of
+from shared.games import OVER, TERMINAL_EVENTS, Games
 from shared.ops import metrics
-from shared.store import GameStore, StoreError, normalize_after
-from shared.streaming import fanout
+from shared.store import History, StoreError, normalize_after, position
 
 log = logging.getLogger(__name__)
+
+
+class WaitRefused(Exception):
+    """A wait turned away by the caps; ``retry_after`` seconds is when to come back."""
+
+    code = ""
+
+    def __init__(self, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.retry_after = retry_after
+
+
+class TooManyWaits(WaitRefused):
+    """This client address holds its share of the process's waits."""
+
+    code = "too-many-waits"
+
+
+class ServerBusy(WaitRefused):
+    """The process holds all the waits it can."""
+
+    code = "server-busy"
 
 
 class WaitSlot:
@@ -73,36 +96,33 @@ class WaitGate:
     def check(self, address: str) -> None:
         """The 429/503 :meth:`enter` would give now, without taking a slot: a request
         that asks to wait is turned away before it costs a Redis round trip."""
-        refusal = self._refusal(address)
+        refusal = self.refusal(address)
         if refusal is not None:
             raise refusal
 
     def enter(self, address: str) -> WaitSlot:
         """A slot for one wait of ``address``, or the 429/503 that refuses it."""
         with self._lock:
-            refusal = self._refusal(address)
+            refusal = self.refusal(address)
             if refusal is None:
                 self.by_address[address] = self.by_address.get(address, 0) + 1
                 self.total += 1
                 return WaitSlot(self, address)
         raise refusal
 
-    def _refusal(self, address: str) -> ApiError | None:
+    def refusal(self, address: str) -> WaitRefused | None:
+        """Why a wait of ``address`` would be refused now, or ``None``."""
         held = self.by_address.get(address, 0)
         if held >= self.per_address:
-            status, code = 429, "too-many-waits"
+            kind: type[WaitRefused] = TooManyWaits
             detail = f"Too many waits from this address ({held} open)"
         elif self.total >= self.per_process:
-            status, code = 503, "server-busy"
+            kind = ServerBusy
             detail = f"This server process holds all the waits it can ({self.total})"
         else:
             return None
-        return ApiError(
-            status,
-            code,
-            f"{detail}; poll without waiting (wait=0) or retry in {self.retry_after} s.",
-            headers={"Retry-After": str(self.retry_after)},
-        )
+        retry = self.retry_after
+        return kind(f"{detail}; poll without waiting (wait=0) or retry in {retry} s.", retry)
 
     def _leave(self, address: str) -> None:
         with self._lock:
@@ -112,50 +132,8 @@ class WaitGate:
                 self.by_address[address] = held
 
 
-_EVENTS_PATH = re.compile(r"^/games/[^/]+/events$")
-_WAIT = re.compile(r"(?:^|&)wait=([^&]*)")
-
-
-class WaitGateMiddleware:
-    """Turns away a request to wait from an address at its cap before Flask runs.
-
-    A flood of waits is answered at the rate the server can refuse them; refusing in
-    Flask (routing, argument parsing, hooks) costs several times what this does, and
-    5,000 clients retrying after ``Retry-After`` kept two workers busy. Requests from
-    browsers (with ``Origin``) go on to Flask, which adds the CORS headers they need;
-    the view refuses them with the same answer.
-    """
-
-    def __init__(self, app: Any, gate: WaitGate) -> None:
-        self.app = app
-        self.gate = gate
-
-    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        if self.gate.total and self._asks_to_wait(environ):
-            refusal = self.gate._refusal(address_of(environ.get("REMOTE_ADDR")))
-            if refusal is not None:
-                response = problem(refusal.status, refusal.code, refusal.detail, refusal.headers)
-                response.headers["X-Content-Type-Options"] = "nosniff"
-                return response(environ, start_response)
-        return self.app(environ, start_response)
-
-    @staticmethod
-    def _asks_to_wait(environ: dict[str, Any]) -> bool:
-        if environ.get("REQUEST_METHOD") != "GET" or "HTTP_ORIGIN" in environ:
-            return False
-        if not _EVENTS_PATH.match(environ.get("PATH_INFO", "")):
-            return False
-        if "text/event-stream" in environ.get("HTTP_ACCEPT", ""):
-            return True
-        wait = _WAIT.search(environ.get("QUERY_STRING", ""))
-        try:
-            return wait is not None and float(wait.group(1)) > 0
-        except ValueError:
-            return False  # Flask answers the 422
-
-
 def long_poll(
-    store: GameStore,
+    games: Games,
     doc: dict[str, Any],
     after: str | None,
     wait: float,
@@ -171,23 +149,28 @@ def long_poll(
     """
     start = normalize_after(after)
     block_ms = 0 if doc["status"] in OVER else max(int(wait * 1000), 1 if wait > 0 else 0)
-    events = store.events(doc["id"], start, limit)
+    events = read_events(games, doc["id"], start, limit)
     if not events and block_ms:
         with metrics.waiting("long-poll"):
             if gate is None:
-                events = _wait(store, doc["id"], start, limit, block_ms)
+                events = read_events(games, doc["id"], start, limit, block_ms)
             else:
                 with gate.enter(address):
-                    events = _wait(store, doc["id"], start, limit, block_ms)
+                    events = read_events(games, doc["id"], start, limit, block_ms)
     last_id = events[-1]["id"] if events else (after or "0")
     return {"events": events, "last_id": last_id}
 
 
-def _wait(store: GameStore, game_id: str, after: str, limit: int, block_ms: int) -> Any:
-    """The blocking read: woken by this process's subscription (shared/fanout), or a
-    blocking XREAD with ``EVENTS_FANOUT`` off."""
-    with fanout.waiting(store, game_id) as waiter:
-        return waiter.events(after, limit, block_ms)
+def read_events(
+    games: Games, game_id: str, after: str, count: int, block_ms: int = 0
+) -> list[dict[str, Any]]:
+    """Up to ``count`` events after stream id ``after``, waiting up to ``block_ms`` for
+    the first (a blocking XREAD; 0: never waits). Those the capped stream no longer
+    holds come from the store as the game's history: the games layer rebuilds them."""
+    found = games.store.events(game_id, after, count, block_ms)
+    if isinstance(found, History):
+        return games.answers.rebuilt_events(found, position(after), count)
+    return found
 
 
 def sse_format(event: dict[str, Any]) -> str:
@@ -196,7 +179,7 @@ def sse_format(event: dict[str, Any]) -> str:
 
 
 def sse_stream(
-    store: GameStore,
+    games: Games,
     game_id: str,
     after: str | None,
     over: bool,
@@ -211,15 +194,12 @@ def sse_stream(
     cursor = normalize_after(after)
     deadline = time.monotonic() + lifetime
     yield f"retry: 1000\n: stream of game {game_id}\n\n"
-    with (
-        metrics.waiting("sse"),  # until the stream ends or the client leaves
-        fanout.waiting(store, game_id) as waiter,  # one subscription for the whole stream
-    ):
+    with metrics.waiting("sse"):  # until the stream ends or the client leaves
         try:
             # Catch up without waiting first: a resumed cursor may be older than the
             # capped stream (then the events come rebuilt from the history).
             while time.monotonic() < deadline:
-                events = store.events(game_id, cursor, batch)
+                events = read_events(games, game_id, cursor, batch)
                 for event in events:
                     cursor = event["id"]
                     yield sse_format(event)
@@ -231,10 +211,7 @@ def sse_stream(
                 if remaining <= 0:
                     return
                 block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
-                if block_ms:
-                    events = waiter.events(cursor, batch, block_ms)
-                else:
-                    events = store.events(game_id, cursor, batch)
+                events = read_events(games, game_id, cursor, batch, block_ms)
                 if not events:
                     if over:
                         return

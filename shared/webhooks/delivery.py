@@ -1,9 +1,22 @@
-"""The worker's side of webhooks: signed POSTs, in order per registration, with backoff.
+"""The worker's side of webhooks: signed POSTs, in order per registration, with backoff,
+many at once and taking turns.
 
 Which games have notifications to send comes from the ready streams (``<p>:whq:{k}``,
-one Redis Streams consumer group ``webhooks`` shared by every worker). A worker takes an
-entry, locks the game's deliveries (``<p>:{id}:whstate:lock``, renewed before every
-attempt) and sends each registration's notifications after its cursor, in outbox order.
+one Redis Streams consumer group ``webhooks`` shared by every worker). For a game with a
+ready entry, a *pass* reads the game's registrations and outbox and makes one *job* per
+registration with notifications after its cursor. Jobs run on ``WEBHOOK_CONCURRENCY``
+threads. A job locks its registration (``<p>:{id}:whstate:lock:<reg>``, renewed before
+every attempt: one deliverer anywhere sends a registration's notifications), reads its
+cursor again and sends what follows it, in outbox order.
+
+Turns: a job sends for at most ``WEBHOOK_TURN_SECONDS`` (plus the one attempt under way,
+at most ``WEBHOOK_TIMEOUT_SECONDS``). A job stopped by its turn has its game signalled
+ready again once the pass ends: a new entry at the end of the ready stream, so its next
+turn comes after the games waiting now, in any worker. A free thread takes a waiting
+job of the game with the fewest jobs running, and of those the game read first. So a
+registration holds at most one thread at a time, for one turn at a time, and a slow or
+busy receiver holds up no other game beyond the turns already under way.
+
 A failed attempt sets the notification's next attempt (exponential backoff with jitter,
 ``WEBHOOK_BACKOFF_BASE_SECONDS`` doubling up to ``WEBHOOK_BACKOFF_MAX_SECONDS``) and
 holds that registration's later ones behind it; after ``WEBHOOK_GIVE_UP_SECONDS`` it is
@@ -12,95 +25,41 @@ unacknowledged: after ``WEBHOOK_CLAIM_IDLE_SECONDS`` any worker claims it (XAUTO
 and looks again. So an entry held by a worker that died is claimed by another. Delivery
 is at least once: a worker killed after the receiver answered but before recording it
 sends that notification again (same ``webhook-id``).
+
+After each pass the notifications every registration is done with (delivered, given
+up, or of a registration gone with its player) leave the outbox with their delivery
+records, but for the newest ``KEPT`` (``GET /games/{id}/webhooks`` lists those).
 """
 
 from __future__ import annotations
 
-import http.client
 import json
 import logging
 import os
+import queue
 import random
 import socket
-import ssl
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any
 
-from shared.http.errors import ApiError
-from shared.http.webhooks import message_id
+from shared.games.notify import message_id, now_iso
 from shared.ops import metrics
 from shared.store import GameStore, dumps
-from shared.webhooks import signing, ssrf
-from shared.webhooks.notify import now_iso
+from shared.webhooks import signing
+from shared.webhooks.sending import post
 
 log = logging.getLogger("shared.webhooks")
 GROUP = "webhooks"
-READ_CAP = 64 * 1024
-"""Bytes of a receiver's answer read at most (the rest is never read)."""
-USER_AGENT = "boardgames-webhooks/1"
-
-
-class _PinnedHTTPS(http.client.HTTPSConnection):
-    """HTTPS to a checked address, with the URL's host name for SNI and the cert check."""
-
-    def __init__(self, address: str, port: int, hostname: str, timeout: float) -> None:
-        super().__init__(address, port, timeout=timeout, context=ssl.create_default_context())
-        self._hostname = hostname
-
-    def connect(self) -> None:
-        sock = socket.create_connection((self.host, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(sock, server_hostname=self._hostname)  # type: ignore[attr-defined]
-
-
-def post(
-    url: str, body: str, headers: dict[str, str], timeout: float, allow_private: bool
-) -> tuple[int | None, str | None]:
-    """One attempt: ``(status, None)`` when the receiver answered, ``(None, error)``
-    else. The host is resolved and checked now (DNS rebinding) and the connection goes
-    to that address; no redirect is followed; at most ``READ_CAP`` bytes are read."""
-    try:
-        target = ssrf.parse(url)
-        addresses = ssrf.resolve(target, allow_private)
-    except ApiError as error:
-        return None, error.detail
-    host_header = (
-        target.host
-        if target.port == ssrf.SCHEMES[target.scheme]
-        else (f"{target.host}:{target.port}")
-    )
-    started = time.monotonic()
-    failure = "no address"
-    for address in addresses[:3]:
-        left = timeout - (time.monotonic() - started)
-        if left <= 0:
-            return None, "timeout"
-        conn: http.client.HTTPConnection
-        if target.scheme == "https":
-            conn = _PinnedHTTPS(address, target.port, target.host, left)
-        else:
-            conn = http.client.HTTPConnection(address, target.port, timeout=left)
-        try:
-            conn.putrequest("POST", target.path, skip_host=True, skip_accept_encoding=True)
-            for name, value in {
-                "Host": host_header,
-                "Content-Type": "application/json",
-                "User-Agent": USER_AGENT,
-                **headers,
-            }.items():
-                conn.putheader(name, value)
-            data = body.encode()
-            conn.putheader("Content-Length", str(len(data)))
-            conn.endheaders(data)
-            response = conn.getresponse()
-            response.read(READ_CAP)
-            return response.status, None
-        except (OSError, http.client.HTTPException) as exc:
-            failure = type(exc).__name__ if not str(exc) else f"{type(exc).__name__}: {exc}"
-        finally:
-            conn.close()
-    return None, failure[:200]
+KEPT = 50
+"""Handled notifications a game's outbox keeps (the newest), for its delivery list."""
+DONE, WAITING, MORE = "done", "waiting", "more"
+"""How a job ended: nothing left; something waits (a backoff, another deliverer's
+lock, a stop); its turn ran out with more to send."""
 
 
 def _sid(entry_id: str) -> tuple[int, int]:
@@ -108,12 +67,47 @@ def _sid(entry_id: str) -> tuple[int, int]:
     return int(ms), int(seq or 0)
 
 
+Note = tuple[str, dict[str, Any]]
+"""An outbox entry: its id and the notification."""
+Ready = tuple[int, str]
+"""A ready entry: its shard and id."""
+GameKey = tuple[int, str]
+"""A game: the index of its store and its id."""
+
+
+@dataclass
+class Job:
+    """One registration's notifications of a pass, in outbox order."""
+
+    key: GameKey
+    reg: dict[str, Any]
+    notes: list[Note]
+
+
+@dataclass
+class Pass:
+    """One look at a game: its registrations and outbox as read, the ready entries it
+    answers, and its jobs."""
+
+    ready: dict[Ready, None]
+    version: int = 0
+    regs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    scanned: list[Note] = field(default_factory=list)
+    waiting: deque[Job] = field(default_factory=deque)
+    later: dict[Ready, None] = field(default_factory=dict)
+    running: int = 0
+    idle: bool = True
+    again: bool = False
+    more: bool = False
+    order: int = 0
+
+
 class Deliverer:
-    """The webhook side of one worker process (see the module's docstring)."""
+    """The webhook side of one worker process (see the module's docstring). The worker's
+    webhook thread calls :meth:`tick` in a loop; jobs run on a thread pool."""
 
     def __init__(self, stores: list[GameStore], settings: dict[str, Any]) -> None:
         self.stores = stores
-        self.settings = settings
         self.key = settings.get("WEBHOOK_SIGNING_KEY", "")
         self.allow_private = settings.get("WEBHOOK_ALLOW_PRIVATE", False)
         self.timeout = settings.get("WEBHOOK_TIMEOUT_SECONDS", 5.0)
@@ -121,11 +115,20 @@ class Deliverer:
         self.cap = settings.get("WEBHOOK_BACKOFF_MAX_SECONDS", 3600.0)
         self.give_up = settings.get("WEBHOOK_GIVE_UP_SECONDS", 86400.0)
         self.idle_ms = int(settings.get("WEBHOOK_CLAIM_IDLE_SECONDS", 5.0) * 1000)
+        self.turn = settings.get("WEBHOOK_TURN_SECONDS", 10.0)
+        self.threads = max(1, int(settings.get("WEBHOOK_CONCURRENCY", 8)))
         self.lock_ms = int((2 * self.timeout + 1) * 1000)
         self.state_ttl = settings.get("GAME_TTL_FINISHED", 7 * 86400)
         self.consumer = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
         self.stop: Callable[[], bool] = lambda: False
-        self.sent = 0
+        self.room = 4 * self.threads
+        """Games read from the ready streams and not yet finished, at most."""
+        self.queued: dict[GameKey, dict[Ready, None]] = {}
+        self.passes: dict[GameKey, Pass] = {}
+        self.running = 0
+        self.planned = 0
+        self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="webhooks")
+        self.results: queue.SimpleQueue[tuple[Job, str]] = queue.SimpleQueue()
 
     def backoff(self, attempts: int) -> float:
         """Seconds before attempt ``attempts + 1``: base * 2^(attempts-1), capped, with
@@ -133,70 +136,204 @@ class Deliverer:
         delay = min(self.cap, self.base * 2 ** min(attempts - 1, 30))
         return float(min(self.cap, delay * random.uniform(1.0, 1.2)))
 
+    # -- the webhook thread ------------------------------------------------------------
+
     def tick(self) -> int:
-        """Handle every ready entry this worker gets now; the number of games seen."""
-        seen = 0
-        for store in self.stores:
-            entries = store.ready_read_all(GROUP, self.consumer, 20, self.idle_ms)
-            handled: dict[str, bool] = {}
-            done: dict[int, list[str]] = {}
+        """Finish the passes whose jobs ended, read ready entries while there is room,
+        plan passes and start waiting jobs on free threads; the steps taken (0: idle)."""
+        return self._collect() + self._read() + self._plan() + self._start()
+
+    def settle(self, timeout: float) -> None:
+        """Tick until nothing is queued or under way, or ``timeout`` seconds passed."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.tick()
+            if not self.queued and not self.passes:
+                return
+            time.sleep(0.01)
+
+    def close(self) -> None:
+        """Let the attempts under way finish (each checks :attr:`stop` before the next)."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _read(self) -> int:
+        room = self.room - len(self.queued) - len(self.passes)
+        if room <= 0 or self.stop():
+            return 0
+        found = 0
+        for index, store in enumerate(self.stores):
+            entries = store.ready_read_all(GROUP, self.consumer, min(room, 20), self.idle_ms)
             for shard, entry_id, game_id in entries:
-                if self.stop():
-                    break
-                if game_id not in handled:
-                    seen += 1
-                    handled[game_id] = self.handle(store, game_id)
-                    # a later entry of a game handled fully now is done as well
-                if handled[game_id]:
-                    done.setdefault(shard, []).append(entry_id)
-            for shard, ids in done.items():
-                store.ready_done(shard, GROUP, ids)
-        return seen
+                key = (index, game_id)
+                found += 1
+                if key in self.passes:
+                    self.passes[key].later[(shard, entry_id)] = None
+                else:
+                    self.queued.setdefault(key, {})[(shard, entry_id)] = None
+        return found
 
-    def handle(self, store: GameStore, game_id: str) -> bool:
-        """Send what is due for the game; whether nothing is left waiting."""
-        if not store.webhook_lock(game_id, self.consumer, self.lock_ms):
-            return False  # another worker is at it: this entry is claimed again later
-        try:
-            return self._deliver(store, game_id)
-        finally:
-            store.webhook_unlock(game_id, self.consumer)
+    def _plan(self) -> int:
+        planned = 0
+        while self.queued and not self.stop():
+            key = next(iter(self.queued))
+            ready = self.queued.pop(key)
+            planned += 1
+            try:
+                self._plan_one(key, ready)
+            except Exception:  # Redis gone, a bad entry: this game only, claimed again later
+                log.exception("webhooks of game %s: could not plan; later", key[1])
+        return planned
 
-    def _deliver(self, store: GameStore, game_id: str) -> bool:
-        doc, _ = store.read(game_id)
+    def _plan_one(self, key: GameKey, ready: dict[Ready, None]) -> None:
+        """Read the game and its outbox; queue a job per registration with notifications
+        after its cursor, or finish at once when there is none."""
+        store = self.stores[key[0]]
+        doc, _ = store.read(key[1])
         if doc is None:
             metrics.WEBHOOK_DELIVERIES.labels("dropped").inc()
-            return True  # the game expired: nothing left to tell
-        regs = {r["id"]: r for r in doc.get("webhooks") or []}
-        state = store.webhook_state(game_id)
-        cursors = {reg: state.get(f"cur:{reg}") for reg in regs}
-        start = (
-            "-"
-            if None in cursors.values() or not cursors
-            else min((c for c in cursors.values() if c), key=_sid)
-        )
-        blocked: set[str] = set()
-        idle = True
-        after = start
+            self._ack(store, ready)  # the game expired: nothing left to tell
+            return
+        run = Pass(ready, doc["version"], {r["id"]: r for r in doc.get("webhooks") or []})
+        self.planned += 1
+        run.order = self.planned
+        after = "-"
         while True:
-            entries = store.outbox_entries(game_id, after, 200)
-            if not entries:
-                return idle
-            for entry_id, note in entries:
-                after = entry_id
-                reg = regs.get(note["reg"])
-                cursor = cursors.get(note["reg"])
-                if reg is None or note["reg"] in blocked:
-                    continue
+            page = store.outbox_entries(key[1], after, 500)
+            if not page:
+                break
+            run.scanned += page
+            after = page[-1][0]
+        state = store.webhook_state(key[1])
+        mine: dict[str, list[Note]] = {}
+        for entry_id, note in run.scanned:
+            if note["reg"] in run.regs:
+                cursor = state.get(f"cur:{note['reg']}")
+                if cursor is None or _sid(entry_id) > _sid(cursor):
+                    mine.setdefault(note["reg"], []).append((entry_id, note))
+            elif note["data"]["version"] > run.version:
+                run.idle, run.again = False, True  # a registration newer than this read
+        run.waiting.extend(Job(key, run.regs[reg], notes) for reg, notes in mine.items())
+        self.passes[key] = run
+        if not run.waiting:
+            self._finish(key, run)
+
+    def _start(self) -> int:
+        started = 0
+        while self.running < self.threads and not self.stop():
+            ready = [
+                (run.running, run.order, key) for key, run in self.passes.items() if run.waiting
+            ]
+            if not ready:
+                break
+            _, _, key = min(ready)
+            run = self.passes[key]
+            job = run.waiting.popleft()
+            run.running += 1
+            self.running += 1
+            self.pool.submit(self._job, job)
+            started += 1
+        return started
+
+    def _collect(self) -> int:
+        finished = 0
+        while True:
+            try:
+                job, outcome = self.results.get_nowait()
+            except queue.Empty:
+                return finished
+            finished += 1
+            self.running -= 1
+            run = self.passes[job.key]
+            run.running -= 1
+            if outcome == MORE:
+                run.more = True
+            elif outcome == WAITING:
+                run.idle = False
+            if not run.running and not run.waiting:
+                self._finish(job.key, run)
+
+    def _finish(self, key: GameKey, run: Pass) -> None:
+        """The pass is over: tidy the outbox; signal the game ready again when a job's
+        turn ran out (to the back of the line); acknowledge its ready entries when
+        nothing else waits; look again now at entries that came meanwhile (or when the
+        pass met a registration newer than its read)."""
+        del self.passes[key]
+        store = self.stores[key[0]]
+        try:
+            self._tidy(store, key[1], run)
+            if run.more:
+                store.signal_ready(key[1])
+            if run.idle:
+                self._ack(store, run.ready)
+        except Exception:  # Redis gone, a bad entry: the ready entries are claimed again
+            log.exception("webhooks of game %s: could not tidy; later", key[1])
+        again = {**(run.ready if run.again else {}), **run.later}
+        if again:
+            self.queued.setdefault(key, {}).update(again)
+
+    def _tidy(self, store: GameStore, game_id: str, run: Pass) -> None:
+        """Delete the handled notifications (but the newest ``KEPT``) and their records,
+        and the cursors of registrations gone."""
+        if len(run.scanned) <= KEPT:
+            return
+        state = store.webhook_state(game_id)
+        gone: set[str] = set()
+        handled = []
+        for entry_id, note in run.scanned[:-KEPT]:
+            reg = note["reg"]
+            if reg not in run.regs:
+                if note["data"]["version"] <= run.version:  # its player left
+                    handled.append(entry_id)
+                    gone.add(reg)
+                continue
+            cursor = state.get(f"cur:{reg}")
+            if cursor is not None and _sid(entry_id) <= _sid(cursor):
+                handled.append(entry_id)
+        fields = [f"d:{e}" for e in handled if f"d:{e}" in state]
+        fields += [f"cur:{reg}" for reg in gone if f"cur:{reg}" in state]
+        if handled or fields:
+            store.outbox_forget(game_id, handled, fields)
+
+    def _ack(self, store: GameStore, ready: dict[Ready, None]) -> None:
+        by_shard: dict[int, list[str]] = {}
+        for shard, entry_id in ready:
+            by_shard.setdefault(shard, []).append(entry_id)
+        for shard, ids in by_shard.items():
+            store.ready_done(shard, GROUP, ids)
+
+    # -- the pool's threads -----------------------------------------------------------
+
+    def _job(self, job: Job) -> None:
+        try:
+            outcome = self._send(job)
+        except Exception:  # Redis gone, a bug: the pass waits, the entry is claimed again
+            log.exception("webhook %s of game %s failed; retrying", job.reg["id"], job.key[1])
+            outcome = WAITING
+        self.results.put((job, outcome))
+
+    def _send(self, job: Job) -> str:
+        """Send the job's notifications after its registration's cursor, in order, for
+        one turn at most; how it ended."""
+        store, game_id, reg_id = self.stores[job.key[0]], job.key[1], job.reg["id"]
+        if not store.webhook_lock(game_id, reg_id, self.consumer, self.lock_ms):
+            return WAITING  # another deliverer sends them now
+        try:
+            fields = [f"cur:{reg_id}", *(f"d:{entry_id}" for entry_id, _ in job.notes)]
+            cursor, *records = store.webhook_fields(game_id, fields)
+            started, attempted = time.monotonic(), False
+            for (entry_id, note), record in zip(job.notes, records, strict=True):
                 if cursor is not None and _sid(entry_id) <= _sid(cursor):
-                    continue
+                    continue  # delivered since the pass read it
                 if self.stop():
-                    return False
-                if not self._attempt(store, game_id, entry_id, note, reg, state):
-                    blocked.add(note["reg"])
-                    idle = False
-                    continue
-                cursors[note["reg"]] = entry_id
+                    return WAITING
+                if attempted and time.monotonic() - started >= self.turn:
+                    return MORE
+                attempted = True
+                if not self._attempt(store, game_id, entry_id, note, job.reg, record):
+                    return WAITING
+            return DONE
+        finally:
+            store.webhook_unlock(game_id, reg_id, self.consumer)
 
     def _attempt(
         self,
@@ -205,15 +342,15 @@ class Deliverer:
         entry_id: str,
         note: dict[str, Any],
         reg: dict[str, Any],
-        state: dict[str, str],
+        stored: str | None,
     ) -> bool:
         """Try one notification if due; whether its registration may go on (delivered,
         or given up)."""
-        record = json.loads(state.get(f"d:{entry_id}", "{}"))
+        record = json.loads(stored or "{}")
         now = time.time()
         if record.get("next_at", 0) > now:
             return False
-        if not store.webhook_lock(game_id, self.consumer, self.lock_ms):
+        if not store.webhook_lock(game_id, reg["id"], self.consumer, self.lock_ms):
             return False
         msg_id = message_id(game_id, entry_id)
         body = dumps({"type": note["type"], "timestamp": note["timestamp"], "data": note["data"]})
@@ -236,7 +373,6 @@ class Deliverer:
             record.pop("next_attempt_at", None)
             fields[f"cur:{reg['id']}"] = entry_id
             result, go_on = "delivered", True
-            self.sent += 1
         else:
             record["last_error"] = error or f"HTTP {status}"
             if now - record["first_at"] >= self.give_up:
@@ -254,7 +390,6 @@ class Deliverer:
                 result, go_on = "retried", False
         metrics.WEBHOOK_DELIVERIES.labels(result).inc()
         fields[f"d:{entry_id}"] = dumps(record)
-        state[f"d:{entry_id}"] = fields[f"d:{entry_id}"]
         store.webhook_state_set(game_id, fields, self.state_ttl)
         if result != "delivered":
             log.info("webhook %s of game %s: %s (%s)", msg_id, game_id, result, error or status)

@@ -25,7 +25,8 @@ SEAT_TYPES = ("game.turn", "game.over", "game.cancelled")
 def register(
     settings: dict[str, Any], body: dict[str, Any], seat: int | None
 ) -> tuple[dict[str, Any], str]:
-    """A checked registration and its secret (422 for a refused URL or no server key)."""
+    """A checked registration and its secret (:class:`~shared.games.errors.Invalid` for a
+    refused URL, ``webhook-url-refused``, or no server key, ``webhooks-disabled``)."""
     ssrf.check(body["url"], settings.get("WEBHOOK_ALLOW_PRIVATE", False))
     reg_id = signing.new_registration_id()
     secret = signing.secret_for(settings.get("WEBHOOK_SIGNING_KEY", ""), reg_id)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 
 from standardwebhooks.webhooks import Webhook
 
-from shared.http.errors import ApiError
+from shared.games.errors import Invalid
 
 
 def new_registration_id() -> str:
@@ -26,8 +26,7 @@ def new_registration_id() -> str:
 def secret_for(server_key: str, registration_id: str) -> str:
     """The registration's signing secret, ``whsec_<base64 of 32 bytes>``."""
     if not server_key:
-        raise ApiError(
-            422,
+        raise Invalid(
             "webhooks-disabled",
             "This service signs no webhooks: its operator has not set WEBHOOK_SIGNING_KEY.",
         )

@@ -4,6 +4,10 @@ The host is resolved and every address checked at registration and again at ever
 connection, and the connection goes to the checked address itself (never a second
 lookup), so DNS rebinding cannot slip a private address in between. ``allow_private``
 (``WEBHOOK_ALLOW_PRIVATE``) lets an operator, or the tests, reach private addresses.
+
+An IPv6 address that carries an IPv4 address a router or translator would go on to
+(IPv4-mapped and -translated, IPv4-compatible, NAT64, 6to4, Teredo) is judged by that
+IPv4 address too: ``64:ff9b::127.0.0.1`` is loopback on a NAT64 network.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from shared.http.errors import ApiError
+from shared.games.errors import Invalid
 
 SCHEMES = {"http": 80, "https": 443}
 MIN_PORT = 1024
@@ -37,12 +41,12 @@ class Target:
     path: str
 
 
-def refused(detail: str) -> ApiError:
-    return ApiError(422, "webhook-url-refused", detail)
+def refused(detail: str) -> Invalid:
+    return Invalid("webhook-url-refused", detail)
 
 
 def parse(url: str) -> Target:
-    """The URL's parts; 422 ``webhook-url-refused`` for a scheme, port or form we refuse."""
+    """The URL's parts; ``webhook-url-refused`` for a scheme, port or form we refuse."""
     if len(url) > MAX_URL:
         raise refused(f"A webhook URL has at most {MAX_URL} characters.")
     try:
@@ -61,16 +65,56 @@ def parse(url: str) -> Target:
     return Target(parts.scheme, parts.hostname, port, path)
 
 
-def is_forbidden(address: str) -> bool:
-    """Loopback, private, link-local, metadata, multicast or otherwise non-global."""
-    ip = ipaddress.ip_address(address.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+NAT64 = ipaddress.ip_network("64:ff9b::/96")
+"""The well-known NAT64 prefix (RFC 6052): the IPv4 address is the last 32 bits."""
+NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
+"""The local-use NAT64 prefix (RFC 8215): not globally reachable, and where the IPv4
+address sits depends on the prefix length the network chose (RFC 6052: /48 to /96), so
+no check can find it: refused whole (Python >= 3.12.4 also calls it non-global)."""
+TRANSLATED = ipaddress.ip_network("::ffff:0:0:0/96")
+"""IPv4-translated addresses (SIIT, RFC 2765): ``::ffff:0:a.b.c.d``."""
+COMPATIBLE = ipaddress.ip_network("::/96")
+"""IPv4-compatible addresses (deprecated, RFC 4291): ``::a.b.c.d``."""
+
+
+def embedded(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (a translator or tunnel would go on
+    to them): IPv4-mapped and -translated, IPv4-compatible, NAT64, 6to4, and Teredo's
+    server and client."""
+    low = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    found = []
+    if ip.ipv4_mapped is not None:
+        found.append(ip.ipv4_mapped)
+    if ip in TRANSLATED or ip in NAT64 or (ip in COMPATIBLE and int(ip) > 1):
+        found.append(low)
+    if ip.sixtofour is not None:
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    return found
+
+
+def _bad(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return ip in METADATA or not ip.is_global or ip.is_multicast
 
 
+def is_forbidden(address: str) -> bool:
+    """Loopback, private, link-local, metadata, multicast or otherwise non-global; for
+    IPv6, also when an IPv4 address it carries is (see :func:`embedded`), and the whole
+    local-use NAT64 prefix."""
+    ip = ipaddress.ip_address(address.split("%")[0])
+    if isinstance(ip, ipaddress.IPv4Address):
+        return _bad(ip)
+    if ip.ipv4_mapped is not None:  # a plain IPv4 address written the IPv6 way
+        return _bad(ip.ipv4_mapped)
+    if ip in NAT64_LOCAL:
+        return True
+    return _bad(ip) or any(_bad(v4) for v4 in embedded(ip))
+
+
 def resolve(target: Target, allow_private: bool) -> list[str]:
-    """The target's addresses, all checked; 422 if any is forbidden or none resolve."""
+    """The target's addresses, all checked; ``webhook-url-refused`` if any is forbidden
+    or none resolve."""
     try:
         infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:

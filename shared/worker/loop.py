@@ -4,10 +4,13 @@ Run it with ``python -m shared.worker`` (or the ``boardgames-worker`` script). I
 stateless: every fact lives in Redis, so any number of copies may run, and a copy that
 dies loses nothing (its claims come due again after ``WORKER_LEASE_SECONDS``).
 
-Each tick claims the games due by now from every due-time shard of every game it serves
-(see :meth:`GameStore.claim_all_due`), then for each plays the due seats one move at a
-time through the same compare-and-set write as a human move (:mod:`shared.games.autoplay`).
-A claim only spreads the work between copies; the compare-and-set alone guarantees that
+Each tick claims the games due by now from every shard of the schedule of every game it
+serves (see :meth:`GameStore.claim_all_due`), at most ``WORKER_CLIENT_BATCH`` of any one
+client (the API key or address that created them), then plays the due seats one move at a
+time through the same compare-and-set write as a human move (:mod:`shared.games.autoplay`),
+taking the clients in turn: one move of a game of each, round and round, so a client with
+hundreds of due games delays another's move by a few moves, not by hundreds of games. A
+claim only spreads the work between copies; the compare-and-set alone guarantees that
 nothing is played twice. Health: after every tick that reached Redis the worker touches
 ``WORKER_HEARTBEAT_FILE``; ``python -m shared.worker --check`` exits 0 while it is fresh.
 """
@@ -24,6 +27,7 @@ import sys
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,15 +35,24 @@ from shared.games import Games, seats
 from shared.games.autoplay import NothingDue, play_due
 from shared.ops import metrics
 from shared.ops.config import load_settings
-from shared.store import GameStore, make_clients
+from shared.store import Claim, GameStore, client_of, make_clients
 from shared.webhooks.delivery import Deliverer
 
 log = logging.getLogger("shared.worker")
 LAGS_KEPT = 100_000
 """Lags kept for ``--report`` (bounded: a worker runs for months)."""
 STEPS_PER_CLAIM = 25
-"""Moves played in a row for one claimed game before turning to the next (a game of
-bots only goes on at the next tick: one busy game cannot starve the others)."""
+"""Moves played for one claimed game before it is let go (a game of bots only goes on
+at a later tick: one busy game cannot starve the others)."""
+
+
+@dataclass
+class InHand:
+    """A claimed game being played: its service, the claim and the moves made so far."""
+
+    games: Games
+    claim: Claim
+    steps: int = 0
 
 
 def build_games(settings: dict[str, Any]) -> list[Games]:
@@ -64,6 +77,7 @@ class Worker:
         self.poll = settings["WORKER_POLL_SECONDS"]
         self.lease_ms = int(settings["WORKER_LEASE_SECONDS"] * 1000)
         self.batch = settings["WORKER_BATCH"]
+        self.client_batch = settings["WORKER_CLIENT_BATCH"]
         self.heartbeat = settings["WORKER_HEARTBEAT_FILE"]
         self.stop = threading.Event()
         self.lags: deque[int] = deque(maxlen=LAGS_KEPT)
@@ -74,7 +88,8 @@ class Worker:
 
     def deliver_loop(self) -> None:
         """Webhook deliveries (shared/webhooks/delivery.py), in a thread of their own so
-        that a slow receiver never delays a due move."""
+        that a slow receiver never delays a due move; the attempts themselves run on the
+        deliverer's pool (``WEBHOOK_CONCURRENCY`` threads)."""
         while not self.stop.is_set():
             try:
                 busy = self.deliverer.tick()
@@ -84,6 +99,7 @@ class Worker:
                 continue
             if not busy:
                 self.stop.wait(self.poll)
+        self.deliverer.close()
 
     def run(self) -> None:
         """Tick until :attr:`stop` is set; a failing tick (Redis down) is logged and
@@ -112,33 +128,44 @@ class Worker:
             metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
 
     def _claim_and_play(self) -> int:
-        seen = 0
-        for games in self.games:
-            claimed = games.store.claim_all_due(seats.now_ms(), self.lease_ms, self.batch)
-            for game_id, score in claimed:
-                if self.stop.is_set():
-                    return seen
-                seen += 1
-                self.handle(games, game_id, score)
+        """Claim what is due, then play it one move at a time, client by client in turn
+        (each client's claimed games one after the other)."""
+        turns: dict[tuple[int, str], deque[InHand]] = {}
+        for n, games in enumerate(self.games):
+            now = seats.now_ms()
+            claims = games.store.claim_all_due(now, self.lease_ms, self.batch, self.client_batch)
+            for claim in claims:
+                turns.setdefault((n, claim.client), deque()).append(InHand(games, claim))
+        seen = sum(len(queue) for queue in turns.values())
+        rounds = deque(turns.values())
+        while rounds and not self.stop.is_set():
+            queue = rounds.popleft()
+            if self.step(queue[0]):
+                queue.popleft()
+            if queue:
+                rounds.append(queue)
         return seen
 
-    def handle(self, games: Games, game_id: str, claimed: int) -> None:
-        """Play the game's due seats, then put it back in the schedule at its next due
-        time (unless a write moved it meanwhile, which set its own)."""
-        for _ in range(STEPS_PER_CLAIM):
-            try:
-                _, lag = play_due(games, game_id)
-            except NothingDue as nothing:
-                doc = nothing.doc
-                due = None if doc is None else seats.due_ms(doc, seats.now_ms())
-                games.store.reschedule(game_id, claimed, due)
-                return
-            except Exception:  # a conflict storm or a bad bot: retried after the lease
-                log.exception("could not play game %s", game_id)
-                return
-            self.moves += 1
-            self.lags.append(lag)
-            self.late_ms = max(self.late_ms, lag)
+    def step(self, held: InHand) -> bool:
+        """Play one due seat of a claimed game; whether the game is done with for this
+        claim. When nothing is due it goes back in the schedule at its next due time
+        (unless a write moved it meanwhile, which set its own)."""
+        games, claim = held.games, held.claim
+        try:
+            _, lag = play_due(games, claim.game_id)
+        except NothingDue as nothing:
+            doc = nothing.doc
+            due = None if doc is None else seats.due_ms(doc, seats.now_ms())
+            games.store.reschedule(claim, due, None if doc is None else client_of(doc))
+            return True
+        except Exception:  # a conflict storm or a bad bot: retried after the lease
+            log.exception("could not play game %s", claim.game_id)
+            return True
+        self.moves += 1
+        self.lags.append(lag)
+        self.late_ms = max(self.late_ms, lag)
+        held.steps += 1
+        return held.steps >= STEPS_PER_CLAIM
 
     def _beat(self) -> None:
         if self.heartbeat:

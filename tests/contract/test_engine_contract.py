@@ -12,10 +12,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import orjson
 import pytest
 from flask import Flask
 
 from shared.engine import Engine, Move, RuleError, State
+from shared.store import jsoncodec
 from tests.contract.engines import CASES, Case, allowed, canonical, fill, playout
 from tests.kit.helpers import auth, post_move, started_game
 
@@ -136,6 +138,10 @@ def test_state_survives_json(case: Case) -> None:
         for state, seat, move, after, events in playout(engine, n, options, seed):
             copy = json.loads(json.dumps(state))
             assert copy == state
+            plain = engine.stored(state)  # what the kit stores: plain JSON data
+            assert jsoncodec.loads(jsoncodec.dumps(plain)) == copy
+            assert orjson.dumps(plain) == json.dumps(state, separators=(",", ":")).encode()
+            assert engine.upgrade(json.loads(json.dumps(plain))) == state
             again, again_events = engine.apply_move(copy, seat, move)
             assert canonical((again, again_events)) == canonical((after, events))
             json.dumps([engine.view(state, s) for s in [None, *range(n)]])

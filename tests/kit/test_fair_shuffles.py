@@ -121,7 +121,6 @@ def test_games_stored_before_commitments_still_load(toy_client, redis_client):
         del doc[field]
     redis_client.set(key, json.dumps(doc, separators=(",", ":")), keepttl=True)
     # older code wrote it: this process never held it (a version's document never changes)
-    toy_client.application.extensions["game_kit"].games.store.copies.drop(game_id)
     for head in _heads(toy_client, game_id, tokens):
         assert head["seed_commitment"] is None and head["seed_chosen"] is False
     assert toy_client.delete(f"/games/{game_id}", headers=auth(host)).status_code == 200

@@ -207,7 +207,7 @@ def test_an_sse_resume_inside_a_trimmed_write_misses_nothing(
         if doc["status"] == "running" and sum(e["version"] == gone for e in written) >= 2:
             cursor = f"{gone}-0"  # it saw the first event of that write only
             expected = [e["id"] for e in written if _position(e["id"]) > (gone, 0)]
-            messages = sse_stream(games.store, game_id, cursor, False, 0.05, 0.2)
+            messages = sse_stream(games, game_id, cursor, False, 0.05, 0.2)
             sent = [m.split("\n")[0][4:] for m in messages if m.startswith("id: ")]
             assert sent == expected
             checked += 1

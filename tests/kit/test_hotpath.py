@@ -8,6 +8,7 @@ and the same metrics and log lines must come out."""
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import re
@@ -20,7 +21,7 @@ import pytest
 from flask import Flask, Response
 from flask.testing import FlaskClient
 
-from shared.http.fastpath import HotPath
+from shared.http.fastpath import AFTER, BEFORE, HotPath, hook_name
 from shared.http.middleware.request_log import fresh_id
 from shared.ops import metrics
 from tests.kit.helpers import auth
@@ -133,8 +134,8 @@ def test_problems_and_their_counts_and_log_lines_are_the_same(make_app, caplog):
         "other": lambda s: s.tokens[other],
         "host": lambda s: s.host,
     }
-    for side in (hot, flask):  # every move body known to the memo of both apps
-        side.client.post(f"/games/{side.id}/moves", json=move)
+    for side in (hot, flask):  # a move without a token: both apps refuse it alike
+        assert side.client.post(f"/games/{side.id}/moves", json=move).status_code == 401
     cases: list[tuple[str, str, str, dict[str, str], Any]] = [
         ("GET", "/games/{id}", "none", {}, None),
         ("GET", "/games/{id}", "seat", {"Authorization": "Basic abc"}, None),
@@ -194,6 +195,38 @@ def test_a_hook_it_does_not_know_turns_it_off(make_app):
     assert side.answered() == 0 and seen[-1] == 200
 
 
+def test_a_kit_hook_wrapped_is_a_hook_it_does_not_know(make_app):
+    app = make_app("manhattan")
+    hooks = app.after_request_funcs[None]
+    seen = []
+
+    def counted(hook: Any) -> Any:
+        @functools.wraps(hook)
+        def wrapper(response: Response) -> Response:
+            seen.append(response.status_code)
+            return hook(response)
+
+        return wrapper
+
+    hooks[:] = [counted(hook) for hook in hooks]
+    side = Side(app, True, 1)
+    assert side.client.get(f"/games/{side.id}").status_code == 200
+    assert side.answered() == 0 and seen[-1] == 200
+
+
+def test_its_tables_name_exactly_the_hooks_the_kit_adds(make_app, tmp_path):
+    keys = tmp_path / "keys.json"
+    keys.write_text('{"keys": []}')
+    everything = {"CORS_ORIGINS": "*", "RATE_LIMIT_AUTH_FAILURES": "5/minute"}
+    app = make_app("manhattan", API_KEYS_FILE=str(keys), **everything)
+    assert [hook_name(h) for h in app.before_request_funcs[None]] == list(BEFORE)
+    assert [hook_name(h) for h in reversed(app.after_request_funcs[None])] == list(AFTER)
+    side = Side(make_app("manhattan", **everything), True, 1)
+    assert side.client.get(f"/games/{side.id}").status_code == 200
+    hot = side.app.wsgi_app
+    assert isinstance(hot, HotPath) and side.answered() == 1 and len(hot.after) == 4
+
+
 def test_a_client_keeping_contexts_gets_flasks_path(make_app):
     side = Side(make_app("manhattan"), True, 1)
     client: FlaskClient
@@ -220,7 +253,8 @@ def test_an_error_met_on_the_hot_path_is_answered_without_doing_the_work_again(m
         f"/games/{side.id}?include=legal_moves", headers=auth(side.tokens[seat])
     ).get_json()["legal_moves"]
     wrong = auth(side.tokens[(seat + 1) % 3])
-    assert side.client.post(f"/games/{side.id}/moves", json=legal[0], headers=wrong).status_code
+    first = side.client.post(f"/games/{side.id}/moves", json=legal[0], headers=wrong)
+    assert first.status_code == 409 and first.get_json()["code"] == "not-your-turn"
     reads.clear()
     answered = side.answered()
     r = side.client.get(f"/games/{side.id}", headers=auth("not-a-token"))

@@ -1,4 +1,5 @@
-"""shared/store/jsoncodec.py: orjson's bytes where it can, the standard library's where it cannot."""
+"""shared/store/jsoncodec.py: orjson's bytes where it can, the standard library's where
+it cannot."""
 
 from __future__ import annotations
 

@@ -8,6 +8,7 @@ import time
 
 from shared.games import seats
 from shared.games.autoplay import NothingDue, play_due
+from shared.store import Claim, client_of
 from tests.kit.helpers import assert_problem, auth, create, join, view
 
 CLOCK = {"turn_seconds": 1, "max_timeouts": 2}
@@ -42,7 +43,9 @@ def test_deadlines_start_per_seat_and_simultaneous_seats_keep_their_own(make_app
         assert (p["deadline"] is not None) == (p["seat"] == caller)
         assert (p["status"], p["bot"], p["timeouts"]) == ("active", None, 0)
     store = _kit(app).store
-    assert store.due_score(game_id) == seats.parse_ms(started["players"][caller]["deadline"])
+    owner = client_of(store.read(game_id)[0])
+    assert owner == "addr:127.0.0.1"  # the creator's address: no API keys here
+    assert store.due_score(game_id, owner) == seats.parse_ms(started["players"][caller]["deadline"])
     r = client.post(
         f"/games/{game_id}/moves", json={"type": "call", "value": 1}, headers=auth(tokens[caller])
     )
@@ -58,8 +61,9 @@ def test_deadlines_start_per_seat_and_simultaneous_seats_keep_their_own(make_app
     assert after[0] is None and after[1] == deadlines[1] and after[2] == deadlines[2]
     client.delete(f"/games/{game_id}", headers=auth(host))
     if store.cluster:  # the shard is in another slot: the worker drops the entry
-        assert store.reschedule(game_id, store.due_score(game_id), None)
-    assert store.due_score(game_id) is None  # a cancelled game leaves the schedule
+        claim = Claim(owner, game_id, store.due_score(game_id, owner), store.client_shard(owner))
+        assert store.reschedule(claim, None)
+    assert store.due_score(game_id, owner) is None  # a cancelled game leaves the schedule
 
 
 def test_timeouts_in_a_row_abandon_the_seat_and_a_human_move_resets_them(make_app, redis_client):
@@ -176,3 +180,56 @@ def test_resigned_seats_rank_last():
     assert ranked["standings"][-1]["resigned"] is True
     assert ranked["winners"] == [2]
     assert seats.rank_resigned_last(result, [{"seat": 0, "status": "active"}]) is result
+
+
+def test_seat_webhooks_follow_their_player_when_an_earlier_one_leaves(make_app):
+    """(issue 29) a, b and c join with a webhook each; a leaves, so b and c move down a
+    seat. Each keeps its own registration at its new seat: a seat token sees and tests
+    only its own, a's is gone (nobody sees its URL or queues to it), the next joiner's
+    answer names its own registration, and every turn goes to the player whose it is."""
+    app = make_app("toy", WEBHOOK_SIGNING_KEY="k", WEBHOOK_ALLOW_PRIVATE=True)
+    client = app.test_client()
+    store = _kit(app).store
+    game_id, host = create(client, players=3)
+    tokens, hooks = {}, {}
+
+    def join_hooked(name: str) -> dict:
+        body = {"name": name, "webhook": {"url": f"http://127.0.0.1:8089/{name}"}}
+        r = client.post(f"/games/{game_id}/players", json=body)
+        assert r.status_code == 201, r.get_json()
+        tokens[name], hooks[name] = r.get_json()["token"], r.get_json()["webhook_id"]
+        return r.get_json()
+
+    def seen(token: str) -> list[tuple[str, str, int]]:
+        r = client.get(f"/games/{game_id}/webhooks", headers=auth(token))
+        return [(w["id"], w["url"][-1], w["seat"]) for w in r.get_json()["webhooks"]]
+
+    for name in ("a", "b", "c"):
+        join_hooked(name)
+    r = client.delete(f"/games/{game_id}/players/me", headers=auth(tokens["a"]))
+    assert r.status_code == 200
+    assert seen(tokens["b"]) == [(hooks["b"], "b", 0)]
+    assert seen(tokens["c"]) == [(hooks["c"], "c", 1)]
+    assert seen(host) == [(hooks["b"], "b", 0), (hooks["c"], "c", 1)]
+    r = client.post(f"/games/{game_id}/webhooks/test", headers=auth(tokens["b"]))
+    assert r.status_code == 202
+    notes = [note for _, note in store.outbox_entries(game_id)]
+    assert [(n["reg"], n["data"]["seat"]) for n in notes] == [(hooks["b"], 0)]
+    assert join_hooked("d")["seat"] == 2
+    assert seen(tokens["d"]) == [(hooks["d"], "d", 2)]  # the answer named d's own
+    seat_of = {"b": 0, "c": 1, "d": 2}
+    player = {hooks[name]: name for name in seat_of}
+    client.post(f"/games/{game_id}/start", headers=auth(host))
+    for _ in range(6):
+        for name, seat in seat_of.items():
+            if seat in view(client, game_id)["to_act"]:
+                url = f"/games/{game_id}/legal-moves"
+                move = client.get(url, headers=auth(tokens[name])).get_json()["moves"][0]
+                client.post(f"/games/{game_id}/moves", json=move, headers=auth(tokens[name]))
+    turns = [n for _, n in store.outbox_entries(game_id) if n["type"] == "game.turn"]
+    mine = [n for n in turns if n["reg"] in player]
+    assert len(mine) >= 6
+    for note in mine:
+        seat = seat_of[player[note["reg"]]]
+        assert note["data"]["seat"] == seat and seat in note["data"]["turn"], note
+    assert all(n["reg"] != hooks["a"] for _, n in store.outbox_entries(game_id))

@@ -1,9 +1,22 @@
-"""The store's compare-and-set script and the round trips of a move."""
+"""The store's compare-and-set script, the round trips of a move, and the store as the
+bottom layer: it imports no layer above it and answers a reader behind its capped
+stream with the history, for the games layer to rebuild the events from."""
 
 from __future__ import annotations
 
-from shared.store import HistoryWrite, load_doc
-from tests.kit.helpers import auth, sent_to_redis, started_game, view
+import ast
+from pathlib import Path
+
+import shared.store
+from shared.store import History, HistoryWrite, load_doc, position
+from shared.streaming.events import read_events
+from tests.kit.helpers import auth, post_move, sent_to_redis, started_game, view
+
+ABOVE = ("shared.games", "shared.http", "shared.streaming", "shared.worker", "shared.webhooks")
+
+
+def games_of(app):
+    return app.extensions["game_kit"].games
 
 
 def store_of(app):
@@ -38,15 +51,14 @@ def test_a_refused_write_changes_nothing(toy_app, toy_client, redis_client):
 
 
 def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
-    """A read (the document and the tail) and the write script; one round trip less when
-    this process wrote the game a moment ago (shared/store/recent_copies.py)."""
+    """A read (the document and the tail, one MGET) and the write script: two round
+    trips, every move."""
     game_id, _, tokens = started_game(toy_client, 2)
     client = toy_app.test_client()
     client.get("/healthz")
     store = store_of(toy_app)
     store._write.sha = store.client.script_load(store._write.script)
-    store.copies.drop(game_id)  # as in a process that never wrote it
-    for n, expected in enumerate(([b"MGET", b"EVALSHA"], [b"EVALSHA"])):
+    for n, expected in enumerate(([b"MGET", b"EVALSHA"], [b"MGET", b"EVALSHA"])):
         token = tokens[view(toy_client, game_id)["to_act"][0]]
         move = client.get(f"/games/{game_id}/legal-moves", headers=auth(token)).json["moves"][0]
         with sent_to_redis() as packed:
@@ -57,15 +69,14 @@ def test_a_move_takes_two_round_trips(toy_app, toy_client, monkeypatch):
             )
         assert r.status_code == 200
         assert [c.split(b"\r\n")[2] for c in packed] == expected
-        if expected[0] == b"MGET":
-            assert b":game" in packed[0] and b":tail" in packed[0]
+        assert b":game" in packed[0] and b":tail" in packed[0]
 
 
 def test_every_keyed_move_of_a_long_game_is_one_write(make_app, monkeypatch):
     """Rollovers (the tail compressed into the archive) ride in the move's own write:
-    every POST is one EVALSHA (after its read, one MGET, when the process holds no copy
-    of the game). A retry of an old key costs at most two round trips more (the game
-    and the archive), whether its record is archived or in the tail."""
+    every POST is one MGET (the game and its tail) and one EVALSHA. A retry of an old key
+    costs at most two round trips more (the game and the archive), whether its record
+    is archived or in the tail."""
     app = make_app("toy", HISTORY_CHUNK_RECORDS=4, HISTORY_STREAM_WRITES=2)
     client = app.test_client()
     game_id, _, tokens = started_game(client, 3, rounds=10)
@@ -90,11 +101,10 @@ def test_every_keyed_move_of_a_long_game_is_one_write(make_app, monkeypatch):
             assert r.status_code == 200
             ended = r.get_json()["game"]["status"] != "running"
             packed = list(sent)
-            # the write alone: this process wrote the write before (its copy of the game,
-            # shared/store/recent_copies.py); the end also updates the status sets (in other slots:
-            # on Cluster one per node)
-            assert b"EVALSHA" in packed[0], key
-            assert len(sent) == 1 or ended and all(b":status:" in c for c in packed[1:]), key
+            # the read and the write; the end also updates the status sets (in other
+            # slots: on Cluster one per node)
+            assert b"MGET" in packed[0] and b"EVALSHA" in packed[1], key
+            assert len(sent) == 2 or ended and all(b":status:" in c for c in packed[2:]), key
             posted.append((key, seat, move, r.get_data()))
             if len(posted) == 12:  # in progress: the oldest key is archived, the newest not
                 for key, seat, move, body in (posted[0], posted[-1]):
@@ -107,3 +117,42 @@ def test_every_keyed_move_of_a_long_game_is_one_write(make_app, monkeypatch):
                     assert again.get_data() == body and len(sent) <= 3, (key, len(sent))
     assert len(posted) > 12
     assert store.client.strlen(store.keys(game_id)[3]) > 0  # chunks were archived
+
+
+def test_the_store_imports_no_layer_above_it():
+    """Only its own modules, ``shared.ops`` and libraries: the dependencies point down."""
+    found = []
+    for path in sorted(Path(shared.store.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            found += [f"{path.name}: {n}" for n in names if n.startswith(ABOVE)]
+    assert found == []
+
+
+def test_a_reader_behind_the_stream_gets_the_history_to_rebuild_from(make_app):
+    """The capped stream keeps the last writes only: reading from the start, the store
+    answers with the document and history as stored, and the streaming layer gets the
+    events rebuilt by the games layer, the same as a reader within the stream gets."""
+    app = make_app("toy", HISTORY_STREAM_WRITES=2)
+    client = app.test_client()
+    game_id, _, tokens = started_game(client, 2)
+    for _ in range(4):
+        token = tokens[view(client, game_id)["to_act"][0]]
+        move = client.get(f"/games/{game_id}/legal-moves", headers=auth(token)).json["moves"][0]
+        assert post_move(client, game_id, token, move).status_code == 200
+    store = store_of(app)
+    doc, _ = store.read(game_id)
+    assert doc["events_from"] > 1
+    found = store.events(game_id, "0-0", 100)
+    assert isinstance(found, History) and found.doc == doc and found.tail
+    events = read_events(games_of(app), game_id, "0-0", 100)
+    assert [e["version"] for e in events] == sorted(e["version"] for e in events)
+    assert events[0]["id"] == "1-0" and events[-1]["version"] == doc["version"]
+    within = f"{doc['events_from']}-0"
+    rest = [e for e in events if position(e["id"]) > position(within)]
+    assert store.events(game_id, within, 100) == rest

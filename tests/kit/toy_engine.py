@@ -223,6 +223,10 @@ class ToyEngine:
         """The toy game's layout never changed."""
         return state
 
+    def stored(self, state: dict[str, Any]) -> dict[str, Any]:
+        """The toy game's state is plain JSON data."""
+        return state
+
     def redeal(self, state: dict[str, Any], seat: int | None, salt: int) -> dict[str, Any]:
         return redeal(state, seat, salt)
 

@@ -158,3 +158,23 @@ def test_a_broken_edit_keeps_the_last_good_keys(
     time.sleep(0.01)
     keys_file.write_text('{"keys": [')  # a hand edit gone wrong
     assert client.post("/games", json=OPTIONS, headers=bearer(key)).status_code == 201
+
+
+def test_without_keys_a_game_is_owned_by_its_address_for_the_worker_only(
+    make_app: Callable[..., Flask], redis_client: redis.Redis
+) -> None:
+    """Without keys a game's ``owner`` is its creator's address (the IPv6 /64, as the
+    per-address limits count it): the worker shares itself fairly between owners. The
+    listing stays public and no per-address listing or quota set is kept."""
+    client = make_app("manhattan").test_client()
+    for address, owner in [
+        ("203.0.113.9", "addr:203.0.113.9"),
+        ("2001:db8:1:2:aaaa::1", "addr:2001:db8:1:2::/64"),
+        ("::ffff:198.51.100.4", "addr:198.51.100.4"),
+    ]:
+        created = client.post("/games", json=OPTIONS, environ_base={"REMOTE_ADDR": address})
+        assert created.status_code == 201
+        doc = stored_text(redis_client, f"mh:{{{created.get_json()['id']}}}:game")
+        assert f'"owner":"{owner}"' in doc
+    assert len(client.get("/games").get_json()["games"]) == 3
+    assert redis_client.keys("mh:key:*") == []

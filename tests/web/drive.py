@@ -140,7 +140,7 @@ def page_width(page: Page) -> int:
 
 def assert_fits(page: Page) -> None:
     """No horizontal overflow: nothing wider than the viewport, no sideways scrolling."""
-    width = page.viewport_size["width"]  # type: ignore[index]
+    width = page.viewport_size["width"]
     wide = page.evaluate(
         """w => [...document.querySelectorAll('main *, header *, #status *')]
         .filter(e => e.getClientRects().length && e.getBoundingClientRect().right > w + 0.5)
@@ -154,7 +154,7 @@ def assert_near_board(page: Page, controls: str) -> None:
     """Every control matching ``controls`` is at most one screen from the board; on a
     desktop-sized window the board and those controls share the first screen."""
     page.evaluate("window.scrollTo(0, 0)")
-    height = page.viewport_size["height"]  # type: ignore[index]
+    height = page.viewport_size["height"]
     board = rect(page, "#board")
     boxes = page.evaluate(
         """s => [...document.querySelectorAll(s)].filter(e => e.getClientRects().length)
@@ -167,7 +167,7 @@ def assert_near_board(page: Page, controls: str) -> None:
     for box in boxes:
         gap = max(0, box["top"] - board["bottom"], board["top"] - box["bottom"])
         assert gap <= height, f"{box['what']} is {gap:.0f} px from the board"
-    if page.viewport_size["width"] >= 900:  # type: ignore[index]
+    if page.viewport_size["width"] >= 900:
         assert board["bottom"] <= height, f"the board ends at {board['bottom']:.0f} px"
         late = [b["what"] for b in boxes if b["bottom"] > height]
         assert late == [], f"below the fold beside the board: {late}"

@@ -160,7 +160,7 @@ def test_manhattan_shows_each_players_floors_in_a_building(
 ) -> None:
     game = ApiGame.create("manhattan", live_manhattan, ["Ann", "Bob"], seed=5)
     view = game.play_until(lambda v: shared_lot(v) is not None, choose=takeover)
-    city, lot = shared_lot(view)  # type: ignore[misc]
+    city, lot = shared_lot(view)
     here = view["state"]["cities"][city - 1]["lots"][lot - 1]
     held: dict[int, int] = {}
     for piece in here["pieces"]:

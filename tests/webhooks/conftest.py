@@ -26,6 +26,8 @@ SERVICE_ENV = {
     "WEBHOOK_SIGNING_KEY": KEY,
     "WEBHOOK_ALLOW_PRIVATE": "1",
     "CLOCK_MIN_TURN_SECONDS": "1",
+    # tests queue many webhook.test notifications (the default limit: test_limits.py)
+    "RATE_LIMIT_WEBHOOK_TESTS": "1000/minute",
 }
 WORKER_ENV = {
     **SERVICE_ENV,
@@ -43,12 +45,14 @@ def hooked_manhattan(redis_url: str) -> Iterator[str]:
 
 class Receiver:
     """An HTTP server recording ``{path, headers, body, at}`` of every POST. ``hang``:
-    seconds to hold the first request of each webhook-id before answering."""
+    seconds to hold the first request of each webhook-id before answering; ``delay``:
+    seconds to hold every request (a slow receiver that does answer)."""
 
     def __init__(self) -> None:
         self.port = free_port()
         self.requests: list[dict[str, Any]] = []
         self.hang = 0.0
+        self.delay = 0.0
         self.arrived = threading.Event()
         self._server: ThreadingHTTPServer | None = None
         self._lock = threading.Lock()
@@ -78,6 +82,7 @@ class Receiver:
                 outer.arrived.set()
                 if first and outer.hang:
                     time.sleep(outer.hang)
+                time.sleep(outer.delay)
                 self.send_response(204)
                 self.end_headers()
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from typing import Any
 
 import requests
 from standardwebhooks.webhooks import Webhook
 
+from shared.webhooks.delivery import KEPT
+from tests.conftest import connect
 from tests.webhooks.conftest import WORKER_ENV, Receiver
 from tests.worker.helpers import wait_for
 
@@ -175,3 +178,167 @@ def test_worker_killed_during_a_delivery(
     )
     ids = [r["headers"]["webhook-id"] for r in receiver.requests]
     assert ids.count(held) >= 2
+
+
+def _entry(webhook_id: str) -> tuple[int, int]:
+    """The outbox entry of a ``webhook-id`` (``msg_<game>_<ms>-<seq>``), to order by."""
+    ms, seq = webhook_id.rsplit("_", 1)[1].split("-")
+    return int(ms), int(seq)
+
+
+def _test(base: str, game: dict[str, Any], token: str | None = None) -> list[str]:
+    r = requests.post(
+        f"{base}/games/{game['id']}/webhooks/test",
+        headers=_auth(token or game["host"]),
+        timeout=10,
+    )
+    assert r.status_code == 202, r.text
+    ids: list[str] = r.json()["ids"]
+    return ids
+
+
+def test_seat_webhooks_follow_their_player_after_a_leave(
+    hooked_manhattan: str, receiver: Receiver, workers
+) -> None:
+    """(issue 29) a, b and c join with a webhook each and a leaves: b (now seat 0) sees
+    and tests only its own registration, d joining gets its own, and every delivery of
+    the game that follows reaches the player it is about, at that player's seat; a's
+    receiver hears nothing."""
+    base = hooked_manhattan
+    receiver.start()
+    r = requests.post(f"{base}/games", json={"players": 3}, timeout=10)
+    game = {"id": r.json()["id"], "host": r.json()["host_token"]}
+    token: dict[str, str] = {}
+    for name in ("a", "b", "c", "d"):
+        if name == "d":
+            gone = requests.delete(
+                f"{base}/games/{game['id']}/players/me", headers=_auth(token["a"]), timeout=10
+            )
+            assert gone.status_code == 200, gone.text
+            mine = requests.get(
+                f"{base}/games/{game['id']}/webhooks", headers=_auth(token["b"]), timeout=10
+            ).json()["webhooks"]
+            assert [(w["url"], w["seat"]) for w in mine] == [(receiver.url("/b"), 0)]
+            _test(base, game, token["b"])
+        body = {"name": name, "webhook": {"url": receiver.url(f"/{name}")}}
+        r = requests.post(f"{base}/games/{game['id']}/players", json=body, timeout=10)
+        assert r.status_code == 201, r.text
+        token[name] = r.json()["token"]
+    mine = requests.get(
+        f"{base}/games/{game['id']}/webhooks", headers=_auth(token["d"]), timeout=10
+    ).json()["webhooks"]
+    assert [(w["url"], w["seat"]) for w in mine] == [(receiver.url("/d"), 2)]
+    seat_of = {"b": 0, "c": 1, "d": 2}
+    game["tokens"] = [token[name] for name in seat_of]
+    r = requests.post(f"{base}/games/{game['id']}/start", headers=_auth(game["host"]), timeout=10)
+    assert r.status_code == 200, r.text
+    workers.start(**WORKER_ENV)
+    _play(base, game, 4)
+    wait_for(
+        lambda: (
+            len(_deliveries(base, game)) == len(receiver.requests)
+            and all(d["status"] == "delivered" for d in _deliveries(base, game))
+        ),
+        30,
+        "every delivery made",
+    )
+    assert receiver.bodies("/a") == []
+    for name, seat in seat_of.items():
+        bodies = receiver.bodies(f"/{name}")
+        assert any(b["type"] == "game.turn" for b in bodies), name
+        for b in bodies:
+            assert b["data"]["seat"] == seat, (name, b)
+            assert b["type"] != "game.turn" or seat in b["data"]["turn"], (name, b)
+    assert [b["type"] for b in receiver.bodies("/b")][0] == "webhook.test"
+
+
+def test_delivered_notifications_leave_the_outbox(
+    hooked_manhattan: str, receiver: Receiver, workers, redis_url: str
+) -> None:
+    """(issue 29) 30 tests to two registrations, all delivered: the outbox keeps only the
+    newest 50 notifications, the delivery state only their records, and the list still
+    shows those 50 as delivered."""
+    base = hooked_manhattan
+    receiver.start()
+    workers.start(**WORKER_ENV)
+    game = _game(base, receiver)
+    sent = [i for _ in range(30) for i in _test(base, game)]
+    got = lambda: {r["headers"]["webhook-id"] for r in receiver.requests}  # noqa: E731
+    wait_for(lambda: set(sent) <= got(), 30, "every test delivered")
+    client = connect(redis_url)
+    outbox, state = f"mh:{{{game['id']}}}:outbox", f"mh:{{{game['id']}}}:whstate"
+    wait_for(lambda: client.xlen(outbox) <= KEPT, 10, "the outbox trimmed")
+    kept = {entry_id for entry_id, _ in client.xrange(outbox)}
+    assert len(kept) == KEPT
+    records = {f.removeprefix("d:") for f in client.hkeys(state) if f.startswith("d:")}
+    assert records <= kept
+    listed = _deliveries(base, game)
+    assert len(listed) == KEPT and all(d["status"] == "delivered" for d in listed)
+    assert [d["id"] for d in listed[:2]] == sent[:-3:-1]  # the newest first
+
+
+def test_a_slow_receiver_holds_up_no_other_game(
+    hooked_manhattan: str, receiver: Receiver, workers
+) -> None:
+    """(issue 29) Six registrations whose receiver never answers in time (3 s timeout):
+    another game's delivery still arrives at once (it took 15 s and more when every
+    delivery went out on one thread)."""
+    base = hooked_manhattan
+    slow = Receiver()
+    slow.hang = 30
+    slow.start()
+    try:
+        receiver.start()
+        fast = _game(base, receiver, seat_hooks=0)
+        workers.start(**{**WORKER_ENV, "WEBHOOK_TIMEOUT_SECONDS": "3"})
+        wait_for(lambda: len(receiver.requests) >= 2, 10, "the fast game's start")
+        for _ in range(2):
+            _test(base, _game(base, slow, seat_hooks=2))  # 3 registrations each
+        assert slow.arrived.wait(10)
+        started = time.monotonic()
+        (test_id,) = _test(base, fast)
+        wait_for(
+            lambda: any(r["headers"]["webhook-id"] == test_id for r in receiver.requests),
+            60,
+            "the fast game's test",
+        )
+        arrived = next(r["at"] for r in receiver.requests if r["headers"]["webhook-id"] == test_id)
+        assert arrived - started < 2.0, arrived - started
+    finally:
+        slow.stop()
+
+
+def test_a_busy_registration_takes_turns_with_the_others(
+    hooked_manhattan: str, receiver: Receiver, workers
+) -> None:
+    """(issue 29) One deliverer thread and 1 s turns: a registration with 40 tests queued
+    at a receiver taking 0.25 s each keeps the thread at most a turn at a time, so
+    another game's test arrives within about a turn (it waited for all 40, over 10 s,
+    before), and the busy one's still arrive in outbox order, each once."""
+    base = hooked_manhattan
+    slow = Receiver()
+    slow.delay = 0.25
+    slow.start()
+    try:
+        receiver.start()
+        busy = _game(base, slow, seat_hooks=0)
+        queued = [i for _ in range(40) for i in _test(base, busy)]
+        fast = _game(base, receiver, seat_hooks=0)
+        workers.start(**{**WORKER_ENV, "WEBHOOK_CONCURRENCY": "1", "WEBHOOK_TURN_SECONDS": "1"})
+        assert slow.arrived.wait(10)
+        started = time.monotonic()
+        (test_id,) = _test(base, fast)
+        wait_for(
+            lambda: any(r["headers"]["webhook-id"] == test_id for r in receiver.requests),
+            60,
+            "the other game's test",
+        )
+        arrived = next(r["at"] for r in receiver.requests if r["headers"]["webhook-id"] == test_id)
+        assert arrived - started < 3.0, arrived - started
+        wait_for(lambda: len(slow.requests) >= len(queued) + 2, 30, "every busy delivery")
+        ids = [r["headers"]["webhook-id"] for r in slow.requests]
+        assert len(ids) == len(set(ids))
+        assert ids == sorted(ids, key=_entry)
+        assert set(queued) <= set(ids)
+    finally:
+        slow.stop()

@@ -77,6 +77,9 @@ class ManhattanEngine:
     def upgrade(self, state: State) -> State:
         return cast(State, upgrade(state))
 
+    def stored(self, state: State) -> State:
+        return state  # plain JSON data already
+
     def redeal(self, state: State, seat: int | None, salt: int) -> State:
         return redeal(state, seat, salt)
 

@@ -5,7 +5,8 @@ Off unless ``API_KEYS_FILE`` names a keys file (JSON, managed by
 ``POST /games`` needs ``Authorization: Bearer <key>`` (401 without, 403 for an unknown or
 revoked key, 429 with ``Retry-After`` over a quota) and ``GET /games`` shows a key only
 the games it created (401 without a key: with keys on, the listing is no longer public).
-Seat and host tokens work as before on every other route.
+Seat and host tokens work as before on every other route. Without keys a game's owner
+is its creator's address (:func:`owner`), for the worker's fair share only.
 
 The file holds SHA-256 hashes of the keys, never a key. It is re-read when its
 modification time, size or inode changes (one ``stat`` per request on these two routes),
@@ -30,8 +31,8 @@ from flask import Flask, Response, g, request
 
 from shared.games import Games
 from shared.http.errors import ApiError
-from shared.http.hookmarks import covered
-from shared.store import StoreError
+from shared.http.middleware.ratelimit import client_address
+from shared.store import StoreError, address_owner
 
 log = logging.getLogger(__name__)
 
@@ -164,16 +165,19 @@ def _over_quota(detail: str, retry_after: int) -> ApiError:
     )
 
 
-def owner() -> str | None:
-    """The id of the API key of the current request (``None`` when keys are off)."""
+def owner() -> str:
+    """Who creates a game, for its ``owner``: the id of the request's API key, or when
+    keys are off the client's address (``addr:<address>``, counted as the per-address
+    rate limits count it). The worker shares itself fairly between owners
+    (shared/store/schedule.py); listings and quotas are by key only."""
     key = g.get("api_key")
-    return key.id if key is not None else None
+    return key.id if key is not None else address_owner(client_address())
 
 
 def owner_index(games: Games) -> str | None:
     """The listing index the current request may see: its key's, or every game's."""
-    found = owner()
-    return None if found is None else games.store.tracking.owner_index(found)
+    key = g.get("api_key")
+    return None if key is None else games.store.tracking.owner_index(key.id)
 
 
 def init_api_keys(app: Flask, games: Games, path: str) -> None:
@@ -184,7 +188,6 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
     tracking = games.store.tracking
 
     @app.before_request
-    @covered  # nothing to do outside creating and listing games
     def _require_key() -> None:
         if request.endpoint not in (CREATE_ENDPOINT, LIST_ENDPOINT):
             return
@@ -214,7 +217,6 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
         g.api_key_reservation = member
 
     @app.after_request
-    @covered  # nothing to do outside creating games
     def _settle(response: Response) -> Response:
         member = g.pop("api_key_reservation", None)
         if member is not None:  # the game (if created) holds its own live place now

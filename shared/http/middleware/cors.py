@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from shared.http.hookmarks import covered
+from shared.http.middleware.headers import HeaderMap, add_vary
 
 ALLOW_METHODS = "GET, POST, DELETE, OPTIONS"
 ALLOW_HEADERS = (
@@ -31,7 +31,8 @@ def parse_origins(setting: str | None) -> frozenset[str]:
 
 
 class CorsPolicy:
-    """The allowed origins (``app.extensions["cors"]``, read by shared/http/fastpath.py too)."""
+    """The allowed origins and the app's CORS hooks (``app.extensions["cors"]``;
+    shared/http/fastpath.py adds the same headers through :meth:`add_headers`)."""
 
     def __init__(self, origins: frozenset[str]) -> None:
         self.origins = origins
@@ -40,6 +41,37 @@ class CorsPolicy:
     def allowed(self, origin: str | None) -> bool:
         return bool(origin) and (self.any_origin or origin in self.origins)
 
+    def add_headers(self, headers: HeaderMap, origin: str | None) -> None:
+        """An answer's CORS headers, for a request from ``origin`` (``None``: no Origin).
+
+        Every answer varies with Origin (allowed or not, or absent): a cache must not hand
+        one origin's answer, with or without CORS headers, to another."""
+        add_vary(headers, "Origin")
+        if origin is None or not self.allowed(origin):
+            return
+        if "Access-Control-Allow-Origin" not in headers:
+            headers["Access-Control-Allow-Origin"] = origin
+            headers["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
+
+    def preflight(self) -> Response | None:
+        """The before-request hook: a preflight ``OPTIONS`` answered ``204``."""
+        if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
+            return None
+        response = Response(status=204)
+        origin = request.headers.get("Origin")
+        response.headers["Vary"] = "Origin"
+        if origin is not None and self.allowed(origin):
+            response.headers["Access-Control-Allow-Origin"] = origin
+            response.headers["Access-Control-Allow-Methods"] = ALLOW_METHODS
+            response.headers["Access-Control-Allow-Headers"] = ALLOW_HEADERS
+            response.headers["Access-Control-Max-Age"] = MAX_AGE
+        return response
+
+    def finish_answer(self, response: Response) -> Response:
+        """The after-request hook: :meth:`add_headers`."""
+        self.add_headers(response.headers, request.headers.get("Origin"))
+        return response
+
 
 def init_cors(app: Flask, setting: str | None) -> None:
     """Answer preflights and add CORS headers for the allowed origins (none: no-op)."""
@@ -47,31 +79,5 @@ def init_cors(app: Flask, setting: str | None) -> None:
     if not origins:
         return
     policy = app.extensions["cors"] = CorsPolicy(origins)
-    allowed = policy.allowed
-
-    @app.before_request
-    @covered  # only OPTIONS: never a request the hot path answers
-    def _preflight() -> Response | None:
-        if request.method != "OPTIONS" or "Access-Control-Request-Method" not in request.headers:
-            return None
-        response = Response(status=204)
-        origin = request.headers.get("Origin")
-        response.headers["Vary"] = "Origin"
-        if allowed(origin):
-            response.headers["Access-Control-Allow-Origin"] = origin
-            response.headers["Access-Control-Allow-Methods"] = ALLOW_METHODS
-            response.headers["Access-Control-Allow-Headers"] = ALLOW_HEADERS
-            response.headers["Access-Control-Max-Age"] = MAX_AGE
-        return response
-
-    @app.after_request
-    @covered
-    def _cors_headers(response: Response) -> Response:
-        # Every answer varies with Origin (allowed or not, or absent): a cache must not
-        # hand one origin's answer, with or without CORS headers, to another.
-        response.vary.add("Origin")
-        origin = request.headers.get("Origin")
-        if allowed(origin) and "Access-Control-Allow-Origin" not in response.headers:
-            response.headers["Access-Control-Allow-Origin"] = origin
-            response.headers["Access-Control-Expose-Headers"] = EXPOSE_HEADERS
-        return response
+    app.before_request(policy.preflight)
+    app.after_request(policy.finish_answer)

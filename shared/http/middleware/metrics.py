@@ -13,10 +13,36 @@ from flask import Flask, Response, current_app, g, request
 
 from shared.games import Games
 from shared.http.errors import ApiError
-from shared.http.hookmarks import covered
 from shared.ops import metrics
 
 MOVE_ENDPOINT = "games.make_move"
+
+
+def count_request(
+    route: str,
+    method: str,
+    status: int,
+    started: float | None,
+    endpoint: str | None,
+    code: str | None,
+) -> None:
+    """Count an answered request (its route, method and status, and its duration since
+    ``started``), and a refused move by its problem ``code``."""
+    seconds = time.perf_counter() - started if started else 0.0
+    metrics.observe_request(route, method, status, seconds)
+    if endpoint == MOVE_ENDPOINT and status >= 400:
+        metrics.MOVES_REJECTED.labels(code or f"http-{status}").inc()
+
+
+def count_answer(response: Response) -> Response:
+    """The after-request hook: :func:`count_request`."""
+    rule = request.url_rule
+    route = rule.rule if rule is not None else "unmatched"  # request_log.route_of()
+    status = response.status_code
+    count_request(
+        route, request.method, status, g.get("started"), request.endpoint, g.get("problem_code")
+    )
+    return response
 
 
 def init_metrics(app: Flask, games: Games) -> None:
@@ -29,18 +55,7 @@ def init_metrics(app: Flask, games: Games) -> None:
         ),
     )
 
-    @app.after_request
-    @covered
-    def _count(response: Response) -> Response:
-        started = g.get("started")
-        seconds = time.perf_counter() - started if started else 0.0
-        rule = request.url_rule
-        route = rule.rule if rule is not None else "unmatched"  # request_log.route_of()
-        metrics.observe_request(route, request.method, response.status_code, seconds)
-        if request.endpoint == MOVE_ENDPOINT and response.status_code >= 400:
-            code = g.get("problem_code") or f"http-{response.status_code}"
-            metrics.MOVES_REJECTED.labels(code).inc()
-        return response
+    app.after_request(count_answer)
 
     def metrics_view() -> Response:
         """The Prometheus text exposition of every worker of this service."""

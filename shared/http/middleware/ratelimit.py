@@ -2,7 +2,8 @@
 
 A rate is written like ``"20/second"``, ``"10/minute"``, ``"600/hour"`` or ``"5/10s"``
 (5 per 10 seconds; anything the ``limits`` library parses works too); an empty value or
-``off`` switches the limit off (the default).
+``off`` switches the limit off (the default). Rates, windows and the refusal are the
+games layer's (shared/games/rates.py); this module is the HTTP side.
 
 Two mechanisms, chosen by what a request may cost:
 
@@ -11,11 +12,15 @@ Two mechanisms, chosen by what a request may cost:
   storage, fixed windows. Each check is one call to the storage (its key is a single
   key, so it lives in one cluster slot). A Redis that is down fails the check, and the
   request gets ``503 storage-unavailable`` like every other request that needs Redis.
+  ``RATE_LIMIT_WEBHOOK_TESTS`` counts the same way per game and client address (on by
+  default: each ``POST /games/{id}/webhooks/test`` queues a signed POST per
+  registration the bearer sees).
 - **Per seat token, for moves** (``RATE_LIMIT_MOVES``): a move must cost two Redis round
   trips (read, compare-and-set). flask-limiter would add a third, so the counter is an
   ``INCR`` inside the move's own read pipeline (``GameStore.read_counted``), on a key in
-  the game's ``{id}`` hash slot; ``limits`` still parses the rate and sizes the window,
-  and the window's number is part of the key (one key per window, no reset needed).
+  the game's ``{id}`` hash slot, counted by the games layer's write loop; ``limits``
+  still parses the rate and sizes the window, and the window's number is part of the
+  key (one key per window, no reset needed).
 
 Failed authentications are counted after the answer (a 401, or a 403
 ``invalid-token``, to a request that carried a token). Checking the count before every
@@ -34,75 +39,23 @@ import ipaddress
 import json
 import logging
 import math
-import re
 import time
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import limits
 from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
-from limits import RateLimitItem
 
-from shared.http.errors import PROBLEM_MIME, ApiError, problem
-from shared.http.hookmarks import covered
+from shared.games.errors import RateLimited
+from shared.games.rates import parse_rate as parse_rate  # re-exported (the tests use it)
+from shared.games.rates import rate_limited
+from shared.http.errors import PROBLEM_MIME, game_problem, problem
 from shared.store import StoreError
 
 log = logging.getLogger(__name__)
 
-Rate = RateLimitItem
-_SHORT = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*(s|m|h|d)\s*$")
-_UNITS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
-_OFF = {"", "off", "none", "0"}
 _AUTH_SCOPE = "auth-failures"
-
-
-def parse_rate(text: str | None) -> Rate | None:
-    """The rate of a setting; ``None`` when off. Raises ValueError on a malformed one."""
-    if text is None or text.strip().lower() in _OFF:
-        return None
-    short = _SHORT.match(text.lower())
-    if short:  # "5/10s": limits wants the unit spelled out
-        text = f"{short.group(1)}/{short.group(2) or 1} {_UNITS[short.group(3)]}"
-    try:
-        rate = limits.parse(text)
-    except ValueError as error:
-        raise ValueError(
-            f"not a rate: {text!r} (e.g. '20/second', '10/minute', '5/10s')"
-        ) from error
-    if rate.amount < 1:
-        raise ValueError(f"not a rate: {text!r}")
-    return rate
-
-
-def describe(rate: Rate) -> str:
-    """``"3 per 60 s"``: how a problem's detail names a rate."""
-    return f"{rate.amount} per {rate.get_expiry()} s"
-
-
-def window_of(rate: Rate, now: float | None = None) -> tuple[int, int]:
-    """The current window's number and the whole seconds until it ends (at least 1)."""
-    now = time.time() if now is None else now
-    length = rate.get_expiry()
-    number = int(now // length)
-    retry_after = max(1, math.ceil((number + 1) * length - now))
-    return number, retry_after
-
-
-def rate_limited(rate: Rate, retry_after: int, what: str) -> ApiError:
-    """429 ``rate-limited`` with ``Retry-After``."""
-    return ApiError(
-        429,
-        "rate-limited",
-        f"Too many {what}: at most {describe(rate)}; retry in {retry_after} s.",
-        headers={"Retry-After": str(retry_after)},
-    )
-
-
-def check(count: int, rate: Rate, retry_after: int, what: str) -> None:
-    """429 once ``count`` (this window's, this request included) exceeds the rate."""
-    if count > rate.amount:
-        raise rate_limited(rate, retry_after, what)
+_WEBHOOK_TEST_SCOPE = "webhook-tests"
 
 
 def client_address() -> str:
@@ -145,6 +98,7 @@ class AddressLimits:
         self.creates = parse_rate(settings.get("RATE_LIMIT_CREATES"))
         self.joins = parse_rate(settings.get("RATE_LIMIT_JOINS"))
         self.auth_failures = parse_rate(settings.get("RATE_LIMIT_AUTH_FAILURES"))
+        self.webhook_tests = parse_rate(settings.get("RATE_LIMIT_WEBHOOK_TESTS"))
         self.prefix = prefix
         self._blocked: dict[str, float] = {}  # address -> time.monotonic() it ends
         self._what: dict[str, str] = {}  # endpoint -> what its limit counts
@@ -207,11 +161,27 @@ class AddressLimits:
         limited = rate_limited(
             rate, retry_after, self._what.get(request.endpoint or "", "requests")
         )
-        return problem(429, limited.code, limited.detail, limited.headers)
+        return game_problem(limited)
+
+    def count_webhook_test(self, game_id: str) -> None:
+        """Count a ``POST /games/{id}/webhooks/test`` against ``RATE_LIMIT_WEBHOOK_TESTS``
+        per game and client address (one call to the storage; a second one, for
+        ``Retry-After``, only over the rate): ``rate-limited`` over it."""
+        rate = self.webhook_tests
+        if rate is None:
+            return
+        address = client_address()
+        strategy = self.limiter.limiter
+        if strategy.hit(rate, self.prefix, _WEBHOOK_TEST_SCOPE, game_id, address):
+            return
+        reset, _ = strategy.get_window_stats(
+            rate, self.prefix, _WEBHOOK_TEST_SCOPE, game_id, address
+        )
+        retry_after = min(rate.get_expiry(), max(1, math.ceil(reset - time.time())))
+        raise rate_limited(rate, retry_after, "webhook tests of this game")
 
     # -- failed authentication --------------------------------------------------------
 
-    @covered  # the hot path hands requests with a token to Flask while any is blocked
     def _refuse_blocked(self) -> None:
         """429 for a request with a token from an address this process has blocked."""
         if "Authorization" not in request.headers or not self._blocked:
@@ -225,11 +195,10 @@ class AddressLimits:
             return
         raise self._auth_limited(math.ceil(left))
 
-    def _auth_limited(self, retry_after: int) -> ApiError:
+    def _auth_limited(self, retry_after: int) -> RateLimited:
         assert self.auth_failures is not None
         return rate_limited(self.auth_failures, retry_after, "failed authentications")
 
-    @covered  # nothing to count on a hot path's answer (never a 401 or 403)
     def _count_auth_failure(self, response: Response) -> Response:
         """Count a failed authentication; the one over the rate becomes the 429 itself
         (changed in place, so headers other hooks set stay)."""

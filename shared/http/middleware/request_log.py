@@ -13,13 +13,13 @@ import logging
 import os
 import re
 import time
-from contextvars import ContextVar
 from typing import Any
 
 from flask import Flask, Response, g, has_request_context, request
 from pythonjsonlogger.json import JsonFormatter
 
-from shared.http.hookmarks import covered
+from shared.games.access import ACTOR as ACTOR  # re-exported (shared/http/fastpath.py)
+from shared.http.middleware.headers import HeaderMap
 
 HEADER = "X-Request-Id"
 _VALID_ID = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -28,10 +28,9 @@ _JSON = "%(levelname)s %(name)s %(message)s"
 
 log = logging.getLogger("boardgames.request")
 
-# The seat (or "host") the request's bearer token turned out to act for: set by
-# shared.games.access where the token is resolved, read here for the log line. A ContextVar
-# (not flask.g) because access.py stays free of Flask; per greenlet under gevent.
-ACTOR: ContextVar[int | str | None] = ContextVar("boardgames_actor", default=None)
+# ACTOR: the seat (or "host") the request's bearer token turned out to act for. The games
+# layer owns it (shared.games.access sets it where the token is resolved); this module
+# clears it as a request begins and reads it for the log line.
 
 
 def request_id() -> str | None:
@@ -126,31 +125,52 @@ def log_request(
     )
 
 
+def begin_request(given_id: str | None) -> tuple[float, str]:
+    """How every request begins: its clock, its id (``given_id``, the client's
+    ``X-Request-Id``, when valid), and no actor yet."""
+    ACTOR.set(None)
+    return time.perf_counter(), new_request_id(given_id)
+
+
+def end_request(
+    headers: HeaderMap,
+    method: str,
+    route: str,
+    path: str,
+    status: int,
+    started: float | None,
+    game_id: str | None,
+    rid: str,
+    code: str | None,
+) -> None:
+    """How every answer ends: its ``X-Request-Id``, and the request's log line."""
+    headers[HEADER] = rid
+    if log.isEnabledFor(logging.INFO):  # else the line would be dropped: skip building it
+        log_request(method, route, path, status, started, game_id, rid, code)
+
+
+def start_request() -> None:
+    """The before-request hook: :func:`begin_request`."""
+    g.started, g.request_id = begin_request(request.headers.get(HEADER))
+
+
+def finish_request(response: Response) -> Response:
+    """The after-request hook: :func:`end_request`."""
+    end_request(
+        response.headers,
+        request.method,
+        route_of(),
+        request.path,
+        response.status_code,
+        g.get("started"),
+        (request.view_args or {}).get("game_id"),
+        g.get("request_id") or request_id() or "",
+        g.get("problem_code"),
+    )
+    return response
+
+
 def init_request_log(app: Flask) -> None:
     """Stamp each request with an id and log it once it is answered."""
-
-    @app.before_request
-    @covered
-    def _start() -> None:
-        g.started = time.perf_counter()
-        ACTOR.set(None)
-        request_id()
-
-    @app.after_request
-    @covered
-    def _finish(response: Response) -> Response:
-        rid = g.get("request_id") or request_id() or ""
-        response.headers[HEADER] = rid
-        if not log.isEnabledFor(logging.INFO):  # the line would be dropped: skip building it
-            return response
-        log_request(
-            request.method,
-            route_of(),
-            request.path,
-            response.status_code,
-            g.get("started"),
-            (request.view_args or {}).get("game_id"),
-            rid,
-            g.get("problem_code"),
-        )
-        return response
+    app.before_request(start_request)
+    app.after_request(finish_request)

@@ -1,75 +1,10 @@
-"""The memo of move bodies and view queries (shared/http/argmemo.py): a repeat gets what the
-schema alone would give, as a fresh object, and errors never come from the memo."""
+"""A move body is parsed for each request, in both paths (shared/http/fastpath.py's and
+Flask's): a repeat gets what the schema alone gives, as a fresh object, and an invalid
+body fails the same way every time."""
 
 from __future__ import annotations
 
-import pytest
-from marshmallow import Schema, fields
-
-from shared.http import argmemo
 from tests.kit.helpers import assert_problem, auth, post_move, started_game
-
-
-def _nested(depth: int) -> list[object]:
-    value: list[object] = [1]
-    for _ in range(depth):
-        value = [value]
-    return value
-
-
-def test_a_kept_load_comes_back_as_a_fresh_copy():
-    memo = argmemo.LoadMemo()
-    value = {"type": "place", "pieces": [1, 2], "x": None, "f": 1.5, "ok": True}
-    memo.put(b"body", value)
-    first, second = memo.get(b"body"), memo.get(b"body")
-    assert first == second == value
-    assert first is not value and first["pieces"] is not value["pieces"]
-    first["pieces"].append(3)
-    first["type"] = "changed"
-    assert memo.get(b"body") == value
-    assert memo.get(b"other") is None
-
-
-@pytest.mark.parametrize(
-    "value",
-    [
-        {"t": (1, 2)},  # a tuple would come back a list
-        {"t": {1, 2}},
-        {1: "non-string key"},
-        {"big": 2**70},
-        {"nan": float("nan")},
-        {"deep": _nested(40)},
-    ],
-)
-def test_values_that_a_json_copy_would_change_are_not_kept(value):
-    memo = argmemo.LoadMemo()
-    memo.put(b"body", value)
-    assert memo.get(b"body") is None
-
-
-def test_the_memo_is_bounded():
-    memo = argmemo.LoadMemo(entries=3, longest=8)
-    memo.put(b"x" * 9, {"long": 1})
-    assert memo.get(b"x" * 9) is None
-    for i in range(5):
-        memo.put(str(i).encode(), {"i": i})
-    assert [memo.get(str(i).encode()) for i in range(5)] == [
-        None,
-        None,
-        {"i": 2},
-        {"i": 3},
-        {"i": 4},
-    ]
-
-
-def test_only_marked_schemas_have_a_memo():
-    class Plain(Schema):
-        a = fields.Int()
-
-    marked = argmemo.memoized(Plain())
-    assert argmemo.memo_of(marked) is not None
-    assert argmemo.memo_of(Plain()) is None
-    assert argmemo.memo_of({"a": fields.Int()}) is None
 
 
 def test_a_repeated_move_body_is_parsed_afresh_for_each_request(toy_app, toy_client, monkeypatch):

@@ -22,6 +22,11 @@ FROM_EVENTS = {
 }
 
 
+def message_id(game_id: str, entry_id: str) -> str:
+    """The ``webhook-id`` of a notification (its outbox entry): stable over its retries."""
+    return f"msg_{game_id}_{entry_id}"
+
+
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 

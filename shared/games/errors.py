@@ -1,0 +1,75 @@
+"""The games layer's refusals: a small hierarchy of :class:`ValueError` (in the style of
+python-chess's ``IllegalMoveError``), each kind one reason a request cannot be done.
+
+Every error carries a stable machine-readable ``code`` (``game-not-found``,
+``invalid-token``, ``not-your-turn`` ...), a human ``detail`` and extra fields for the
+answer (``version=``, ``errors=``). The kinds say *why*, never *how to answer*: status
+codes, titles and headers belong to the HTTP layer, whose error handlers map each kind
+to its status (its ``errors`` module). The webhooks layer raises these too.
+
+The engine's own :class:`shared.engine.RuleError` stays apart: it is the rules' refusal,
+these are the kit's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GameError(ValueError):
+    """A refusal of the games layer: ``code``, ``detail`` and ``extra`` answer fields.
+
+    Raise one of the kinds below; the base class is for catching them all.
+    """
+
+    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.detail!r})"
+
+
+class NotFound(GameError):
+    """No such game (``game-not-found``)."""
+
+
+class Unauthorized(GameError):
+    """The request carries no bearer token, and this needs one (``missing-token``)."""
+
+
+class Forbidden(GameError):
+    """The token does not allow this: no token of the game (``invalid-token``), or the
+    wrong one of its tokens (``host-token-required``, ``seat-token-required``)."""
+
+
+class Conflict(GameError):
+    """Not now, in the game's current state (``game-not-open``, ``not-your-turn``,
+    ``version-conflict`` ...)."""
+
+
+class PreconditionFailed(GameError):
+    """The client's condition on the game's version does not hold (``version-mismatch``,
+    with ``version``: the current one)."""
+
+
+class Invalid(GameError):
+    """Input that is well-formed but refused (``option-not-allowed``,
+    ``idempotency-key-reused``, ``webhook-url-refused`` ...)."""
+
+    @classmethod
+    def field(cls, location: str, name: str, detail: str, message: str) -> Invalid:
+        """``validation-error`` for one field, shaped like the schemas' own refusals
+        (``errors={location: {field: [message]}}``)."""
+        return cls("validation-error", detail, errors={location: {name: [message]}})
+
+
+class RateLimited(GameError):
+    """Too many requests of one kind (``rate-limited``): retry in ``retry_after``
+    seconds."""
+
+    def __init__(self, code: str, detail: str, retry_after: int, **extra: Any) -> None:
+        super().__init__(code, detail, **extra)
+        self.retry_after = retry_after

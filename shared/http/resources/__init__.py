@@ -1,0 +1,43 @@
+"""The routes of a game service, one module per resource, on one blueprint (``games``):
+thin HTTP wiring around :class:`shared.games.Games`.
+
+- ``games``: create, list, read (``GET /games/{id}``), start, cancel;
+- ``players``: join (or seat a bot), leave, resign;
+- ``moves``: legal moves, make a move;
+- ``events``: the long-poll page and the SSE stream;
+- ``records``: score and log;
+- ``blueprint``: what they share (the blueprint and its strict parser, the bearer and
+  ``If-Match``, the answer as built, the document's snippets).
+
+Every answer is built whole (status, headers, body) and sent as built; the response
+schemas only document it (shared/http/schemas/answers.py). The two requests of a move,
+``GET /games/{id}`` and ``POST /games/{id}/moves``, are built by ``games.game_answer``
+and ``moves.move_answer``, which shared/http/fastpath.py sends as they are too.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema
+
+from shared.http import webhooks
+from shared.http.resources import events, games, moves, players, records
+from shared.http.resources.blueprint import KitBlueprint, bearer, problems
+
+
+def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> KitBlueprint:
+    """The game service's routes, documented with the game's option and move schemas.
+
+    Argument schemas are given as instances: given a class, webargs builds one per request.
+    The routes are added in the order of the OpenAPI document's paths.
+    """
+    blp = KitBlueprint("games", __name__, description="Games, players, moves and events.")
+    blp.move_args = move_schema()
+    games.add_create_and_list(blp, options_schema)
+    players.add_routes(blp)
+    games.add_start_cancel_and_read(blp)
+    moves.add_routes(blp)
+    records.add_score(blp)
+    events.add_routes(blp)
+    records.add_log(blp)
+    webhooks.add_routes(blp, bearer, problems)
+    return blp

@@ -1,0 +1,170 @@
+"""The game resource: create, list, read, start and cancel a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from marshmallow import Schema
+from werkzeug.http import parse_etags
+
+from shared.games import Games
+from shared.games.access import seat_of
+from shared.http import webhooks
+from shared.http.errors import invalid
+from shared.http.middleware.apikeys import owner, owner_index
+from shared.http.resources.blueprint import (
+    BEARER,
+    ETAG,
+    IF_MATCH_DOC,
+    Answer,
+    KitBlueprint,
+    bearer,
+    bearer_of,
+    etag_headers,
+    games,
+    if_match,
+    json_answer,
+    problems,
+    send,
+)
+from shared.http.schemas import answers as a
+from shared.http.schemas import requests as q
+
+IF_NONE_MATCH_DOC = {
+    "in": "header",
+    "name": "If-None-Match",
+    "schema": {"type": "string"},
+    "description": 'The ETag you hold, e.g. `"7"`: 304 with no body while it is current.',
+}
+
+
+def game_answer(
+    kit: Games,
+    game_id: str,
+    authorization: str | None,
+    include: str | None,
+    if_none_match: str | None = None,
+) -> Answer:
+    """The whole answer of ``GET /games/{id}`` from the request's raw headers and its
+    ``include``: the seat's view (with its legal moves when ``include`` asks), or a
+    bodiless 304 while ``If-None-Match`` holds the current version. The view sends it,
+    and shared/http/fastpath.py sends the same for the requests it answers."""
+    doc = kit.load(game_id)
+    seat = seat_of(doc, bearer_of(authorization))
+    headers = etag_headers(doc["version"])
+    if if_none_match is not None and parse_etags(if_none_match).contains_weak(str(doc["version"])):
+        return Answer(304, list(headers.items()), b"")
+    body = kit.view(doc, seat)
+    if include == "legal_moves":
+        body["legal_moves"] = [] if seat is None else kit.legal_moves(doc, seat)
+    return json_answer(body, 200, headers)
+
+
+def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None:
+    """``POST /games`` (validated by the game's options schema) and ``GET /games``."""
+
+    @blp.route("/games", methods=["POST"])
+    @blp.arguments(options_schema(), required=False, description="The game's options.")
+    @blp.response(
+        201, a.CreatedSchema, headers={"Location": {"schema": {"type": "string"}}, **ETAG}
+    )
+    @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
+    @blp.doc(responses=problems(400, 401, 403, 409, 413, 422, 429, 503))
+    @blp.doc(operationId="createGame")
+    def create_game(options: dict[str, Any]) -> Any:
+        """Create a game; the answer carries the host token, shown once.
+
+        Options are the game's own plus `players` (seats) and `seed` (random when omitted, and
+        then committed to by `seed_commitment`). Keep `host_token`: it starts and cancels
+        the game and is never shown again. With API keys on, send a key as bearer token.
+        """
+        kit = games()
+        webhook, secret = webhooks.for_game(kit, options)
+        doc, host_token = kit.create(options, owner(), webhook)
+        body = {"id": doc["id"], "host_token": host_token, "game": kit.view(doc, None)}
+        if webhook is not None:
+            body |= {"webhook_id": webhook["id"], "webhook_secret": secret}
+        headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
+        return send(json_answer(body, 201, headers))
+
+    @blp.route("/games", methods=["GET"])
+    @blp.arguments(q.ListQuerySchema(), location="query")
+    @blp.response(200, a.GameListSchema)
+    @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
+    @blp.doc(responses=problems(401, 403, 422, 503))
+    @blp.doc(operationId="listGames")
+    def list_games(query: dict[str, Any]) -> Any:
+        """List games, newest first; filter by ``status``; follow ``next_cursor``.
+
+        Public facts only (never tokens or hidden state). Pass `next_cursor` back as
+        `cursor` for the next page; it is `null` on the last one.
+        """
+        kit = games()
+        try:
+            docs, cursor = kit.store.list_games(
+                query.get("status"), query["limit"], query.get("cursor"), owner_index(kit)
+            )
+        except ValueError as error:
+            detail = "The cursor is not one this service issued."
+            raise invalid("query", "cursor", detail, "Invalid cursor.") from error
+        return send(json_answer({"games": [kit.summary(d) for d in docs], "next_cursor": cursor}))
+
+
+def add_start_cancel_and_read(blp: KitBlueprint) -> None:
+    """``POST /games/{id}/start``, ``DELETE /games/{id}`` and ``GET /games/{id}``."""
+
+    @blp.route("/games/<game_id>/start", methods=["POST"])
+    @blp.arguments(q.EmptySchema(), required=False)
+    @blp.response(200, a.ViewSchema, headers=ETAG)
+    @blp.doc(security=BEARER)
+    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
+    @blp.doc(operationId="startGame", parameters=[IF_MATCH_DOC])
+    def start_game(_body: dict[str, Any], game_id: str) -> Any:
+        """The host starts the game with the players who joined.
+
+        Needs the host token and at least the game's minimum of players; the seats left
+        empty are dropped. The answer is the spectator's view of the started game.
+        """
+        kit = games()
+        doc = kit.start(game_id, bearer(), if_match())
+        return send(json_answer(kit.view(doc, None), 200, etag_headers(doc["version"])))
+
+    @blp.route("/games/<game_id>", methods=["DELETE"])
+    @blp.response(200, a.ViewSchema, headers=ETAG)
+    @blp.doc(security=BEARER)
+    @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
+    @blp.doc(operationId="cancelGame", parameters=[IF_MATCH_DOC])
+    def cancel_game(game_id: str) -> Any:
+        """The host cancels the game.
+
+        Needs the host token; an open or running game becomes `cancelled` (409 once over).
+        """
+        kit = games()
+        doc = kit.cancel(game_id, bearer(), if_match())
+        return send(json_answer(kit.view(doc, None), 200, etag_headers(doc["version"])))
+
+    @blp.route("/games/<game_id>", methods=["GET"])
+    @blp.arguments(q.ViewQuerySchema(), location="query")
+    @blp.response(200, a.ViewSchema, headers=ETAG)
+    @blp.alt_response(304, description="Not modified (If-None-Match).", headers=ETAG)
+    @blp.doc(security=[{}, *BEARER])
+    @blp.doc(responses=problems(401, 403, 404, 422, 503))
+    @blp.doc(operationId="getGame", parameters=[IF_NONE_MATCH_DOC])
+    def get_game(query: dict[str, Any], game_id: str) -> Any:
+        """The game as the bearer's seat may see it (a spectator's view without a token).
+
+        A seat's token shows that seat's private information (its hand, its plan) too;
+        without a token, or with the host token, it is the spectator's view. Send the
+        last `ETag` in `If-None-Match` to get a bodiless 304 while nothing changed. With
+        `include=legal_moves` the view also lists the seat's legal moves (none for a spectator).
+        """
+        headers = request.headers
+        answer = game_answer(
+            games(),
+            game_id,
+            headers.get("Authorization"),
+            query.get("include"),
+            headers.get("If-None-Match"),
+        )
+        return send(answer)

@@ -1,0 +1,41 @@
+"""A game's public records: the score so far and the log (replayable once over)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.http.resources.blueprint import KitBlueprint, games, json_answer, problems, send
+from shared.http.schemas import answers as a
+
+
+def add_score(blp: KitBlueprint) -> None:
+    """``GET /games/{id}/score``."""
+
+    @blp.route("/games/<game_id>/score", methods=["GET"])
+    @blp.response(200, a.ScoreboardSchema)
+    @blp.doc(responses=problems(404, 503))
+    @blp.doc(operationId="getScore")
+    def get_score(game_id: str) -> Any:
+        """Scores so far (public) and the result once over.
+
+        No token needed: the score breakdown is public.
+        """
+        kit = games()
+        return send(json_answer(kit.score(kit.load(game_id))))
+
+
+def add_log(blp: KitBlueprint) -> None:
+    """``GET /games/{id}/log``."""
+
+    @blp.route("/games/<game_id>/log", methods=["GET"])
+    @blp.response(200, a.LogSchema)
+    @blp.doc(responses=problems(404, 503))
+    @blp.doc(operationId="getLog")
+    def get_log(game_id: str) -> Any:
+        """Every event; once the game is over also the seed and all moves, to replay it.
+
+        Once over, `seed`, `salt` and `moves` let anyone replay the game and check
+        `seed_commitment`.
+        """
+        kit = games()
+        return send(json_answer(kit.log(kit.load(game_id))))

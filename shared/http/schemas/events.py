@@ -1,0 +1,84 @@
+"""The kit's own events, for the OpenAPI document (a game adds its own, built on
+:class:`EventBase` and :func:`event_type`; see shared/http/openapi.py)."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+from shared.http.schemas.answers import PlayerSchema
+from shared.http.schemas.fields import BOT_STRATEGIES, REQ, payload
+from shared.http.schemas.moves import type_field
+
+
+class EventBase(Schema):
+    """What every event has: its id, type and the version that made it."""
+
+    id = fields.String(required=True, metadata={"description": "`<version>-<n>`; pass as `after`."})
+    version = fields.Integer(required=True, metadata={"description": "The version it made."})
+
+
+def event_type(name: str) -> fields.String:
+    """An event's ``type``, fixed to ``name`` (the discriminator)."""
+    return type_field(name)
+
+
+class GameCreatedEvent(EventBase):
+    type = event_type("game_created")
+    options = payload("Options", required=True)
+
+
+class PlayerJoinedEvent(EventBase):
+    type = event_type("player_joined")
+    seat = fields.Integer(**REQ)
+    name = fields.String(**REQ)
+    bot = fields.String(
+        metadata={"enum": list(BOT_STRATEGIES), "description": "Only for a bot seat."}
+    )
+
+
+class SeatEvent(EventBase):
+    seat = fields.Integer(**REQ)
+
+
+class SeatResignedEvent(SeatEvent):
+    type = event_type("seat_resigned")
+
+
+class PlayerLeftEvent(SeatEvent):
+    type = event_type("player_left")
+    name = fields.String(**REQ)
+
+
+class SeatTimedOutEvent(SeatEvent):
+    type = event_type("seat_timed_out")
+
+
+class SeatAbandonedEvent(SeatEvent):
+    type = event_type("seat_abandoned")
+
+
+class GameStartedEvent(EventBase):
+    type = event_type("game_started")
+    players = fields.List(fields.Nested(PlayerSchema), **REQ)
+
+
+class GameFinishedEvent(EventBase):
+    type = event_type("game_finished")
+    result = payload("Result", required=True)
+
+
+class GameCancelledEvent(EventBase):
+    type = event_type("game_cancelled")
+
+
+KIT_EVENTS: dict[str, type[Schema]] = {
+    "game_created": GameCreatedEvent,
+    "player_joined": PlayerJoinedEvent,
+    "game_started": GameStartedEvent,
+    "game_finished": GameFinishedEvent,
+    "game_cancelled": GameCancelledEvent,
+    "seat_resigned": SeatResignedEvent,
+    "player_left": PlayerLeftEvent,
+    "seat_timed_out": SeatTimedOutEvent,
+    "seat_abandoned": SeatAbandonedEvent,
+}

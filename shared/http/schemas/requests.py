@@ -1,0 +1,116 @@
+"""What the kit's routes accept: the join body and the query strings (a game's options
+and moves are its own schemas, built from :mod:`shared.http.schemas.fields`)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from shared.games import names
+from shared.http.schemas.fields import BOT_STRATEGIES, STATUSES
+from shared.webhooks.schemas import seat_webhook_field
+
+# An event id or bare version: ASCII digits only (``\d`` would take any Unicode digit),
+# at most 19 per part so every value fits a Redis stream id's 64 bits.
+EVENT_ID_PATTERN = r"^[0-9]{1,19}(-[0-9]{1,19})?$"
+_EVENT_ID = re.compile(EVENT_ID_PATTERN.removeprefix("^").removesuffix("$"))
+
+# A display name: no control, separator, bidi or zero-width code points (nor surrogates), and
+# not only whitespace. A regex (not str.isprintable) so the OpenAPI document states the
+# exact rule (``pattern``) and clients and fuzzers can generate valid names.
+_NAME_CHAR = r"[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]"
+_NAME_CHAR_NOT_SPACE = "[^\\s" + _NAME_CHAR[2:]
+NAME_PATTERN = rf"^{_NAME_CHAR}*{_NAME_CHAR_NOT_SPACE}{_NAME_CHAR}*$"
+
+
+def is_event_id(value: str) -> bool:
+    """Whether ``value`` is an event id or a bare version (all of it: ``$`` in a
+    pattern would also let a trailing newline through)."""
+    return _EVENT_ID.fullmatch(value) is not None
+
+
+def _event_id(value: str) -> None:
+    if not is_event_id(value):
+        raise ValidationError("Must be an event id (`<version>-<n>`) or a version.")
+
+
+def _no_surrogates(value: str) -> None:
+    """JSON may escape a lone surrogate, which is no character (and no UTF-8)."""
+    if any(0xD800 <= ord(char) <= 0xDFFF for char in value):
+        raise ValidationError("Must be 1-32 printable characters.")
+
+
+class NameField(fields.String):
+    """A display name, normalized to NFC before it is checked (the stored form)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        return names.normalize(super()._deserialize(value, attr, data, **kwargs))
+
+
+class JoinSchema(Schema):
+    name = NameField(
+        validate=[
+            validate.Length(1, 32),
+            validate.Regexp(NAME_PATTERN, error="Must be 1-32 printable characters."),
+            _no_surrogates,
+        ],
+        metadata={
+            "description": "Display name, 1-32 printable characters (after NFC). A name "
+            "that differs from one in the game only by case or by confusable characters "
+            "(Unicode TR39 skeleton) is refused with 409 name-taken. Optional for a bot."
+        },
+    )
+    bot = fields.String(
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={
+            "description": "Host only (host token): add a seat played by this bot "
+            "instead of joining."
+        },
+    )
+
+    webhook = seat_webhook_field()
+
+    @validates_schema
+    def _name_unless_bot(self, data: dict[str, Any], **_: Any) -> None:
+        if "name" not in data and "bot" not in data:
+            raise ValidationError("Missing data for required field.", "name")
+
+
+class EmptySchema(Schema):
+    """No fields: any field sent is rejected."""
+
+
+class ListQuerySchema(Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    limit = fields.Integer(load_default=20, validate=validate.Range(1, 100))
+    cursor = fields.String(validate=validate.Length(1, 200))
+
+
+class ViewQuerySchema(Schema):
+    include = fields.String(
+        validate=validate.OneOf(["legal_moves"]),
+        metadata={
+            "description": "`legal_moves`: the view also carries the bearer's legal moves "
+            "(`legal_moves`, as `GET /legal-moves` gives them), so a player needs one read "
+            "per move."
+        },
+    )
+
+
+class EventsQuerySchema(Schema):
+    after = fields.String(
+        validate=_event_id,
+        metadata={
+            "pattern": EVENT_ID_PATTERN,
+            "description": "An event id (`<version>-<n>`) to read after, or a bare version "
+            "`v` for everything after version v. Default: from the start.",
+        },
+    )
+    wait = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(0, 30),
+        metadata={"description": "Seconds (0-30) to wait for an event when there is none."},
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 1000))

@@ -1,0 +1,207 @@
+"""The game document: how it is stored (:func:`load_doc`, :func:`dumps`), its reads, and
+the one write of a game, ``store.lua``: a compare-and-set of the document that also
+appends the write's events and history record, and on a single Redis sets the game's
+due time and signals its webhooks, all in one EVALSHA.
+
+The document is JSON, stored compressed behind a plain head
+(shared/store/document_codec.py); the history record is the games layer's
+(shared/games/history.py), stored as given. The hot reads and the write go through the
+store's own sockets (shared/store/connection.py).
+
+May import the store's own modules (layout, entries, the codecs, connection) and redis.
+"""
+
+from __future__ import annotations
+
+import base64
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import redis.exceptions
+
+from shared.store import connection as fastcall
+from shared.store import document_codec as doccodec
+from shared.store import jsoncodec
+from shared.store.entries import PACKED, stored_events
+from shared.store.layout import Layout, client_of
+
+Doc = dict[str, Any]
+
+SCRIPT = resources.files("shared.store").joinpath("store.lua").read_text(encoding="utf-8")
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, the one serialization used for everything stored (orjson: the
+    same text as ``json.dumps`` with these separators and ``ensure_ascii=False``)."""
+    return jsoncodec.dumps_text(value)
+
+
+def load_doc(raw: str | bytes) -> Doc:
+    """A stored document (see :mod:`shared.store.document_codec`). An ended game's engine state
+    written by older code is compressed on its own (``"z:" + base85(zlib(json))``)."""
+    doc: Doc = doccodec.unpack(raw)
+    state = doc.get("state")
+    if isinstance(state, str) and state.startswith(PACKED):
+        doc["state"] = jsoncodec.loads(zlib.decompress(base64.b85decode(state[len(PACKED) :])))
+    return doc
+
+
+def _doc(raw: str | None) -> Doc | None:
+    return load_doc(raw) if raw else None
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What the write script said: ``ok``, ``conflict`` (someone else wrote first, with
+    the current version and, unless the game was being created, the current document
+    and history tail as stored: ``current``) or ``missing`` (the game is gone)."""
+
+    outcome: str
+    record: str | None = None
+    current: tuple[Doc, str | None] | None = None
+
+
+@dataclass(frozen=True)
+class HistoryWrite:
+    """What a write does to the game's history keys: ``tail`` appended (mode ``a``),
+    set (``s``) or the tail deleted (``d``); ``archive`` lines appended to ``hist``;
+    the stream trimmed to ids from ``trim`` on (``""``: not trimmed); ``legacy``: the
+    old ``moves`` and ``idem`` keys deleted (a migrated game)."""
+
+    tail: str
+    mode: str = "a"
+    archive: str = ""
+    trim: str = ""
+    legacy: bool = False
+
+
+class Documents(Layout):
+    """The game documents' part of :class:`shared.store.gamestore.GameStore`."""
+
+    client: Any
+    cluster: bool
+    _write: Any  # store.lua, registered
+    signal_ready: Callable[[str], None]  # (shared/store/outbox.py)
+    lower_due: Callable[[str, str, int], None]  # (shared/store/schedule.py)
+
+    # -- reads -------------------------------------------------------------------------
+
+    def read(self, game_id: str, with_tail: bool = False) -> tuple[Doc | None, str | None]:
+        """The game document and, if asked, its history tail: one round trip."""
+        doc, tail, _ = self.read_counted(game_id, with_tail)
+        return doc, tail
+
+    def read_counted(
+        self, game_id: str, with_tail: bool, counter: str | None = None, ttl: int = 0
+    ) -> tuple[Doc | None, str | None, int]:
+        """:meth:`read` that also counts one request on the game's counter ``counter``
+        (a rate-limit window, expiring after ``ttl`` s; 0 counted without one): still
+        one round trip."""
+        game_key, _, tail_key, _ = self.keys(game_id)
+        if counter is None:  # one command: cheaper than a pipeline of two (same slot)
+            if not with_tail:
+                return _doc(fastcall.call(self.client, "GET", game_key)), None, 0
+            raw, tail = fastcall.call(self.client, "MGET", game_key, tail_key)
+            return _doc(raw), tail, 0
+        pipe = self.client.pipeline(transaction=False)
+        pipe.get(game_key)
+        if with_tail:
+            pipe.get(tail_key)
+        counter_key = self.counter_key(game_id, counter)
+        pipe.incr(counter_key)
+        pipe.expire(counter_key, ttl)
+        replies = pipe.execute()
+        tail = replies[1] if with_tail else None
+        count = int(replies[-2])
+        return _doc(replies[0]), tail, count
+
+    def ping(self) -> bool:
+        """Whether Redis answers."""
+        return bool(self.client.ping())
+
+    def probe_write(self) -> None:
+        """Write a tiny key that expires within a second: raises while Redis refuses
+        writes (``OutOfMemoryError`` at ``maxmemory`` under ``noeviction``, a read-only
+        replica), which a PING would not notice."""
+        self.client.set(f"{self.prefix}:readyz", "1", px=1000)
+
+    # -- writes ------------------------------------------------------------------------
+
+    def write(
+        self,
+        doc: Doc,
+        expected_version: int,
+        events: list[dict[str, Any]],
+        ttl: int,
+        history: HistoryWrite,
+        due: int | None | bool = False,
+        outbox: list[dict[str, Any]] | None = None,
+    ) -> WriteResult:
+        """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
+        appending ``events`` (which must carry their ``id``) and writing ``history``
+        (the write's record, see shared/games/history.py): all or nothing, in one
+        EVALSHA.
+
+        ``outbox``: webhook notifications (shared/webhooks) appended to the game's outbox
+        stream by the same script; on a single Redis the script also signals the webhook
+        ready stream, on Cluster one more round trip does after the write.
+
+        ``due`` (ms; ``None``: nothing due; ``False``: leave the schedule alone) is the
+        game's new due time for the worker, kept under the game's client
+        (shared/store/schedule.py). On a single Redis the same script sets it,
+        atomically with the game. On Redis Cluster the schedule lives in another slot:
+        after a successful write one more round trip lowers the entry (ZADD LT), and the
+        worker corrects a due time that is too early when it finds nothing due.
+        """
+        inline = due is not False and not self.cluster
+        outbox = outbox or []
+        ready = bool(outbox) and not self.cluster
+        flags = [min(1, len(events)), len(outbox), int(inline), int(ready), int(history.legacy)]
+        stored = doccodec.pack(doc)  # "version" comes first: the script matches it undecoded
+        args: list[Any] = [
+            expected_version,
+            stored,
+            ttl,
+            history.tail,
+            history.mode,
+            history.archive,
+            history.trim,
+            ":".join(map(str, flags)),
+        ]
+        if events:  # one stream entry, under the id of the write's last event
+            args.extend([events[-1]["id"], stored_events(events)])
+        args.extend(dumps(note) for note in outbox)
+        keys: list[str] = list(self.keys(doc["id"]))
+        if inline:
+            keys.extend(self.schedule_keys(client_of(doc)))
+            args.extend([doc["id"], "" if due is None else int(due), client_of(doc)])
+        if outbox:
+            keys.append(self.outbox_key(doc["id"]))
+        if ready:
+            keys.append(self.ready_key(doc["id"]))
+        if history.legacy:
+            keys.extend(self.legacy_keys(doc["id"]))
+        try:  # the script's EVALSHA on the short path (shared/store/connection.py)
+            reply = fastcall.call(self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
+            reply = self._write(keys=keys, args=args)
+        game_id = doc["id"]
+        if reply[0] != "ok":
+            if len(reply) < 4 or not reply[2]:  # missing, or a create that found the game
+                return WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
+            return WriteResult(reply[0], reply[1], (load_doc(reply[2]), reply[3]))
+        if len(reply) > 1 and int(reply[1]) != doc.get("events_from"):
+            doc["events_from"] = int(reply[1])  # the stream's cap raised it
+        if not inline and due is not False and due is not None:
+            self.lower_due(client_of(doc), game_id, due)
+        if outbox and self.cluster:
+            self.signal_ready(game_id)
+        return WriteResult("ok")
+
+    def discard(self, game_id: str) -> None:
+        """Delete every key of a game (undoes a create that could not be listed). DEL
+        frees memory, so Redis runs it even when it refuses writes for lack of it."""
+        self.client.delete(*self.keys(game_id), *self.legacy_keys(game_id))

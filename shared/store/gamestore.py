@@ -1,0 +1,50 @@
+""":class:`GameStore`, the one object the layers above hold: the store of one service,
+made of one part per job (each a mixin over the key names of shared/store/layout.py).
+
+- documents.py: the game document, its reads and the one write of a game;
+- events.py: the event stream and the history, read;
+- listing.py: the creation-time index and its pages;
+- schedule.py: the worker's due times;
+- outbox.py: the webhook outbox, delivery state and ready shards;
+- status.py: the status sets and API-key quotas (``tracking``, a part of its own).
+
+May import the store's own modules and redis.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis
+
+from shared.store import documents, events, outbox, schedule
+from shared.store.documents import Documents
+from shared.store.events import EventReads
+from shared.store.layout import DUE_SHARDS
+from shared.store.listing import Listing
+from shared.store.outbox import Outbox
+from shared.store.schedule import Schedule
+from shared.store.status import Tracking
+
+
+class GameStore(Documents, EventReads, Listing, Schedule, Outbox):
+    """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
+
+    def __init__(
+        self,
+        client: Any,
+        blocking: Any,
+        prefix: str,
+        due_shards: int = DUE_SHARDS,
+    ) -> None:
+        super().__init__(prefix, due_shards)
+        self.client = client
+        self.blocking = blocking
+        self.cluster = isinstance(client, redis.RedisCluster)
+        # (registering a script costs no round trip: its SHA is computed here)
+        self._write = client.register_script(documents.SCRIPT)
+        self._history = client.register_script(events.SCRIPT)
+        self._schedule = client.register_script(schedule.SCRIPT)
+        self._unlock = client.register_script(outbox.UNLOCK)
+        self._append = client.register_script(outbox.APPEND)
+        self.tracking = Tracking(self)
