@@ -18,6 +18,10 @@ sys.path.insert(0, str(ROOT))
 OUT = ROOT / "shared" / "games" / "name_ranges.py"
 
 
+def _rows(pairs: list[str], per_row: int = 8) -> list[str]:
+    return [" ".join(pairs[i : i + per_row]) for i in range(0, len(pairs), per_row)]
+
+
 def main() -> None:
     from shared.games.names import refused_ranges
 
@@ -27,8 +31,12 @@ def main() -> None:
         'scripts/name_ranges.py: do not edit."""',
         "",
         f'UNICODE = "{unicodedata.unidata_version}"',
-        "REFUSED = (",
-        *(f"    (0x{low:04X}, 0x{high:04X})," for low, high in refused_ranges()),
+        '_TABLE = """',
+        *_rows([f"{low:04X}-{high:04X}" for low, high in refused_ranges()]),
+        '"""',
+        "REFUSED = tuple(",
+        "    (int(low, 16), int(high, 16))",
+        '    for low, high in (pair.split("-") for pair in _TABLE.split())',
         ")",
     ]
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
