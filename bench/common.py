@@ -265,3 +265,29 @@ class CpuMeter:
                 out[f"{name} by process"] = "/".join(f"{c / wall:.2f}" for c in each)
         out["other"] = round(max(0.0, (busy - self.busy0) - ours) / wall, 2)
         return out
+
+
+def start_workers(redis_url: str, workdir: str, count: int) -> list[subprocess.Popen[str]]:
+    """``count`` real ``python -m shared.worker --report`` processes of this tree on
+    ``redis_url`` (Manhattan only), each up (its heartbeat written) when this returns."""
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "LOG_LEVEL": "WARNING",
+        "WORKER_GAMES": "manhattan",
+        "PYTHONPATH": str(ROOT),
+    }
+    procs = []
+    for n in range(count):
+        beat = f"{workdir}/beat{n}"
+        procs.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "shared.worker", "--report"],
+                env={**env, "WORKER_HEARTBEAT_FILE": beat},
+                stdout=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+            )
+        )
+        wait_until(lambda b=beat: Path(b).exists(), 20, "worker")
+    return procs

@@ -38,8 +38,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 from typing import Any
 
-from bench.common import ROOT as TREE  # the tree whose modules run (see --baseline-tree)
-from bench.common import redis_server, wait_until
+from bench.common import redis_server, start_workers, wait_until
 from services.manhattan.app import create_app
 from shared.games import history, seat_ops
 from shared.games.tokens import hash_token
@@ -89,26 +88,7 @@ def run(flood: int, others: int, seconds: float, rate: float, workers: int) -> d
         config = {"REDIS_URL": server.url, "LOG_LEVEL": "WARNING"}
         app = create_app(config)
         kit = app.extensions["game_kit"].games
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            "LOG_LEVEL": "WARNING",
-            "WORKER_GAMES": "manhattan",
-            "PYTHONPATH": str(TREE),
-        }
-        procs = []
-        for n in range(workers):
-            beat = f"{tmp}/beat{n}"
-            procs.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "shared.worker", "--report"],
-                    env={**env, "WORKER_HEARTBEAT_FILE": beat},
-                    stdout=subprocess.PIPE,
-                    text=True,
-                    cwd=TREE,
-                )
-            )
-            wait_until(lambda b=beat: Path(b).exists(), 20, "worker")
+        procs = start_workers(server.url, tmp, workers)
         mine = [_game(kit, OTHER, ["random", "greedy", "random"], True, n) for n in range(others)]
         began = time.monotonic()
         flooded = [_game(kit, FLOOD, ["random"] * 4, False, 10_000 + n)[0] for n in range(flood)]

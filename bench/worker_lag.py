@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from bench.common import redis_server, wait_until
+from bench.common import redis_server, start_workers
 from services.manhattan.app import create_app
 from shared.games import seat_ops
 from shared.games.tokens import hash_token
@@ -60,26 +58,7 @@ def run(games: int, seconds: float, rate: float, workers: int, turn_seconds: int
         config = {"REDIS_URL": server.url, "LOG_LEVEL": "WARNING", "CLOCK_MIN_TURN_SECONDS": 1}
         app = create_app(config)
         kit = app.extensions["game_kit"].games
-        env = {
-            **os.environ,
-            "REDIS_URL": server.url,
-            "LOG_LEVEL": "WARNING",
-            "WORKER_GAMES": "manhattan",
-            "PYTHONPATH": str(ROOT),
-        }
-        procs = []
-        for n in range(workers):
-            beat = f"{tmp}/beat{n}"
-            procs.append(
-                subprocess.Popen(
-                    [sys.executable, "-m", "shared.worker", "--report"],
-                    env={**env, "WORKER_HEARTBEAT_FILE": beat},
-                    stdout=subprocess.PIPE,
-                    text=True,
-                    cwd=ROOT,
-                )
-            )
-            wait_until(lambda b=beat: Path(b).exists(), 20, "worker")
+        procs = start_workers(server.url, tmp, workers)
         started = time.monotonic()
         playing = _games(app, games, turn_seconds)
         setup = time.monotonic() - started
