@@ -23,6 +23,7 @@ from shared.http.fastpath import HotPath, take_pending
 from shared.http.health import blp as health_blp
 from shared.http.middleware.apikeys import init_api_keys
 from shared.http.middleware.cors import init_cors
+from shared.http.middleware.framing import TransferCodings
 from shared.http.middleware.headers import init_headers
 from shared.http.middleware.metrics import init_metrics
 from shared.http.middleware.ratelimit import AddressLimits
@@ -120,6 +121,7 @@ def create_game_app(
     """
     settings = load_settings(config)
     app = KitFlask(engine.NAME)
+    app.url_map.merge_slashes = False  # /games//x is a 404 problem, not an HTML 308
     app.json = JSONProvider(app)
     app.config.update(settings)
     app.config.update(
@@ -163,6 +165,7 @@ def create_game_app(
     init_headers(app)
     kit = app.extensions["game_kit"]
     app.wsgi_app = HotPath(app, app.wsgi_app, kit.games, games_blp.move_args)  # type: ignore[method-assign]
+    app.wsgi_app = TransferCodings(app.wsgi_app)  # type: ignore[method-assign]
     return app
 
 

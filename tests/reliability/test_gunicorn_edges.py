@@ -122,3 +122,31 @@ def test_keep_alive_answers_and_head_on_one_connection(live_manhattan: str) -> N
         assert raw.startswith(b"HTTP/1.1 200") and raw.endswith(b"\r\n\r\n")
         sock.sendall(head("GET", "/healthz"))
         assert parse_first(sock.recv(65536)).status == 200
+
+
+@pytest.mark.parametrize(
+    ("codings", "status", "code"),
+    [
+        ("gzip, chunked", 501, "not-implemented"),  # gunicorn takes it: the app refuses
+        ("deflate, chunked", 501, "not-implemented"),
+        ("deflate", 400, "malformed-request"),  # gunicorn refuses these itself
+        ("chunked, chunked", 400, "malformed-request"),
+    ],
+)
+def test_transfer_codings_other_than_chunked_are_refused(
+    live_manhattan: str, codings: str, status: int, code: str
+) -> None:
+    """The body is never decompressed nor read: a coding other than plain chunked is
+    refused, by the app (501) or by gunicorn (400), and nothing is created."""
+    body = b'e\r\n{"players": 2}\r\n0\r\n\r\n'
+    raw = head("POST", "/games", {"Transfer-Encoding": codings}) + body
+    _problem(request(live_manhattan, raw), status, code)
+    fine = request(live_manhattan, chunked_post("/games", [b'{"players": 2}']))
+    assert fine.status == 201
+
+
+@pytest.mark.parametrize("path", ["/play//etc/passwd", "/games//x", "/games//", "/games//x/moves"])
+def test_doubled_slashes_are_a_404_problem_not_a_redirect(live_manhattan: str, path: str) -> None:
+    r = request(live_manhattan, head("GET", path))
+    _problem(r, 404, "not-found")
+    assert "location" not in r.headers
