@@ -53,3 +53,4 @@ _.WEBHOOK_DELIVERIES, _.WEBHOOK_LATENCY
 # Tests: http.server handler hooks, a schemathesis check's signature, redis-py's script
 # cache attribute set by a test.
 _.daemon_threads, _.log_message, _.do_GET, _.do_POST, _.do_DELETE, _.ctx, _.sha
+_.merge_slashes  # Flask's url_map setting (shared/http/app.py)
