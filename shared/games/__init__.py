@@ -7,7 +7,14 @@ it each part has one job:
 - ``lifecycle``: create, join, start, cancel (bot seats and leaving: shared/games/seat_ops.py);
 - ``moves``: a seat's move, once per ``Idempotency-Key``;
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
-- ``answers``: views, summaries, scores, legal moves and the log.
+- ``answers``: views, summaries, scores, legal moves, the log, events rebuilt;
+- ``history``, ``records``, ``migrate``: the compact per-write history;
+- ``errors``: the domain errors; ``access``, ``tokens``: who may act; ``seats``: seat
+  statuses and clocks; ``autoplay``: one due step (a bot's move, a timeout);
+  ``names``, ``name_ranges``: player names; ``fairness``: the seed commitment;
+  ``rates``: move rate windows; ``notify``: a write's webhook notifications.
+
+May import ``shared.store``, ``shared.ops`` and the engine contract.
 
 Nothing here touches Flask or Redis directly (the store does), nor imports the HTTP
 layer above it: refusals are the domain errors of ``errors`` (:class:`GameError` kinds
