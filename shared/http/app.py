@@ -164,8 +164,8 @@ def create_game_app(
     init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])
     init_headers(app)
     kit = app.extensions["game_kit"]
-    app.wsgi_app = HotPath(app, app.wsgi_app, kit.games, games_blp.move_args)  # type: ignore[method-assign]
     app.wsgi_app = TransferCodings(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = HotPath(app, app.wsgi_app, kit.games, games_blp.move_args)  # type: ignore[method-assign]
     return app
 
 

@@ -243,7 +243,8 @@ class HotPath:
         method = environ.get("REQUEST_METHOD")
         if method == "GET":
             found = _READ.fullmatch(environ.get("PATH_INFO", ""))
-            if found is not None and "HTTP_IF_NONE_MATCH" not in environ:
+            unusual = "HTTP_IF_NONE_MATCH" in environ or "HTTP_TRANSFER_ENCODING" in environ
+            if found is not None and not unusual:
                 query = environ.get("QUERY_STRING", "")
                 if query in _QUERIES and self._serves(environ, READ_ENDPOINT):
                     return self._read(environ, start_response, found[1], _QUERIES[query])
