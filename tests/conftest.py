@@ -19,7 +19,7 @@ Fixtures (reuse them; names are stable):
 Markers (set here from what a test uses, so none is forgotten; ``pytest -m unit`` needs
 no redis-server, gunicorn or Chromium):
 
-- ``unit``: pure code only (engines, codecs, schemas, the CLI's rendering);
+- ``unit``: pure code only and quick (engines, codecs, schemas, the CLI's rendering);
 - ``redis``: uses the private Redis (the app fixtures, ``redis_url``);
 - ``live``: runs real processes: gunicorn, the worker, a proxy, the CLI against a server;
 - ``browser``: drives Debian's Chromium through Playwright (``tests/web``);
@@ -319,8 +319,10 @@ LIVE_MODULES = {
     "tests/webhooks/test_delivery.py",
     "tests/worker/test_worker.py",
 }
-# modules whose tests each take ~10 s or more (whole games, floods, restarts, builds)
+# modules whose tests take ~10 s or more (whole games, floods, restarts, builds, tsc)
 SLOW_MODULES = {
+    "tests/manhattan/test_rules_playout.py",
+    "tests/windcity/test_rules_playout.py",
     "tests/cli/test_make_run.py",
     "tests/cli/test_play_live.py",
     "tests/e2e/test_readme.py",
@@ -359,9 +361,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             kinds.add("live")
         if "redis_url" in used or "live" in kinds:
             kinds.add("redis")
-        if not kinds:
-            kinds.add("unit")
         if module in SLOW_MODULES:
             kinds.add("slow")
+        if not kinds:
+            kinds.add("unit")
         for kind in kinds:
             item.add_marker(kind)
