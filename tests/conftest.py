@@ -61,6 +61,16 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def stop(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM a process this session started, then SIGKILL it if 10 s are not enough."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -264,12 +274,7 @@ def serve(
             raise RuntimeError(f"gunicorn for {game} exited with {proc.returncode}")
         yield base
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
+from tests.conftest import APP_FACTORIES, ROOT, free_port, stop, wait_until
 
 SECRETS = ("qs-secret-4711", "basic-user-mallory", "agent-secret-0815", "referer-secret-9")
 BASIC = "Basic YmFzaWMtdXNlci1tYWxsb3J5OnB3"  # basic-user-mallory:pw
@@ -55,12 +54,7 @@ def gunicorn(redis_url: str, log: Path, **env_extra: str) -> Iterator[str]:
         wait_until(lambda: requests.get(f"{base}/healthz", timeout=1).ok, 20, "gunicorn")
         yield base
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def _requests(base: str) -> None:

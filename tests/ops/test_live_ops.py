@@ -20,7 +20,7 @@ import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
+from tests.conftest import APP_FACTORIES, ROOT, free_port, stop, wait_until
 
 METRICS_TOKEN = "scrape-secret-0123456789"
 
@@ -114,12 +114,7 @@ def served(redis_url: str, tmp_path: Path) -> Iterator[Served]:
         )
         yield served
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def _play(base: str) -> dict[str, str]:
