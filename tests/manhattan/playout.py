@@ -12,14 +12,31 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from services.manhattan import rules as m
 from services.manhattan.rules.board import PIECES
 from services.manhattan.rules.cards import DECK, ROTATION, SIDES_BY_COUNT
 from services.manhattan.rules.promos import promo_points
+from shared.engine import RuleError
 
 
 def dumps(state: dict[str, Any]) -> str:
     return json.dumps(state, sort_keys=True, separators=(",", ":"))
+
+
+def place(city: int, lot: int, floors: int) -> dict[str, Any]:
+    """A place move."""
+    return {"type": "place", "city": city, "lot": lot, "floors": floors}
+
+
+def code_of(state: dict[str, Any], seat: int, move: dict[str, Any]) -> str:
+    """The code ``move`` is refused with; the refusal leaves ``state`` as it was."""
+    before = dumps(state)
+    with pytest.raises(RuleError) as info:
+        m.apply_move(state, seat, move)
+    assert dumps(state) == before
+    return info.value.code
 
 
 def make_state(

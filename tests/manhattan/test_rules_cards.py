@@ -13,22 +13,8 @@ from hypothesis import strategies as st
 import shared.rng as rng
 from services.manhattan import rules as m
 from services.manhattan.rules.cards import ROTATION, shuffle
-from shared.engine import RuleError
 
-from .playout import check_invariants, dumps, make_state
-
-
-def place(city: int, lot: int, floors: int) -> dict:
-    return {"type": "place", "city": city, "lot": lot, "floors": floors}
-
-
-def code_of(state, seat, move) -> str:
-    before = dumps(state)
-    with pytest.raises(RuleError) as info:
-        m.apply_move(state, seat, move)
-    assert dumps(state) == before
-    return info.value.code
-
+from .playout import check_invariants, code_of, make_state, place
 
 # ------------------------------------------------------------------ rotation table
 

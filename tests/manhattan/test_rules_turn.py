@@ -6,25 +6,17 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from services.manhattan import rules as m
-from shared.engine import RuleError
 
-from .playout import check_invariants, dumps, full_board, make_state, one_open_lot
-
-
-def place(city: int, lot: int, floors: int) -> dict:
-    return {"type": "place", "city": city, "lot": lot, "floors": floors}
-
-
-def code_of(state, seat, move) -> str:
-    before = dumps(state)
-    with pytest.raises(RuleError) as info:
-        m.apply_move(state, seat, move)
-    assert dumps(state) == before
-    return info.value.code
-
+from .playout import (
+    check_invariants,
+    code_of,
+    dumps,
+    full_board,
+    make_state,
+    one_open_lot,
+    place,
+)
 
 # ------------------------------------------------------------------ selection
 
