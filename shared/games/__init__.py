@@ -9,6 +9,7 @@ it each part has one job:
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
 - ``answers``: views, summaries, scores, legal moves, the log, events rebuilt;
 - ``history``, ``records``, ``migrate``: the compact per-write history;
+- ``document``: the game document and its players, typed (``GameDoc``, ``PlayerEntry``);
 - ``errors``: the domain errors; ``access``, ``tokens``: who may act; ``seats``: seat
   statuses and clocks; ``autoplay``: one due step (a bot's move, a timeout);
   ``names``, ``name_ranges``: player names; ``fairness``: the seed commitment;
@@ -42,11 +43,12 @@ from shared.games.base import (
     check_if_match,
     settle,
 )
+from shared.games.document import GameDoc, WebhookEntry, from_store
 from shared.games.lifecycle import Lifecycle
 from shared.games.moves import Moves
 from shared.games.records import Retry
 from shared.games.writes import WriteLoop
-from shared.store import Doc, GameStore
+from shared.store import GameStore
 
 __all__ = [
     "CANCELLED",
@@ -95,47 +97,55 @@ class Games:
 
     # -- reads and answers ---------------------------------------------------------------
 
-    def load(self, game_id: str) -> Doc:
+    def load(self, game_id: str) -> GameDoc:
         """The document; 404 if there is none."""
         return self.writes.read(game_id)[0]
 
-    def view(self, doc: Doc, seat: int | None) -> dict[str, Any]:
+    def view(self, doc: GameDoc, seat: int | None) -> dict[str, Any]:
         return self.answers.view(doc, seat)
 
     summary = staticmethod(summary)
 
-    def legal_moves(self, doc: Doc, seat: int) -> list[dict[str, Any]]:
+    def list_games(
+        self, status: str | None, limit: int, cursor: str | None, index: str | None = None
+    ) -> tuple[list[GameDoc], str | None]:
+        """A page of the listing, newest first, and the next page's cursor (see
+        :meth:`shared.store.listing.Listing.list_games`)."""
+        docs, after = self.store.list_games(status, limit, cursor, index)
+        return [from_store(doc) for doc in docs], after
+
+    def legal_moves(self, doc: GameDoc, seat: int) -> list[dict[str, Any]]:
         return self.answers.legal_moves(doc, seat)
 
-    def choices(self, doc: Doc, seat: int) -> list[Choice]:
+    def choices(self, doc: GameDoc, seat: int) -> list[Choice]:
         return self.answers.choices(doc, seat)
 
-    def score(self, doc: Doc) -> dict[str, Any]:
+    def score(self, doc: GameDoc) -> dict[str, Any]:
         return self.answers.score(doc)
 
-    def log(self, doc: Doc) -> dict[str, Any]:
+    def log(self, doc: GameDoc) -> dict[str, Any]:
         return self.answers.log(doc)
 
     # -- writes --------------------------------------------------------------------------
 
-    def ttl(self, doc: Doc) -> int:
+    def ttl(self, doc: GameDoc) -> int:
         return self.writes.ttl(doc)
 
     def mutate(
-        self, game_id: str, decide: Callable[[Doc], Outcome]
-    ) -> tuple[Doc, list[dict[str, Any]], Retry | None]:
+        self, game_id: str, decide: Callable[[GameDoc], Outcome]
+    ) -> tuple[GameDoc, list[dict[str, Any]], Retry | None]:
         """One decided change through the write loop (seat_ops, the worker's bots)."""
         return self.writes.mutate(game_id, decide)
 
-    def settle(self, doc: Doc, events: list[dict[str, Any]]) -> None:
+    def settle(self, doc: GameDoc, events: list[dict[str, Any]]) -> None:
         settle(self.ctx.engine, doc, events)
 
     def create(
         self,
         options: dict[str, Any],
         owner: str | None = None,
-        webhook: dict[str, Any] | None = None,
-    ) -> tuple[Doc, str]:
+        webhook: WebhookEntry | None = None,
+    ) -> tuple[GameDoc, str]:
         return self.lifecycle.create(options, owner, webhook)
 
     def join(
@@ -143,14 +153,14 @@ class Games:
         game_id: str,
         name: str,
         if_match: IfMatch = None,
-        webhook: Callable[[int], dict[str, Any]] | None = None,
-    ) -> tuple[Doc, int, str]:
+        webhook: Callable[[int], WebhookEntry] | None = None,
+    ) -> tuple[GameDoc, int, str]:
         return self.lifecycle.join(game_id, name, if_match, webhook)
 
-    def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+    def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
         return self.lifecycle.start(game_id, digest, if_match)
 
-    def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+    def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
         return self.lifecycle.cancel(game_id, digest, if_match)
 
     def move(

@@ -9,8 +9,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 
 from shared.games import tokens
+from shared.games.document import GameDoc
 from shared.games.errors import Forbidden, Unauthorized
-from shared.store import Doc
 
 ACTOR: ContextVar[int | str | None] = ContextVar("boardgames_actor", default=None)
 """The seat (or ``"host"``) the current request's token turned out to act for, set where
@@ -31,7 +31,7 @@ def invalid_token() -> Forbidden:
     return Forbidden("invalid-token", "This token is not valid for this game.")
 
 
-def seat_of(doc: Doc, digest: str | None) -> int | None:
+def seat_of(doc: GameDoc, digest: str | None) -> int | None:
     """The seat the token acts for; ``None`` without a token or for the host token.
 
     403 ``invalid-token`` for a token of no seat that is not the host's. Every seat is
@@ -49,7 +49,7 @@ def seat_of(doc: Doc, digest: str | None) -> int | None:
     return found
 
 
-def require_seat(doc: Doc, digest: str | None) -> int:
+def require_seat(doc: GameDoc, digest: str | None) -> int:
     """The seat of a token that must be a seat's (401 without, 403 for the host's)."""
     if digest is None:
         raise missing_token()
@@ -59,7 +59,7 @@ def require_seat(doc: Doc, digest: str | None) -> int:
     return seat
 
 
-def require_host(doc: Doc, digest: str | None) -> None:
+def require_host(doc: GameDoc, digest: str | None) -> None:
     """401 without a token; 403 unless it is this game's host token."""
     if digest is None:
         raise missing_token()

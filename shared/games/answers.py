@@ -9,18 +9,19 @@ from typing import Any
 from shared.engine import Choice
 from shared.games import history, seats
 from shared.games.base import OVER, RUNNING, Context, not_found
-from shared.store import Doc, History, LegacyLog
+from shared.games.document import GameDoc, from_store, started
+from shared.store import History, LegacyLog
 
 
-def clock_option(doc: Doc) -> dict[str, Any]:
+def clock_option(doc: GameDoc) -> dict[str, Any]:
     return {"clock": doc["clock"]} if doc.get("clock") else {}
 
 
-def players(doc: Doc) -> list[dict[str, Any]]:
+def players(doc: GameDoc) -> list[dict[str, Any]]:
     return [{"seat": p["seat"], "name": p["name"], **seats.public(p)} for p in doc["players"]]
 
 
-def public(doc: Doc) -> dict[str, Any]:
+def public(doc: GameDoc) -> dict[str, Any]:
     """The facts about a game anyone may see (the head of a view, summary and log)."""
     return {
         "id": doc["id"],
@@ -35,7 +36,7 @@ def public(doc: Doc) -> dict[str, Any]:
     }
 
 
-def summary(doc: Doc) -> dict[str, Any]:
+def summary(doc: GameDoc) -> dict[str, Any]:
     """A listing entry: public facts only."""
     return {**public(doc), "to_act": doc["to_act"], "created_at": doc["created_at"]}
 
@@ -46,7 +47,7 @@ class Answers:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    def view(self, doc: Doc, seat: int | None) -> dict[str, Any]:
+    def view(self, doc: GameDoc, seat: int | None) -> dict[str, Any]:
         """The game as ``seat`` (``None``: a spectator) may see it. Never the seed, the
         token hashes or the raw engine state: only the engine's own view of it."""
         state = doc["state"]
@@ -60,22 +61,22 @@ class Answers:
             "updated_at": doc["updated_at"],
         }
 
-    def legal_moves(self, doc: Doc, seat: int) -> list[dict[str, Any]]:
+    def legal_moves(self, doc: GameDoc, seat: int) -> list[dict[str, Any]]:
         """The seat's legal moves now (none unless the game runs and the seat is to act).
 
         The engine's shared read-only moves (``legal_actions``: the same moves as
         ``legal_moves``, without a fresh copy of each), as answers only encode them."""
         if doc["status"] != RUNNING or seat not in doc["to_act"]:
             return []
-        return list(self.ctx.engine.legal_actions(doc["state"], seat))
+        return list(self.ctx.engine.legal_actions(started(doc), seat))
 
-    def choices(self, doc: Doc, seat: int) -> list[Choice]:
+    def choices(self, doc: GameDoc, seat: int) -> list[Choice]:
         """How the seat may fill the subset fields of its legal moves (see shared.engine)."""
         if doc["status"] != RUNNING or seat not in doc["to_act"]:
             return []
-        return self.ctx.engine.choices(doc["state"], seat)
+        return self.ctx.engine.choices(started(doc), seat)
 
-    def score(self, doc: Doc) -> dict[str, Any]:
+    def score(self, doc: GameDoc) -> dict[str, Any]:
         """Public scores so far and the result once over."""
         state = doc["state"]
         return {
@@ -84,13 +85,13 @@ class Answers:
             "result": doc["result"],
         }
 
-    def log(self, doc: Doc) -> dict[str, Any]:
+    def log(self, doc: GameDoc) -> dict[str, Any]:
         """Every event; once the game is over also the seed, its commitment's salt and
         every move (replayable, and checkable against ``seed_commitment``)."""
         found = self.ctx.store.history(doc["id"])
         if found is None:
             raise not_found(doc["id"])
-        doc = found.doc  # read with the history, so that the two agree
+        doc = from_store(found.doc)  # read with the history, so that the two agree
         if isinstance(found, LegacyLog):  # written by older code, not migrated yet
             events, moves = found.events, found.moves
         else:
@@ -110,4 +111,4 @@ class Answers:
         """Up to ``count`` events after ``after`` that the capped stream no longer holds,
         rebuilt from the history the store read instead (``found``)."""
         written = history.stored(found.tail, found.hist)
-        return history.events_after(self.ctx.engine, found.doc, written, after, count)
+        return history.events_after(self.ctx.engine, from_store(found.doc), written, after, count)

@@ -13,15 +13,15 @@ from typing import Any
 
 from shared.engine import Engine, Move, RuleError, Strategy
 from shared.games import Games, Outcome, seats
+from shared.games.document import GameDoc, started
 from shared.games.errors import NotFound
-from shared.store import Doc
 
 
 class NothingDue(Exception):
     """The fresh document has no seat to play now (someone moved first, or the game
     ended or expired); carries the document (``None`` when gone)."""
 
-    def __init__(self, doc: Doc | None) -> None:
+    def __init__(self, doc: GameDoc | None) -> None:
         super().__init__("nothing due")
         self.doc = doc
 
@@ -36,19 +36,19 @@ def strategy(engine: Engine, name: str | None) -> Strategy:
     return bots.get(name or seats.TAKEOVER_BOT) or bots.get("random") or _random
 
 
-def bot_rng(doc: Doc, seat: int) -> random.Random:
+def bot_rng(doc: GameDoc, seat: int) -> random.Random:
     """Deterministic per game, version and seat: replaying the log gives the same moves,
     yet nobody can predict a bot from outside without the game's id and version."""
     return random.Random(f"{doc['id']}:{doc['version']}:{seat}")
 
 
-def play_due(games: Games, game_id: str) -> tuple[Doc, int]:
+def play_due(games: Games, game_id: str) -> tuple[GameDoc, int]:
     """Play one due seat of the game: the written document and the lag in ms (from the
     moment the move was due to now). Raises :class:`NothingDue`."""
     engine = games.engine
     lag = 0
 
-    def decide(doc: Doc) -> Outcome:
+    def decide(doc: GameDoc) -> Outcome:
         nonlocal lag
         now = seats.now_ms()
         due = seats.due_seats(doc, now)
@@ -56,27 +56,31 @@ def play_due(games: Games, game_id: str) -> tuple[Doc, int]:
             raise NothingDue(doc)
         seat, timed_out = due[0]
         since = doc["players"][seat]["deadline"] if timed_out else doc["updated_at"]
+        assert since is not None  # a timeout is of a seat with a deadline (seats.due_seats)
         lag = now - seats.parse_ms(since)
-        players = [dict(p) for p in doc["players"]]
+        players = [p.copy() for p in doc["players"]]
         player = players[seat]
         events: list[dict[str, Any]] = []
         if timed_out:
             player["timeouts"] = player.get("timeouts", 0) + 1
             events.append({"type": "seat_timed_out", "seat": seat})
-            if player["timeouts"] >= doc["clock"]["max_timeouts"]:
+            clock = doc.get("clock")
+            assert clock is not None  # a deadline runs under a clock only
+            if player["timeouts"] >= clock["max_timeouts"]:
                 player["status"] = seats.ABANDONED
                 player["bot"] = seats.TAKEOVER_BOT
                 events.append({"type": "seat_abandoned", "seat": seat})
         choose = strategy(engine, player.get("bot"))
-        legal = list(engine.legal_moves(doc["state"], seat))
+        before = started(doc)
+        legal = list(engine.legal_moves(before, seat))
         rng = bot_rng(doc, seat)
         move = choose(games.view(doc, seat), legal, rng)
         try:
-            state, move_events = engine.apply_move(doc["state"], seat, move)
+            state, move_events = engine.apply_move(before, seat, move)
         except RuleError:  # a strategy's own move (not a listed one) was refused
             move = rng.choice(legal)
-            state, move_events = engine.apply_move(doc["state"], seat, move)
-        new = {**doc, "state": state, "players": players}
+            state, move_events = engine.apply_move(before, seat, move)
+        new: GameDoc = {**doc, "state": state, "players": players}
         produced = (len(events), len(move_events))
         events += move_events
         games.settle(new, events)

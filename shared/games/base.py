@@ -7,14 +7,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from shared.engine import Engine
 from shared.games import seats
+from shared.games.document import GameDoc, started, to_store
 from shared.games.errors import NotFound, PreconditionFailed
-from shared.store import Doc, GameStore
+from shared.store import GameStore, StoredDoc
 
-OPEN, RUNNING, FINISHED, CANCELLED = "open", "running", "finished", "cancelled"
+OPEN: Final = "open"
+RUNNING: Final = "running"
+FINISHED: Final = "finished"
+CANCELLED: Final = "cancelled"
 OVER = (FINISHED, CANCELLED)
 GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TERMINAL_EVENTS = ("game_finished", "game_cancelled")
@@ -31,12 +35,13 @@ class Context:
     store: GameStore
     settings: dict[str, Any]
 
-    def stored(self, doc: Doc) -> Doc:
+    def stored(self, doc: GameDoc) -> StoredDoc:
         """``doc`` as the store writes it: its engine state as plain JSON data
         (:meth:`Engine.stored`); ``doc`` itself is left as it is."""
-        if doc.get("state") is None:
-            return doc
-        return {**doc, "state": self.engine.stored(doc["state"])}
+        state = doc.get("state")
+        if state is None:
+            return to_store(doc)
+        return {**to_store(doc), "state": self.engine.stored(state)}
 
 
 @dataclass
@@ -46,7 +51,7 @@ class Outcome:
     the events the engine's ``apply_move`` produced; the history stores only the others
     and rebuilds these by replaying the move (shared/games/history.py)."""
 
-    doc: Doc
+    doc: GameDoc
     events: list[dict[str, Any]]
     moves: list[dict[str, Any]] = field(default_factory=list)
     engine_events: tuple[int, int] | None = None
@@ -61,7 +66,7 @@ def not_found(game_id: str) -> NotFound:
     return NotFound("game-not-found", f"There is no game {game_id!r}.")
 
 
-def check_if_match(doc: Doc, if_match: IfMatch) -> None:
+def check_if_match(doc: GameDoc, if_match: IfMatch) -> None:
     """``version-mismatch`` (412) when the client's ``If-Match`` names another version."""
     if if_match is not None and not if_match(doc["version"]):
         raise PreconditionFailed(
@@ -71,9 +76,9 @@ def check_if_match(doc: Doc, if_match: IfMatch) -> None:
         )
 
 
-def settle(engine: Engine, doc: Doc, events: list[dict[str, Any]]) -> None:
+def settle(engine: Engine, doc: GameDoc, events: list[dict[str, Any]]) -> None:
     """Status, ``to_act`` and result after the engine moved; ends a finished game."""
-    state = doc["state"]
+    state = started(doc)
     if engine.is_over(state):
         doc["status"] = FINISHED
         doc["to_act"] = []

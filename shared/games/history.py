@@ -34,7 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from shared.engine import Engine
-from shared.store import Doc, dumps, jsoncodec
+from shared.games.document import GameDoc
+from shared.store import dumps, jsoncodec
 
 Record = list[Any]
 Event = dict[str, Any]
@@ -220,7 +221,7 @@ class Write:
     state: Any
 
 
-def replay(engine: Engine, doc: Doc, records: Iterable[Record]) -> Iterator[Write]:
+def replay(engine: Engine, doc: GameDoc, records: Iterable[Record]) -> Iterator[Write]:
     """The game's writes rebuilt in order: the engine replays every move from the
     document's seed (set up at the first move, with the game's players and options)."""
     state: Any = None
@@ -245,7 +246,7 @@ def all_moves(records: Iterable[Record]) -> list[dict[str, Any]]:
 
 
 def events_after(
-    engine: Engine, doc: Doc, records: Iterable[Record], after: tuple[int, int], count: int
+    engine: Engine, doc: GameDoc, records: Iterable[Record], after: tuple[int, int], count: int
 ) -> list[Event]:
     """Up to ``count`` events after position ``(version, n)``, rebuilt."""
     found: list[Event] = []
@@ -258,7 +259,7 @@ def events_after(
     return found[:count]
 
 
-def write_at(engine: Engine, doc: Doc, records: Iterable[Record], version: int) -> Write:
+def write_at(engine: Engine, doc: GameDoc, records: Iterable[Record], version: int) -> Write:
     """The write that made ``version`` (its state: the engine's after it)."""
     for write in replay(engine, doc, records):
         if write.version == version:

@@ -24,10 +24,11 @@ from shared.games.base import (
     now_text,
     settle,
 )
+from shared.games.document import Clock, GameDoc, PlayerEntry, WebhookEntry
 from shared.games.errors import Conflict, Invalid
 from shared.games.writes import WriteLoop
 from shared.ops import metrics
-from shared.store import Doc, event_id, now_us
+from shared.store import event_id, now_us
 
 
 class Lifecycle:
@@ -41,8 +42,8 @@ class Lifecycle:
         self,
         options: dict[str, Any],
         owner: str | None = None,
-        webhook: dict[str, Any] | None = None,
-    ) -> tuple[Doc, str]:
+        webhook: WebhookEntry | None = None,
+    ) -> tuple[GameDoc, str]:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
         engine's options, checked now by a trial setup so a bad mix fails at once.
@@ -72,7 +73,7 @@ class Lifecycle:
         host_token = tokens.new_token()
         game_id = secrets.token_hex(8)
         now = now_text()
-        doc: Doc = {
+        doc: GameDoc = {
             "version": 1,  # first: the write script reads it without decoding the document
             "events_from": 1,  # second: the first version the event stream still holds
             "id": game_id,
@@ -118,7 +119,7 @@ class Lifecycle:
         store.tracking.moved(game_id, None, OPEN, owner, created_us, ttl)
         return doc, host_token
 
-    def _check_clock(self, clock: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _check_clock(self, clock: dict[str, Any] | None) -> Clock | None:
         """The ``clock`` option with its defaults; 422 below ``CLOCK_MIN_TURN_SECONDS``."""
         if clock is None:
             return None
@@ -136,8 +137,8 @@ class Lifecycle:
         game_id: str,
         name: str,
         if_match: IfMatch = None,
-        webhook: Callable[[int], dict[str, Any]] | None = None,
-    ) -> tuple[Doc, int, str]:
+        webhook: Callable[[int], WebhookEntry] | None = None,
+    ) -> tuple[GameDoc, int, str]:
         """Take the next free seat; returns the document, the seat and its token.
         ``webhook``: makes the seat's webhook registration, given the seat. A name with
         an invisible code point is refused (:func:`names.check`), one too like a name in
@@ -146,7 +147,7 @@ class Lifecycle:
         token = tokens.new_token()
         digest = tokens.hash_token(token)
 
-        def decide(doc: Doc) -> Outcome:
+        def decide(doc: GameDoc) -> Outcome:
             check_if_match(doc, if_match)
             if doc["status"] != OPEN:
                 raise Conflict("game-not-open", "This game does not take players now.")
@@ -154,8 +155,8 @@ class Lifecycle:
                 raise Conflict("game-full", "Every seat of this game is taken.")
             names.refuse_taken(name, doc["players"])
             seat = len(doc["players"])
-            player = {"seat": seat, "name": name, "token_hash": digest}
-            new = {**doc, "players": [*doc["players"], player]}
+            player: PlayerEntry = {"seat": seat, "name": name, "token_hash": digest}
+            new: GameDoc = {**doc, "players": [*doc["players"], player]}
             if webhook is not None:
                 new["webhooks"] = [*doc.get("webhooks", []), webhook(seat)]
             return Outcome(new, [{"type": "player_joined", "seat": seat, "name": name}])
@@ -163,11 +164,11 @@ class Lifecycle:
         doc, _, _ = self.writes.mutate(game_id, decide)
         return doc, len(doc["players"]) - 1, token
 
-    def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+    def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
         """The host starts an open game with at least the engine's minimum of players."""
         engine = self.ctx.engine
 
-        def decide(doc: Doc) -> Outcome:
+        def decide(doc: GameDoc) -> Outcome:
             if doc["status"] != OPEN:
                 raise Conflict("game-not-open", "Only an open game can be started.")
             joined = len(doc["players"])
@@ -176,30 +177,34 @@ class Lifecycle:
                     "not-enough-players",
                     f"{joined} joined; at least {engine.MIN_PLAYERS} are needed.",
                 )
-            new = {**doc, "state": engine.setup(joined, dict(doc["options"]), doc["seed"])}
+            new: GameDoc = {**doc, "state": engine.setup(joined, dict(doc["options"]), doc["seed"])}
             events = [{"type": "game_started", "players": players(doc)}]
             settle(engine, new, events)
             return Outcome(new, events)
 
         return self._as_host(game_id, digest, if_match, decide)
 
-    def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> Doc:
+    def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
         """The host cancels an open or running game."""
 
-        def decide(doc: Doc) -> Outcome:
+        def decide(doc: GameDoc) -> Outcome:
             if doc["status"] in OVER:
                 raise Conflict("game-over", f"The game is already {doc['status']}.")
-            new = {**doc, "status": CANCELLED, "to_act": []}
+            new: GameDoc = {**doc, "status": CANCELLED, "to_act": []}
             return Outcome(new, [{"type": "game_cancelled"}])
 
         return self._as_host(game_id, digest, if_match, decide)
 
     def _as_host(
-        self, game_id: str, digest: str | None, if_match: IfMatch, decide: Callable[[Doc], Outcome]
-    ) -> Doc:
+        self,
+        game_id: str,
+        digest: str | None,
+        if_match: IfMatch,
+        decide: Callable[[GameDoc], Outcome],
+    ) -> GameDoc:
         """A write for the host only (401/403 first, then 412, then ``decide``)."""
 
-        def guarded(doc: Doc) -> Outcome:
+        def guarded(doc: GameDoc) -> Outcome:
             require_host(doc, digest)
             check_if_match(doc, if_match)
             return decide(doc)

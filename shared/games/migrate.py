@@ -9,12 +9,13 @@ from typing import Any
 
 from shared.games import history
 from shared.games.base import OVER, Context
-from shared.store import Doc, HistoryWrite, dumps
+from shared.games.document import GameDoc
+from shared.store import HistoryWrite, dumps
 
 _PLAIN = ("version", "id")
 
 
-def history_of(ctx: Context, doc: Doc) -> tuple[str | None, str]:
+def history_of(ctx: Context, doc: GameDoc) -> tuple[str | None, str]:
     """The tail and archive the game would have if the current code had written it:
     every record archived (chunks of ``HISTORY_CHUNK_RECORDS``), the tail only the
     filter of the keyed moves (none once the game is over)."""

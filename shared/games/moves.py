@@ -9,11 +9,11 @@ from shared.games import seats
 from shared.games.access import missing_token, require_seat
 from shared.games.answers import Answers
 from shared.games.base import RUNNING, Context, IfMatch, Outcome, check_if_match, settle
+from shared.games.document import GameDoc, started
 from shared.games.errors import Conflict
 from shared.games.replay import move_digest, replay
 from shared.games.writes import WriteLoop
 from shared.ops import metrics
-from shared.store import Doc
 
 
 class Moves:
@@ -45,7 +45,7 @@ class Moves:
         limit_as = digest[:16] if self.writes.move_rate is not None else None
         seat = -1
 
-        def decide(doc: Doc) -> Outcome:
+        def decide(doc: GameDoc) -> Outcome:
             nonlocal seat
             seat = require_seat(doc, digest)
             check_if_match(doc, if_match)
@@ -54,8 +54,12 @@ class Moves:
             if seat not in doc["to_act"]:
                 raise Conflict("not-your-turn", f"Seat {seat} is not expected to act now.")
             seats.require_active(doc, seat)
-            state, events = engine.apply_move(doc["state"], seat, move)
-            new = {**doc, "state": state, "players": seats.human_moved(doc["players"], seat)}
+            state, events = engine.apply_move(started(doc), seat, move)
+            new: GameDoc = {
+                **doc,
+                "state": state,
+                "players": seats.human_moved(doc["players"], seat),
+            }
             events = list(events)
             produced = len(events)
             settle(engine, new, events)

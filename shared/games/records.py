@@ -8,7 +8,8 @@ from typing import Any
 
 from shared.games import history
 from shared.games.base import OVER, Outcome
-from shared.store import Doc, GameStore, HistoryWrite, jsoncodec
+from shared.games.document import GameDoc
+from shared.store import GameStore, HistoryWrite, jsoncodec
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class Retry:
 
 
 def find(
-    store: GameStore, doc: Doc, tail: str | None, key: str, archive: str | None = None
+    store: GameStore, doc: GameDoc, tail: str | None, key: str, archive: str | None = None
 ) -> Retry | None:
     """The record of the keyed move ``key`` if the game has one. The tail is searched
     first; the archive is read (one more round trip) only when the key is in the tail
@@ -41,7 +42,7 @@ def find(
     return None if record is None else Retry(record, records)
 
 
-def first_write(doc: Doc, events: list[dict[str, Any]]) -> HistoryWrite:
+def first_write(doc: GameDoc, events: list[dict[str, Any]]) -> HistoryWrite:
     """The history of a game's creation (its document gets ``events_from``)."""
     record = history.other_record(doc["version"], history.ms_of(doc["updated_at"]), events)
     return HistoryWrite("\n" + history.encode_line(record, None), "s")
@@ -49,8 +50,8 @@ def first_write(doc: Doc, events: list[dict[str, Any]]) -> HistoryWrite:
 
 def next_write(
     settings: dict[str, Any],
-    old: Doc,
-    new: Doc,
+    old: GameDoc,
+    new: GameDoc,
     outcome: Outcome,
     tail: str | None,
     key: str | None,

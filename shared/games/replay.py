@@ -11,9 +11,9 @@ import orjson
 
 from shared.games import history
 from shared.games.base import Context, settle
+from shared.games.document import GameDoc
 from shared.games.errors import Invalid
 from shared.games.records import Retry
-from shared.store import Doc
 
 
 def move_digest(move: dict[str, Any]) -> str:
@@ -56,13 +56,13 @@ def same_move(record: history.Record, digest: str) -> None:
         )
 
 
-def replay(ctx: Context, doc: Doc, retry: Retry) -> tuple[Doc, list[dict[str, Any]]]:
+def replay(ctx: Context, doc: GameDoc, retry: Retry) -> tuple[GameDoc, list[dict[str, Any]]]:
     """The document and events of an idempotent move's first answer, rebuilt byte for
     byte: the engine replays the recorded moves from the seed (as anyone can with the
     log) up to the move's version; its time comes from its record."""
     engine = ctx.engine
     write = history.write_at(engine, doc, retry.records, retry.record[0])
-    then = {**doc, "state": write.state, "version": write.version, "result": None}
+    then: GameDoc = {**doc, "state": write.state, "version": write.version, "result": None}
     then["updated_at"] = history.text_of(write.ms)
     settle(engine, then, [])
     return then, write.events

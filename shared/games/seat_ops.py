@@ -15,11 +15,11 @@ from shared.games import (
     tokens,
 )
 from shared.games.access import require_host, require_seat
+from shared.games.document import GameDoc, PlayerEntry
 from shared.games.errors import Conflict
-from shared.store import Doc
 
 
-def _bot_name(doc: Doc, bot: str) -> str:
+def _bot_name(doc: GameDoc, bot: str) -> str:
     """``Random bot 2``-style: the first number whose name clashes with nobody's in this
     game (:func:`names.clashes`: a human ``random bot 1`` takes that one too)."""
     number = 1
@@ -30,14 +30,14 @@ def _bot_name(doc: Doc, bot: str) -> str:
 
 def add_bot(
     games: Games, game_id: str, digest: str | None, bot: str, name: str | None, if_match: IfMatch
-) -> tuple[Doc, int]:
+) -> tuple[GameDoc, int]:
     """The host seats a bot in an open game; the document and the bot's seat. The seat
     gets a token nobody ever sees, so no request can act for it. A chosen ``name`` is
     checked as a joining player's is (:func:`names.check`, then ``name-taken``)."""
     hidden = tokens.hash_token(tokens.new_token())
     checked = None if name is None else names.check(name)
 
-    def decide(doc: Doc) -> Outcome:
+    def decide(doc: GameDoc) -> Outcome:
         require_host(doc, digest)
         check_if_match(doc, if_match)
         if doc["status"] != OPEN:
@@ -48,7 +48,7 @@ def add_bot(
         names.refuse_taken(label, doc["players"])  # the same clash check as a join's
         seat = len(doc["players"])
         player = seats.new_player(seat, label, hidden, bot)
-        new = {**doc, "players": [*doc["players"], player]}
+        new: GameDoc = {**doc, "players": [*doc["players"], player]}
         event = {"type": "player_joined", "seat": seat, "name": label, "bot": bot}
         return Outcome(new, [event])
 
@@ -56,12 +56,14 @@ def add_bot(
     return doc, len(doc["players"]) - 1
 
 
-def resign(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> tuple[Doc, int]:
+def resign(
+    games: Games, game_id: str, digest: str | None, if_match: IfMatch
+) -> tuple[GameDoc, int]:
     """A player resigns a running game: a bot plays the seat to the end and the result
     ranks it last. The document and the seat."""
     seat = -1
 
-    def decide(doc: Doc) -> Outcome:
+    def decide(doc: GameDoc) -> Outcome:
         nonlocal seat
         seat = require_seat(doc, digest)
         check_if_match(doc, if_match)
@@ -74,24 +76,24 @@ def resign(games: Games, game_id: str, digest: str | None, if_match: IfMatch) ->
             raise Conflict("game-not-running", f"The game is {doc['status']}.")
         if doc["players"][seat].get("status") == seats.RESIGNED:
             raise Conflict("seat-resigned", f"Seat {seat} has already resigned.")
-        players = [
+        players: list[PlayerEntry] = [
             {**p, "status": seats.RESIGNED, "bot": seats.TAKEOVER_BOT} if p["seat"] == seat else p
             for p in doc["players"]
         ]
-        new = {**doc, "players": players}
+        new: GameDoc = {**doc, "players": players}
         return Outcome(new, [{"type": "seat_resigned", "seat": seat}])
 
     doc, _, _ = games.mutate(game_id, decide)
     return doc, seat
 
 
-def leave(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> Doc:
+def leave(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> GameDoc:
     """A player leaves an open game: the seat is freed and later joiners move down one
     seat (seats are join order and must stay 0..n-1). Each token stays bound to its own
     player record, so it keeps acting for that player at the new seat number, and each
     seat's webhook follows its player too (:func:`without_seat`)."""
 
-    def decide(doc: Doc) -> Outcome:
+    def decide(doc: GameDoc) -> Outcome:
         seat = require_seat(doc, digest)
         check_if_match(doc, if_match)
         if doc["status"] != OPEN:
@@ -103,7 +105,7 @@ def leave(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> 
     return games.mutate(game_id, decide)[0]
 
 
-def without_seat(doc: Doc, seat: int) -> Doc:
+def without_seat(doc: GameDoc, seat: int) -> GameDoc:
     """``doc`` without the player at ``seat``: the later players move down one seat, and
     what the document keeps by seat number moves with its player. That is the seat
     webhook registrations (``doc["webhooks"]``): the departed player's is dropped (no
@@ -114,7 +116,7 @@ def without_seat(doc: Doc, seat: int) -> Doc:
     game has no deadlines, turns or engine state yet."""
     staying = [p for p in doc["players"] if p["seat"] != seat]
     moved = {p["seat"]: n for n, p in enumerate(staying)}
-    new = {**doc, "players": [{**p, "seat": moved[p["seat"]]} for p in staying]}
+    new: GameDoc = {**doc, "players": [{**p, "seat": moved[p["seat"]]} for p in staying]}
     if "webhooks" in doc:
         new["webhooks"] = [
             reg if reg["seat"] is None else {**reg, "seat": moved[reg["seat"]]}

@@ -10,11 +10,15 @@ This state is the kit's, not the engine's: every game gets clocks and bots the s
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final, TypedDict
 
+from shared.games.document import GameDoc, PlayerEntry, SeatStatus
 from shared.games.errors import Conflict
 
-ACTIVE, ABANDONED, RESIGNED, BOT = "active", "abandoned", "resigned", "bot"
+ACTIVE: Final = "active"
+ABANDONED: Final = "abandoned"
+RESIGNED: Final = "resigned"
+BOT: Final = "bot"
 STATUSES = (ACTIVE, ABANDONED, RESIGNED, BOT)
 BOTS = ("random", "greedy")
 TAKEOVER_BOT = "greedy"
@@ -22,8 +26,6 @@ TAKEOVER_BOT = "greedy"
 the game fair for the others (a random one would hand points to whoever moves next)."""
 DEFAULT_MAX_TIMEOUTS = 3
 MAX_TURN_SECONDS = 14 * 24 * 3600
-
-Doc = dict[str, Any]
 
 
 def now_ms() -> int:
@@ -42,7 +44,16 @@ def parse_ms(stamp: str) -> int:
     return int(datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp() * 1000)
 
 
-def public(player: dict[str, Any]) -> dict[str, Any]:
+class SeatFields(TypedDict):
+    """A seat's fields every view shows, filled in (:func:`public`)."""
+
+    status: SeatStatus
+    bot: str | None
+    deadline: str | None
+    timeouts: int
+
+
+def public(player: PlayerEntry) -> SeatFields:
     """The seat fields every view shows (defaults for documents written before clocks)."""
     return {
         "status": player.get("status", ACTIVE),
@@ -52,7 +63,7 @@ def public(player: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def new_player(seat: int, name: str, token_hash: str, bot: str | None = None) -> dict[str, Any]:
+def new_player(seat: int, name: str, token_hash: str, bot: str | None = None) -> PlayerEntry:
     """A player record: an active human seat, or a bot seat playing ``bot``."""
     return {
         "seat": seat,
@@ -65,7 +76,7 @@ def new_player(seat: int, name: str, token_hash: str, bot: str | None = None) ->
     }
 
 
-def is_scheduled(doc: Doc) -> bool:
+def is_scheduled(doc: GameDoc) -> bool:
     """Whether the game may ever need the worker: it has a clock or a seat played by a bot.
     (A seat never becomes active again, so a game that is not scheduled stays so until a
     resignation or a bot seat makes it scheduled.)"""
@@ -74,7 +85,7 @@ def is_scheduled(doc: Doc) -> bool:
     return any(p.get("status", ACTIVE) != ACTIVE for p in doc["players"])
 
 
-def refresh(old: Doc, new: Doc, movers: set[int], now: int) -> None:
+def refresh(old: GameDoc, new: GameDoc, movers: set[int], now: int) -> None:
     """Set the deadlines of ``new`` (in place, on copies of the player records).
 
     A seat's clock starts when it becomes one of the seats to act, and again after each
@@ -88,7 +99,7 @@ def refresh(old: Doc, new: Doc, movers: set[int], now: int) -> None:
     before = set(old["to_act"]) if old["status"] == "running" else set()
     players = []
     for record in new["players"]:
-        player = {**record, **public(record)}
+        player: PlayerEntry = {**record, **public(record)}
         seat = player["seat"]
         if clock is None or seat not in to_act or player["status"] != ACTIVE:
             player["deadline"] = None
@@ -98,7 +109,7 @@ def refresh(old: Doc, new: Doc, movers: set[int], now: int) -> None:
     new["players"] = players
 
 
-def due_ms(doc: Doc, now: int) -> int | None:
+def due_ms(doc: GameDoc, now: int) -> int | None:
     """When the worker must next look at the game: ``now`` for a seat to act that a bot
     plays, else the earliest deadline of the seats to act; ``None``: nothing to do."""
     if doc["status"] != "running":
@@ -117,19 +128,19 @@ def due_ms(doc: Doc, now: int) -> int | None:
     return earliest
 
 
-def require_active(doc: Doc, seat: int) -> None:
+def require_active(doc: GameDoc, seat: int) -> None:
     """409 for a move by a seat that a bot now plays to the end (resigned or abandoned)."""
     status = doc["players"][seat].get("status", ACTIVE)
     if status != ACTIVE:
         raise Conflict(f"seat-{status}", f"Seat {seat} is {status}; a bot plays it to the end.")
 
 
-def human_moved(players: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+def human_moved(players: list[PlayerEntry], seat: int) -> list[PlayerEntry]:
     """The player records after ``seat``'s own move: its timeouts in a row start over."""
     return [{**p, "timeouts": 0} if p["seat"] == seat else p for p in players]
 
 
-def due_seats(doc: Doc, now: int) -> list[tuple[int, bool]]:
+def due_seats(doc: GameDoc, now: int) -> list[tuple[int, bool]]:
     """The seats to play now, in seat order, each with whether it is a timeout (an
     active seat past its deadline) rather than a seat a bot plays anyway."""
     if doc["status"] != "running":
@@ -141,12 +152,12 @@ def due_seats(doc: Doc, now: int) -> list[tuple[int, bool]]:
             continue
         if player.get("status", ACTIVE) != ACTIVE:
             due.append((player["seat"], False))
-        elif player.get("deadline") is not None and parse_ms(player["deadline"]) <= now:
+        elif (deadline := player.get("deadline")) is not None and parse_ms(deadline) <= now:
             due.append((player["seat"], True))
     return due
 
 
-def rank_resigned_last(result: dict[str, Any] | None, players: list[dict[str, Any]]) -> Any:
+def rank_resigned_last(result: dict[str, Any] | None, players: list[PlayerEntry]) -> Any:
     """The engine's result with resigned seats ranked last (they share the last rank).
 
     Rows are the engine's ``standings`` items (``seat``, ``rank``, ...): the others keep

@@ -14,11 +14,12 @@ from typing import Any
 from shared.engine import RuleError
 from shared.games import history, migrate, notify, rates, records, seats
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
+from shared.games.document import GameDoc, from_store
 from shared.games.errors import Conflict
 from shared.games.records import Retry
 from shared.games.replay import same_move
 from shared.ops import metrics
-from shared.store import Doc, HistoryWrite, event_id
+from shared.store import HistoryWrite, StoredDoc, event_id
 
 
 class WriteLoop:
@@ -30,7 +31,7 @@ class WriteLoop:
 
     def read(
         self, game_id: str, with_tail: bool = False, limit_as: str | None = None
-    ) -> tuple[Doc, str | None]:
+    ) -> tuple[GameDoc, str | None]:
         """The document and, if asked, its history tail; with ``limit_as`` (a client's
         name in this game) the same round trip counts the request against
         ``RATE_LIMIT_MOVES`` (429 over it). 404 when there is no such game."""
@@ -51,7 +52,10 @@ class WriteLoop:
             raise not_found(game_id)
         return self._upgraded(doc), tail
 
-    def _upgraded(self, doc: Doc) -> Doc:
+    def _upgraded(self, raw: StoredDoc) -> GameDoc:
+        """The document the store read, its engine state upgraded (the games layer's
+        one way in: :func:`from_store`)."""
+        doc = from_store(raw)
         if doc["state"] is not None:
             try:
                 doc["state"] = self.ctx.engine.upgrade(doc["state"])
@@ -59,7 +63,7 @@ class WriteLoop:
                 raise Conflict(error.code, error.message) from error
         return doc
 
-    def ttl(self, doc: Doc) -> int:
+    def ttl(self, doc: GameDoc) -> int:
         """Seconds the game lives after this write: short once over, long while it runs
         (from its last write), and while open until ``GAME_TTL_OPEN`` after its creation
         (joins do not extend it: nobody can keep an unstarted game alive for ever)."""
@@ -75,11 +79,11 @@ class WriteLoop:
     def mutate(
         self,
         game_id: str,
-        decide: Callable[[Doc], Outcome],
+        decide: Callable[[GameDoc], Outcome],
         idem_field: str | None = None,
         limit_as: str | None = None,
         digest: str = "",
-    ) -> tuple[Doc, list[dict[str, Any]], Retry | None]:
+    ) -> tuple[GameDoc, list[dict[str, Any]], Retry | None]:
         """Read, ``decide``, compare-and-set; retried on a version conflict.
 
         Returns the written document, its stamped events and ``None``; or, when
@@ -96,8 +100,8 @@ class WriteLoop:
                 doc, tail = self.read(game_id, True, limit_as)
                 limit_as = None  # only the first read counts against the move limit
             else:
-                (doc, tail), ahead = ahead, None
-                doc = self._upgraded(doc)
+                (raw, tail), ahead = ahead, None
+                doc = self._upgraded(raw)
             decided = self._decide(doc, tail, decide, key, digest)
             if isinstance(decided, Retry):
                 return doc, [], decided
@@ -123,12 +127,12 @@ class WriteLoop:
 
     def _decide(
         self,
-        doc: Doc,
+        doc: GameDoc,
         tail: str | None,
-        decide: Callable[[Doc], Outcome],
+        decide: Callable[[GameDoc], Outcome],
         key: str | None,
         digest: str,
-    ) -> Retry | tuple[Doc, list[dict[str, Any]], HistoryWrite, int | None | bool, list[Any]]:
+    ) -> Retry | tuple[GameDoc, list[dict[str, Any]], HistoryWrite, int | None | bool, list[Any]]:
         """One attempt on ``doc`` and its history ``tail``: the keyed move's earlier
         record (its retry), or the new document, its stamped events, history write, due
         time and webhook notifications."""
@@ -157,7 +161,7 @@ class WriteLoop:
         return new, events, written, due, notify.notifications(doc, new, events, movers)
 
 
-def _clock(old: Doc, outcome: Outcome) -> int | None | bool:
+def _clock(old: GameDoc, outcome: Outcome) -> int | None | bool:
     """Deadlines of the seats to act after this change, and the game's due time for
     the worker (``False``: a game without clock or bots, never scheduled)."""
     new = outcome.doc

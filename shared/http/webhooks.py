@@ -9,6 +9,7 @@ from typing import Any
 from shared.games import Games, notify
 from shared.games.access import require_host, seat_of
 from shared.games.base import GAME_ID
+from shared.games.document import GameDoc, WebhookEntry
 from shared.games.errors import Conflict
 from shared.games.notify import message_id
 from shared.http.middleware.ratelimit import AddressLimits
@@ -18,7 +19,7 @@ from shared.webhooks import schemas as ws
 RECENT = 50
 
 
-def for_game(kit: Games, body: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+def for_game(kit: Games, body: dict[str, Any]) -> tuple[WebhookEntry | None, str | None]:
     """Pop ``webhook`` from create options: the checked registration and its secret."""
     spec = body.pop("webhook", None)
     if spec is None:
@@ -28,7 +29,7 @@ def for_game(kit: Games, body: dict[str, Any]) -> tuple[dict[str, Any] | None, s
 
 def for_seat(
     kit: Games, body: dict[str, Any]
-) -> tuple[Callable[[int], dict[str, Any]] | None, str | None]:
+) -> tuple[Callable[[int], WebhookEntry] | None, str | None]:
     """A join's ``webhook``: a maker of the seat's registration (given the seat), and
     the secret. The URL is checked now, before the join's write."""
     spec = body.get("webhook")
@@ -38,7 +39,7 @@ def for_seat(
     return (lambda seat: {**reg, "seat": seat}), secret
 
 
-def _visible(kit: Games, game_id: str, digest: str | None) -> tuple[dict[str, Any], set[str]]:
+def _visible(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, set[str]]:
     """The game and the registrations the bearer may see: all for the host token, a
     seat's own for a seat token (401 without a token, 403 for another)."""
     doc = kit.load(game_id)

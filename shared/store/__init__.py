@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from shared.store import connection, document_codec, jsoncodec
 from shared.store.clients import make_clients, open_store
-from shared.store.documents import Doc, HistoryWrite, WriteResult, dumps, load_doc
+from shared.store.documents import HistoryWrite, StoredDoc, WriteResult, dumps, load_doc
 from shared.store.entries import (
     contiguous,
     event_id,
@@ -53,7 +53,6 @@ __all__ = [
     "OVER_STATUSES",
     "STORE_DOWN",
     "Claim",
-    "Doc",
     "Events",
     "GameStore",
     "History",
@@ -61,6 +60,7 @@ __all__ = [
     "LegacyLog",
     "StoreError",
     "StoreFull",
+    "StoredDoc",
     "Tracking",
     "WriteResult",
     "_stored_events",

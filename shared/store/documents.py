@@ -28,7 +28,9 @@ from shared.store import jsoncodec
 from shared.store.entries import PACKED, stored_events
 from shared.store.layout import Layout, client_of
 
-Doc = dict[str, Any]
+StoredDoc = dict[str, Any]
+"""A game document as stored, decoded: plain JSON data the store never interprets (the
+games layer types it: shared/games/document.py)."""
 
 SCRIPT = resources.files("shared.store").joinpath("store.lua").read_text(encoding="utf-8")
 
@@ -39,17 +41,17 @@ def dumps(value: Any) -> str:
     return jsoncodec.dumps_text(value)
 
 
-def load_doc(raw: str | bytes) -> Doc:
+def load_doc(raw: str | bytes) -> StoredDoc:
     """A stored document (see :mod:`shared.store.document_codec`). An ended game's engine state
     written by older code is compressed on its own (``"z:" + base85(zlib(json))``)."""
-    doc: Doc = doccodec.unpack(raw)
+    doc: StoredDoc = doccodec.unpack(raw)
     state = doc.get("state")
     if isinstance(state, str) and state.startswith(PACKED):
         doc["state"] = jsoncodec.loads(zlib.decompress(base64.b85decode(state[len(PACKED) :])))
     return doc
 
 
-def _doc(raw: str | None) -> Doc | None:
+def _doc(raw: str | None) -> StoredDoc | None:
     return load_doc(raw) if raw else None
 
 
@@ -61,7 +63,7 @@ class WriteResult:
 
     outcome: str
     record: str | None = None
-    current: tuple[Doc, str | None] | None = None
+    current: tuple[StoredDoc, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -89,14 +91,14 @@ class Documents(Layout):
 
     # -- reads -------------------------------------------------------------------------
 
-    def read(self, game_id: str, with_tail: bool = False) -> tuple[Doc | None, str | None]:
+    def read(self, game_id: str, with_tail: bool = False) -> tuple[StoredDoc | None, str | None]:
         """The game document and, if asked, its history tail: one round trip."""
         doc, tail, _ = self.read_counted(game_id, with_tail)
         return doc, tail
 
     def read_counted(
         self, game_id: str, with_tail: bool, counter: str | None = None, ttl: int = 0
-    ) -> tuple[Doc | None, str | None, int]:
+    ) -> tuple[StoredDoc | None, str | None, int]:
         """:meth:`read` that also counts one request on the game's counter ``counter``
         (a rate-limit window, expiring after ``ttl`` s; 0 counted without one): still
         one round trip."""
@@ -132,7 +134,7 @@ class Documents(Layout):
 
     def write(
         self,
-        doc: Doc,
+        doc: StoredDoc,
         expected_version: int,
         events: list[dict[str, Any]],
         ttl: int,

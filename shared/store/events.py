@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 from shared.store import jsoncodec
-from shared.store.documents import Doc, load_doc
+from shared.store.documents import StoredDoc, load_doc
 from shared.store.entries import (
     MAX_SEQ,
     contiguous,
@@ -38,7 +38,7 @@ SCRIPT = resources.files("shared.store").joinpath("history.lua").read_text(encod
 class History:
     """A consistent read of a game: the document, its history tail and archive."""
 
-    doc: Doc
+    doc: StoredDoc
     tail: str | None
     hist: str | None
 
@@ -47,7 +47,7 @@ class History:
 class LegacyLog:
     """A game written by older code, read whole: its events and moves."""
 
-    doc: Doc
+    doc: StoredDoc
     events: list[dict[str, Any]]
     moves: list[dict[str, Any]]
 

@@ -18,6 +18,7 @@ May import nothing but the standard library.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
 from typing import Any
 
 DUE_SHARDS = 16
@@ -107,7 +108,7 @@ def key_owner(owner: str | None) -> str | None:
     return None if owner is None or owner.startswith(ADDRESS_OWNER) else owner
 
 
-def client_of(doc: dict[str, Any]) -> str:
+def client_of(doc: Mapping[str, Any]) -> str:
     """Whose game it is for the worker's fair share: the ``owner`` the game was created
     with (an API key's id, or ``addr:<address>`` without keys); ``""`` for a game
     created without one (in-process, or by older code)."""

@@ -14,7 +14,7 @@ import base64
 import time
 from typing import Any
 
-from shared.store.documents import Doc, load_doc
+from shared.store.documents import StoredDoc, load_doc
 from shared.store.layout import Layout
 
 _LIST_BATCH = 50
@@ -54,7 +54,7 @@ class Listing(Layout):
 
     def list_games(
         self, status: str | None, limit: int, cursor: str | None, index: str | None = None
-    ) -> tuple[list[Doc], str | None]:
+    ) -> tuple[list[StoredDoc], str | None]:
         """Games newest first, optionally of one ``status``, and the cursor of the next
         page (``None`` at the end). Ids whose document expired are dropped from the index.
         At most about ``_LIST_SCAN_CAP`` ids are looked at per page. ``index``: another
@@ -62,7 +62,7 @@ class Listing(Layout):
         :class:`shared.store.status.Tracking`)."""
         index = index or self.index_key
         bound, last_id = decode_cursor(cursor) if cursor else (None, None)
-        found: list[Doc] = []
+        found: list[StoredDoc] = []
         scanned = 0
         while True:
             batch, more = self._batch_after(bound, last_id, index)

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from shared.games import OVER, TERMINAL_EVENTS, Games
+from shared.games.document import GameDoc
 from shared.ops import metrics
 from shared.store import History, StoreError, normalize_after, position
 
@@ -134,7 +135,7 @@ class WaitGate:
 
 def long_poll(
     games: Games,
-    doc: dict[str, Any],
+    doc: GameDoc,
     after: str | None,
     wait: float,
     limit: int,

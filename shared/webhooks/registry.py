@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.games.document import WebhookEntry
 from shared.webhooks import signing, ssrf
 
 TYPES = (
@@ -24,7 +25,7 @@ SEAT_TYPES = ("game.turn", "game.over", "game.cancelled")
 
 def register(
     settings: dict[str, Any], body: dict[str, Any], seat: int | None
-) -> tuple[dict[str, Any], str]:
+) -> tuple[WebhookEntry, str]:
     """A checked registration and its secret (:class:`~shared.games.errors.Invalid` for a
     refused URL, ``webhook-url-refused``, or no server key, ``webhooks-disabled``)."""
     ssrf.check(body["url"], settings.get("WEBHOOK_ALLOW_PRIVATE", False))

@@ -9,6 +9,7 @@ from typing import Any
 
 from shared.games import history
 from shared.games import tokens as token_hashes
+from shared.games.document import from_store
 from shared.games.replay import move_digest
 from shared.store import dumps, load_doc
 from tests.kit.helpers import auth, post_move, started_game, view
@@ -20,7 +21,7 @@ def _to_old_layout(app: Any, redis_client: Any, game_id: str, keyed: list[tuple]
     base = f"toy:{{{game_id}}}"
     doc = load_doc(redis_client.get(f"{base}:game"))
     records = history.stored(redis_client.get(f"{base}:tail"), redis_client.get(f"{base}:hist"))
-    writes = list(history.replay(games.engine, doc, records))
+    writes = list(history.replay(games.engine, from_store(doc), records))
     redis_client.delete(f"{base}:events", f"{base}:tail", f"{base}:hist")
     for write in writes:
         for event in write.events:

@@ -5,6 +5,7 @@ worker process itself is proved in tests/worker)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from shared.games import seats
 from shared.games.autoplay import NothingDue, play_due
@@ -174,12 +175,15 @@ def test_resigned_seats_rank_last():
         ],
         "winners": [2, 0],
     }
-    players = [{"seat": s, "status": "resigned" if s == 0 else "active"} for s in range(4)]
+    players: list[Any] = [
+        {"seat": s, "status": "resigned" if s == 0 else "active"} for s in range(4)
+    ]
     ranked = seats.rank_resigned_last(result, players)
     assert [(r["seat"], r["rank"]) for r in ranked["standings"]] == [(2, 1), (1, 2), (3, 3), (0, 4)]
     assert ranked["standings"][-1]["resigned"] is True
     assert ranked["winners"] == [2]
-    assert seats.rank_resigned_last(result, [{"seat": 0, "status": "active"}]) is result
+    active: list[Any] = [{"seat": 0, "status": "active"}]
+    assert seats.rank_resigned_last(result, active) is result
 
 
 def test_seat_webhooks_follow_their_player_when_an_earlier_one_leaves(make_app):

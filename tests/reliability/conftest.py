@@ -24,6 +24,7 @@ import requests
 
 from shared.engine import Engine
 from shared.games import history
+from shared.games.document import from_store
 from shared.store import load_doc, parse_entries
 from tests.conftest import APP_FACTORIES, ROOT, free_port, wait_until
 
@@ -178,7 +179,7 @@ def stored(
         read = parse_entries(entries)
         events = [(e["id"], {k: v for k, v in e.items() if k != "id"}) for e in read]
     else:
-        rebuilt = (e for w in history.replay(engine, doc, records) for e in w.events)
+        rebuilt = (e for w in history.replay(engine, from_store(doc), records) for e in w.events)
         events = [(e["id"], {k: v for k, v in e.items() if k != "id"}) for e in rebuilt]
     return doc, moves, events
 

@@ -82,7 +82,11 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         kit = games()
         webhook, secret = webhooks.for_game(kit, options)
         doc, host_token = kit.create(options, owner(), webhook)
-        body = {"id": doc["id"], "host_token": host_token, "game": kit.view(doc, None)}
+        body: dict[str, Any] = {
+            "id": doc["id"],
+            "host_token": host_token,
+            "game": kit.view(doc, None),
+        }
         if webhook is not None:
             body |= {"webhook_id": webhook["id"], "webhook_secret": secret}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
@@ -102,7 +106,7 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         """
         kit = games()
         try:
-            docs, cursor = kit.store.list_games(
+            docs, cursor = kit.list_games(
                 query.get("status"), query["limit"], query.get("cursor"), owner_index(kit)
             )
         except ValueError as error:
