@@ -2,7 +2,10 @@
 through real gunicorn, in one run.
 
 Run: ``python -m bench.mechanisms [--game manhattan] [--rounds 2] [--only NAME,...]
-[--checkout PATH]`` (names: fastpath, pipe, copies, doccodec, argmemo, send, fanout).
+[--checkout PATH] [--against OLD]`` (names: fastpath, pipe, copies, doccodec, argmemo,
+send, fanout). ``--against OLD`` measures one thing instead: the whole checkout ("on")
+against another one ("off"), e.g. the kit before issue 28, with the same steps and the
+open loop at one fixed rate for both.
 The patches name the modules as they were before issue 28 (``shared/hotpath.py``...):
 run it on a checkout of a320a42, where all seven mechanisms exist
 (``git worktree add /tmp/a320a42 a320a42``). Its figures and the decisions taken on
@@ -278,6 +281,8 @@ def command(args) -> str:
     flags = ["--game", args.game, "--rounds", str(args.rounds), "--checkout", str(args.checkout)]
     if args.only:
         flags += ["--only", args.only]
+    if args.against:
+        flags += ["--against", str(args.against)]
     flags += ["--games", str(args.games), "--players", str(args.players)]
     flags += ["--waiters", str(args.waiters), "--gen-cpus", args.gen_cpus or "''"]
     flags += ["--max-seconds", f"{args.max_seconds:g}", "--open-seconds", f"{args.open_seconds:g}"]
@@ -292,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--only", default="", help="comma-separated mechanism names")
     ap.add_argument("--checkout", type=Path, default=common.ROOT, help="the code measured")
+    ap.add_argument("--against", type=Path, default=None, help="another checkout, as 'off'")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--waiters", type=int, default=1000, help="long-poll clients (fanout)")
@@ -304,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     args.checkout = args.checkout.resolve()
     wanted = [m for m in MECHANISMS if not args.only or m.name in args.only.split(",")]
+    if args.against:
+        wanted = [Mechanism("kit", f"{args.checkout} (on) against {args.against} (off)")]
     for name in SETTINGS:  # every run gets the checkout's defaults but for its own switch
         os.environ.pop(name, None)
     started = time.monotonic()
@@ -318,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         for mech in wanted:
             patch = PATCHES.get(mech.name)
             off = snapshot(base, scratch, mech.name, patch) if patch else base
+            if args.against:
+                off = snapshot(args.against.resolve(), scratch, "against", None)
             runs: dict[bool, list[dict]] = {True: [], False: []}
             for n in range(args.rounds):
                 for on in (True, False) if n % 2 == 0 else (False, True):  # ABBA
