@@ -30,7 +30,7 @@ from tests.conftest import _factory  # noqa: E402
 OUT = ROOT / "docs" / "openapi" / "examples"
 OPTIONS = {"manhattan": {"players": 2, "seed": 7}, "windcity": {"players": 2, "seed": 7}}
 KEEP = 3  # items kept of a long list
-VARYING = {"host_token", "token", "webhook_id", "webhook_secret", "next_cursor"}
+VARYING = {"host_token", "token", "webhook_id", "webhook_secret", "next_cursor", "key"}
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z")
 
@@ -91,7 +91,18 @@ def record(game: str, redis_url: str) -> dict[str, Any]:
     call("listGames", "GET", "/games?limit=1")
     other = call("createGame", "POST", "/games", OPTIONS[game])
     call("cancelGame", "DELETE", f"/games/{other['id']}", token=other["host_token"])
+    player = call("createPlayer", "POST", "/players", {"name": "Ada"})
+    call("getMe", "GET", "/players/me", token=player["key"])
+    table = http.post("/games", json={**OPTIONS[game], "visibility": "unlisted"}).get_json()
+    invite = {"invite": table["invite_code"]}
+    http.post(f"/games/{table['id']}/players", json=invite, headers=_bearer(player["key"]))
+    call("listMyGames", "GET", "/players/me/games", token=player["key"])
+    call("quickMatch", "POST", "/matches", {"players": 2}, token=player["key"])
     return out
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def write(game: str, examples: dict[str, Any]) -> None:

@@ -16,7 +16,9 @@ from shared.http.schemas import (
     int_list,
     players_field,
     seed_field,
+    start_field,
     type_field,
+    visibility_field,
 )
 from shared.webhooks.schemas import game_webhook_field
 
@@ -29,6 +31,8 @@ class ManhattanOptionsSchema(Schema):
     promo_cards = Bool(load_default=False, metadata={"description": "Use the promotion cards."})
     seed = seed_field()
     clock = clock_field()
+    visibility = visibility_field()
+    start = start_field()
     webhook = game_webhook_field()
 
 

@@ -24,7 +24,9 @@ from shared.http.schemas import (
     int_list,
     players_field,
     seed_field,
+    start_field,
     type_field,
+    visibility_field,
 )
 from shared.webhooks.schemas import game_webhook_field
 
@@ -51,6 +53,8 @@ class WindCityOptionsSchema(Schema):
     max_turns = Int(load_default=DEFAULTS["max_turns"], validate=validate.Range(*MAX_TURNS_RANGE))
     seed = seed_field()
     clock = clock_field()
+    visibility = visibility_field()
+    start = start_field()
     webhook = game_webhook_field()
 
 

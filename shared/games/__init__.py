@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Choice, Engine
+from shared.games import players, tables
 from shared.games.answers import Answers, summary
 from shared.games.base import (
     CANCELLED,
@@ -47,6 +48,7 @@ from shared.games.document import GameDoc, WebhookEntry, from_store
 from shared.games.lifecycle import Lifecycle
 from shared.games.moves import Moves
 from shared.games.records import Retry
+from shared.games.tokens import PlayerRef
 from shared.games.writes import WriteLoop
 from shared.store import GameStore
 
@@ -111,8 +113,26 @@ class Games:
     ) -> tuple[list[GameDoc], str | None]:
         """A page of the listing, newest first, and the next page's cursor (see
         :meth:`shared.store.listing.Listing.list_games`)."""
-        docs, after = self.store.list_games(status, limit, cursor, index)
+        keep = lambda raw: tables.is_listed(from_store(raw))  # noqa: E731
+        docs, after = self.store.list_games(status, limit, cursor, index, keep)
         return [from_store(doc) for doc in docs], after
+
+    def player_games(
+        self, player: str, status: str | None, mine: bool, limit: int, cursor: str | None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """A page of the games ``player`` sits in here, newest activity first: with
+        ``mine`` only those where it is to act; and the next page's cursor. Read from
+        the player's index of live games when only live ones can match."""
+        every, live = self.store.member_keys(player)
+        index = live if mine or status in (OPEN, RUNNING) else every
+
+        def keep(raw: Any) -> bool:
+            found = players.entry(from_store(raw), player, self.engine.NAME)
+            return found is not None and (not mine or found["my_turn"])
+
+        docs, after = self.store.list_games(status, limit, cursor, index, keep)
+        entries = [players.entry(from_store(doc), player, self.engine.NAME) for doc in docs]
+        return [e for e in entries if e is not None], after
 
     def legal_moves(self, doc: GameDoc, seat: int) -> list[dict[str, Any]]:
         return self.answers.legal_moves(doc, seat)
@@ -145,8 +165,9 @@ class Games:
         options: dict[str, Any],
         owner: str | None = None,
         webhook: WebhookEntry | None = None,
-    ) -> tuple[GameDoc, str]:
-        return self.lifecycle.create(options, owner, webhook)
+        host_player: str | None = None,
+    ) -> tuple[GameDoc, str, str | None]:
+        return self.lifecycle.create(options, owner, webhook, host_player)
 
     def join(
         self,
@@ -154,8 +175,10 @@ class Games:
         name: str,
         if_match: IfMatch = None,
         webhook: Callable[[int], WebhookEntry] | None = None,
+        player: PlayerRef | None = None,
+        invite: str | None = None,
     ) -> tuple[GameDoc, int, str]:
-        return self.lifecycle.join(game_id, name, if_match, webhook)
+        return self.lifecycle.join(game_id, name, if_match, webhook, player, invite)
 
     def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
         return self.lifecycle.start(game_id, digest, if_match)

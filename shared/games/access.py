@@ -31,14 +31,28 @@ def invalid_token() -> Forbidden:
     return Forbidden("invalid-token", "This token is not valid for this game.")
 
 
+def seat_of_player(doc: GameDoc, player_id: str) -> int | None:
+    """The seat bound to the player ``player_id``, if any."""
+    for record in doc["players"]:
+        if record.get("player") == player_id:
+            return record["seat"]
+    return None
+
+
 def seat_of(doc: GameDoc, digest: str | None) -> int | None:
     """The seat the token acts for; ``None`` without a token or for the host token.
 
     403 ``invalid-token`` for a token of no seat that is not the host's. Every seat is
-    compared (in constant time), whatever matches first.
+    compared (in constant time), whatever matches first. A player (a
+    :class:`~shared.games.tokens.PlayerRef`) acts for its own seat, and watches a game
+    it has none in.
     """
     if digest is None:
         return None
+    if isinstance(digest, tokens.PlayerRef):
+        found = seat_of_player(doc, digest)
+        ACTOR.set(f"player:{digest}")  # for the request's log line
+        return found  # a player seated elsewhere watches as anyone may
     found = None
     for player in doc["players"]:
         if tokens.matches(digest, player["token_hash"]):
@@ -54,6 +68,8 @@ def require_seat(doc: GameDoc, digest: str | None) -> int:
     if digest is None:
         raise missing_token()
     seat = seat_of(doc, digest)
+    if seat is None and isinstance(digest, tokens.PlayerRef):
+        raise Forbidden("player-not-seated", "This player has no seat in this game.")
     if seat is None:
         raise Forbidden("seat-token-required", "This needs a player's token, not the host token.")
     return seat
@@ -63,6 +79,11 @@ def require_host(doc: GameDoc, digest: str | None) -> None:
     """401 without a token; 403 unless it is this game's host token."""
     if digest is None:
         raise missing_token()
+    if isinstance(digest, tokens.PlayerRef):
+        if doc.get("host_player") == digest:
+            ACTOR.set("host")
+            return
+        raise Forbidden("host-token-required", "Only the host may do this.")
     if tokens.matches(digest, doc["host"]):
         ACTOR.set("host")  # for the request's log line
         return

@@ -1,5 +1,6 @@
 """One step of a game that is due: a bot's move for a seat played by a bot, or for an
-active seat whose deadline passed (a timeout; ``max_timeouts`` in a row abandon it).
+active seat whose deadline passed (a timeout; ``max_timeouts`` in a row abandon it), or
+bots filling and starting an open quick-match table whose ``bots_after`` passed.
 
 The step goes through :meth:`Games.mutate`, the compare-and-set write of a human move:
 a human move that lands first wins (the step re-reads, finds nothing due and writes
@@ -12,7 +13,7 @@ import random
 from typing import Any
 
 from shared.engine import Engine, Move, RuleError, Strategy
-from shared.games import Games, Outcome, seats
+from shared.games import OPEN, Games, Outcome, matches, seats
 from shared.games.document import GameDoc, started
 from shared.games.errors import NotFound
 
@@ -47,10 +48,17 @@ def play_due(games: Games, game_id: str) -> tuple[GameDoc, int]:
     moment the move was due to now). Raises :class:`NothingDue`."""
     engine = games.engine
     lag = 0
+    table = False  # an open quick-match table that bots filled (shared/games/matches.py)
 
     def decide(doc: GameDoc) -> Outcome:
-        nonlocal lag
-        now = seats.now_ms()
+        nonlocal lag, table
+        now, table = seats.now_ms(), False
+        if doc["status"] == OPEN:
+            filled = matches.fill_with_bots(games, doc, now)
+            if filled is None:
+                raise NothingDue(doc)
+            lag, table = now - (seats.due_ms(doc, now) or now), True
+            return filled
         due = seats.due_seats(doc, now)
         if not due:
             raise NothingDue(doc)
@@ -88,6 +96,9 @@ def play_due(games: Games, game_id: str) -> tuple[GameDoc, int]:
         return Outcome(new, events, moved, produced)
 
     try:
-        return games.mutate(game_id, decide)[0], lag
+        doc = games.mutate(game_id, decide)[0]
     except NotFound as error:  # the game expired or was never there
         raise NothingDue(None) from error
+    if table:
+        matches.leaves_pool(games, doc)
+    return doc, lag

@@ -76,6 +76,11 @@ class GameDoc(TypedDict):
     created_at: str  # ISO 8601 UTC, milliseconds, "Z"
     updated_at: str  # the same, of the last write
     owner: NotRequired[str]  # who created it: an API key's id or "addr:<address>"
+    host_player: NotRequired[str]  # the player who created it (acts as host too)
+    visibility: NotRequired[Literal["unlisted"]]  # missing: public (shared/games/tables.py)
+    invite: NotRequired[str]  # SHA-256 hex of an unlisted game's invite code
+    start: NotRequired[Literal["when_full"]]  # missing: the host starts it
+    bots_after: NotRequired[int]  # a quick match's table: bots fill it this many s after creation
     webhooks: NotRequired[list[WebhookEntry]]  # registrations; missing: none yet
 
 

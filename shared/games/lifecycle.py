@@ -9,9 +9,9 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from shared.engine import RuleError
-from shared.games import fairness, names, records, seats, tokens
-from shared.games.access import require_host
+from shared.engine import Engine, RuleError
+from shared.games import fairness, names, records, seats, tables, tokens
+from shared.games.access import require_host, seat_of_player
 from shared.games.answers import clock_option, players
 from shared.games.base import (
     CANCELLED,
@@ -26,9 +26,19 @@ from shared.games.base import (
 )
 from shared.games.document import Clock, GameDoc, PlayerEntry, WebhookEntry
 from shared.games.errors import Conflict, Invalid
+from shared.games.tokens import PlayerRef
 from shared.games.writes import WriteLoop
 from shared.ops import metrics
 from shared.store import event_id, now_us
+
+
+def started_outcome(engine: Engine, doc: GameDoc, events: list[dict[str, Any]]) -> Outcome:
+    """``doc`` started with the players who joined, after ``events``."""
+    joined = len(doc["players"])
+    new: GameDoc = {**doc, "state": engine.setup(joined, dict(doc["options"]), doc["seed"])}
+    events = [*events, {"type": "game_started", "players": players(new)}]
+    settle(engine, new, events)
+    return Outcome(new, events)
 
 
 class Lifecycle:
@@ -43,20 +53,29 @@ class Lifecycle:
         options: dict[str, Any],
         owner: str | None = None,
         webhook: WebhookEntry | None = None,
-    ) -> tuple[GameDoc, str]:
+        host_player: str | None = None,
+        game_id: str | None = None,
+        bots_after: int | None = None,
+    ) -> tuple[GameDoc, str, str | None]:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
         engine's options, checked now by a trial setup so a bad mix fails at once.
         ``owner``: who creates it, the id of an API key or the creator's address
         (``addr:<address>``; see the HTTP layer's ``apikeys`` middleware). The worker
         shares itself fairly between owners; a key's games are also listed and counted
-        for its quotas."""
+        for its quotas. ``visibility`` and ``start`` set the table (shared/games/tables.py):
+        an unlisted game's invite code comes back third (``None`` for a public game).
+        ``host_player``: the player creating it, who may then act as its host too.
+        ``game_id``: the id to create it with (a quick match's claimed table; default a
+        fresh one); ``bots_after``: bots fill its empty seats and start it this many
+        seconds after its creation (the worker, shared/games/matches.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
         options = dict(options)
         count = options.pop("players", None) or engine.MAX_PLAYERS
         seed = options.pop("seed", None)
         salt = commitment = None
         clock = self._check_clock(options.pop("clock", None))
+        visibility, start = tables.settings_of(options)
         if seed is None:
             seed, salt, commitment = fairness.new_seed()
         elif not settings.get("ALLOW_CHOSEN_SEED", True):
@@ -71,7 +90,7 @@ class Lifecycle:
         except RuleError as error:
             raise Invalid(error.code, error.message) from error
         host_token = tokens.new_token()
-        game_id = secrets.token_hex(8)
+        game_id = game_id or secrets.token_hex(8)
         now = now_text()
         doc: GameDoc = {
             "version": 1,  # first: the write script reads it without decoding the document
@@ -96,20 +115,33 @@ class Lifecycle:
         }
         if owner is not None:
             doc["owner"] = owner
+        if host_player is not None:
+            doc["host_player"] = host_player
+        invite = None
+        if visibility == tables.UNLISTED:
+            invite, doc["invite"] = tables.new_invite()
+            doc["visibility"] = "unlisted"
+        if start == tables.WHEN_FULL:
+            doc["start"] = "when_full"
         if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
             doc["webhooks"] = [webhook]
+        due: int | bool = False
+        if bots_after is not None:
+            doc["bots_after"] = bots_after
+            due = seats.parse_ms(now) + bots_after * 1000
         created = {
             "type": "game_created",
             "options": {"players": count, **clock_option(doc), **options},
         }
         event = {**created, "version": 1, "id": event_id(1, 0)}
         written = records.first_write(doc, [created])
-        result = store.write(self.ctx.stored(doc), 0, [event], self.writes.ttl(doc), written)
+        result = store.write(self.ctx.stored(doc), 0, [event], self.writes.ttl(doc), written, due)
         if result.outcome != "ok":  # pragma: no cover - a 64-bit id collision
             raise Conflict("version-conflict", "Could not create the game; try again.")
         created_us = now_us()
         try:  # listed only once written (a listing drops ids without a document)...
-            store.index_add(game_id, created_us, settings["GAME_TTL_IDLE"])
+            if invite is None:
+                store.index_add(game_id, created_us, settings["GAME_TTL_IDLE"])
         except Exception:  # ...and never written unlisted: the client got no id
             with contextlib.suppress(Exception):
                 store.discard(game_id)
@@ -117,7 +149,7 @@ class Lifecycle:
         metrics.record_write(engine.NAME, None, OPEN, "ok")
         ttl = settings["GAME_TTL_IDLE"]
         store.tracking.moved(game_id, None, OPEN, owner, created_us, ttl)
-        return doc, host_token
+        return doc, host_token, invite
 
     def _check_clock(self, clock: dict[str, Any] | None) -> Clock | None:
         """The ``clock`` option with its defaults; 422 below ``CLOCK_MIN_TURN_SECONDS``."""
@@ -138,28 +170,42 @@ class Lifecycle:
         name: str,
         if_match: IfMatch = None,
         webhook: Callable[[int], WebhookEntry] | None = None,
+        player: PlayerRef | None = None,
+        invite: str | None = None,
     ) -> tuple[GameDoc, int, str]:
         """Take the next free seat; returns the document, the seat and its token.
         ``webhook``: makes the seat's webhook registration, given the seat. A name with
         an invisible code point is refused (:func:`names.check`), one too like a name in
-        the game is ``name-taken``."""
+        the game is ``name-taken``. ``player``: the player taking the seat, bound to it
+        (a player sits at most once in a game: 409 ``already-seated``). ``invite``: the
+        code an unlisted game needs (shared/games/tables.py). The last seat of a game
+        created with ``start: when_full`` starts it in the same write."""
         name = names.check(name)
         token = tokens.new_token()
         digest = tokens.hash_token(token)
+        engine = self.ctx.engine
 
         def decide(doc: GameDoc) -> Outcome:
             check_if_match(doc, if_match)
+            tables.check_invite(doc, invite)
             if doc["status"] != OPEN:
                 raise Conflict("game-not-open", "This game does not take players now.")
             if len(doc["players"]) >= doc["seats"]:
                 raise Conflict("game-full", "Every seat of this game is taken.")
+            if player is not None and seat_of_player(doc, player) is not None:
+                raise Conflict("already-seated", "This player already has a seat in this game.")
             names.refuse_taken(name, doc["players"])
             seat = len(doc["players"])
-            player: PlayerEntry = {"seat": seat, "name": name, "token_hash": digest}
-            new: GameDoc = {**doc, "players": [*doc["players"], player]}
+            record: PlayerEntry = {"seat": seat, "name": name, "token_hash": digest}
+            if player is not None:
+                record["player"] = player
+            new: GameDoc = {**doc, "players": [*doc["players"], record]}
             if webhook is not None:
                 new["webhooks"] = [*doc.get("webhooks", []), webhook(seat)]
-            return Outcome(new, [{"type": "player_joined", "seat": seat, "name": name}])
+            events: list[dict[str, Any]] = [{"type": "player_joined", "seat": seat, "name": name}]
+            if tables.starts_now(new):
+                return started_outcome(engine, new, events)
+            return Outcome(new, events)
 
         doc, _, _ = self.writes.mutate(game_id, decide)
         return doc, len(doc["players"]) - 1, token
@@ -177,10 +223,7 @@ class Lifecycle:
                     "not-enough-players",
                     f"{joined} joined; at least {engine.MIN_PLAYERS} are needed.",
                 )
-            new: GameDoc = {**doc, "state": engine.setup(joined, dict(doc["options"]), doc["seed"])}
-            events = [{"type": "game_started", "players": players(doc)}]
-            settle(engine, new, events)
-            return Outcome(new, events)
+            return started_outcome(engine, doc, [])
 
         return self._as_host(game_id, digest, if_match, decide)
 

@@ -77,10 +77,11 @@ def new_player(seat: int, name: str, token_hash: str, bot: str | None = None) ->
 
 
 def is_scheduled(doc: GameDoc) -> bool:
-    """Whether the game may ever need the worker: it has a clock or a seat played by a bot.
-    (A seat never becomes active again, so a game that is not scheduled stays so until a
-    resignation or a bot seat makes it scheduled.)"""
-    if doc.get("clock"):
+    """Whether the game may ever need the worker: it has a clock or a seat played by a bot,
+    or is an open table that bots fill after ``bots_after`` seconds. (A seat never becomes
+    active again, so a game that is not scheduled stays so until a resignation or a bot
+    seat makes it scheduled.)"""
+    if doc.get("clock") or (doc.get("bots_after") and doc["status"] == "open"):
         return True
     return any(p.get("status", ACTIVE) != ACTIVE for p in doc["players"])
 
@@ -111,7 +112,10 @@ def refresh(old: GameDoc, new: GameDoc, movers: set[int], now: int) -> None:
 
 def due_ms(doc: GameDoc, now: int) -> int | None:
     """When the worker must next look at the game: ``now`` for a seat to act that a bot
-    plays, else the earliest deadline of the seats to act; ``None``: nothing to do."""
+    plays, else the earliest deadline of the seats to act; ``None``: nothing to do. An
+    open quick-match table with ``bots_after`` is due then (bots fill it and start it)."""
+    if doc["status"] == "open" and (after := doc.get("bots_after")) is not None:
+        return parse_ms(doc["created_at"]) + after * 1000
     if doc["status"] != "running":
         return None
     earliest: int | None = None

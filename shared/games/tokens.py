@@ -7,6 +7,13 @@ import hmac
 import secrets
 
 
+class PlayerRef(str):
+    """The id of the player a request acts for, its player key (or its tenant's API key)
+    checked (shared/games/players.py). It passes where a token's hash does, and
+    :mod:`shared.games.access` tells the two apart: a player acts for the seats bound
+    to it (and as host of the games it created), never by comparing hashes."""
+
+
 def new_token() -> str:
     """A fresh secret token (256 bits, URL-safe)."""
     return secrets.token_urlsafe(32)

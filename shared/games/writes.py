@@ -107,8 +107,11 @@ class WriteLoop:
                 return doc, [], decided
             new, events, written, due, outbox = decided
             stored = self.ctx.stored(new)
+            members = [
+                (p["player"], new["status"] not in OVER) for p in new["players"] if "player" in p
+            ]
             result = store.write(
-                stored, doc["version"], events, self.ttl(new), written, due, outbox
+                stored, doc["version"], events, self.ttl(new), written, due, outbox, members
             )
             metrics.record_write(name, doc["status"], new["status"], result.outcome)
             if result.outcome == "ok":

@@ -21,6 +21,7 @@ modules, one job each:
 - ``schedule``: the worker's due times, per client (``schedule.lua``);
 - ``outbox``: the webhook outbox, delivery state and ready shards;
 - ``status``: the status sets and API-key quotas (:class:`Tracking`);
+- ``matchmaking``: quick match's pools of open tables (``matchmaking.lua``);
 - ``document_codec``, ``jsoncodec``: how documents and JSON are encoded.
 
 This module only gathers the names the other layers import.

@@ -14,6 +14,7 @@ May import the store's own modules (layout, entries, the codecs, connection) and
 from __future__ import annotations
 
 import base64
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from shared.store import document_codec as doccodec
 from shared.store import jsoncodec
 from shared.store.entries import PACKED, stored_events
 from shared.store.layout import Layout, client_of
+from shared.store.players import member_keys
 
 StoredDoc = dict[str, Any]
 """A game document as stored, decoded: plain JSON data the store never interprets (the
@@ -88,6 +90,7 @@ class Documents(Layout):
     _write: Any  # store.lua, registered
     signal_ready: Callable[[str], None]  # (shared/store/outbox.py)
     lower_due: Callable[[str, str, int], None]  # (shared/store/schedule.py)
+    touch_members: Callable[[str, list[tuple[str, bool]], int], None]  # (players.py)
 
     # -- reads -------------------------------------------------------------------------
 
@@ -141,6 +144,7 @@ class Documents(Layout):
         history: HistoryWrite,
         due: int | None | bool = False,
         outbox: list[dict[str, Any]] | None = None,
+        members: list[tuple[str, bool]] | None = None,
     ) -> WriteResult:
         """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
         appending ``events`` (which must carry their ``id``) and writing ``history``
@@ -157,11 +161,19 @@ class Documents(Layout):
         atomically with the game. On Redis Cluster the schedule lives in another slot:
         after a successful write one more round trip lowers the entry (ZADD LT), and the
         worker corrects a due time that is too early when it finds nothing due.
+
+        ``members``: the players seated in the game, each with whether the game is live
+        for it: their indexes of their games (shared/store/players.py) get the game at
+        now, by the same script on a single Redis, one more round trip after the write
+        on Cluster.
         """
         inline = due is not False and not self.cluster
         outbox = outbox or []
         ready = bool(outbox) and not self.cluster
+        members = members or []
+        inline_members = [] if self.cluster else members
         flags = [min(1, len(events)), len(outbox), int(inline), int(ready), int(history.legacy)]
+        flags.append(len(inline_members))
         stored = doccodec.pack(doc)  # "version" comes first: the script matches it undecoded
         args: list[Any] = [
             expected_version,
@@ -186,6 +198,11 @@ class Documents(Layout):
             keys.append(self.ready_key(doc["id"]))
         if history.legacy:
             keys.extend(self.legacy_keys(doc["id"]))
+        if inline_members:
+            args.extend([doc["id"], int(time.time() * 1000)])
+            args.extend("1" if live else "0" for _, live in inline_members)
+            for player_id, _ in inline_members:
+                keys.extend(member_keys(self.prefix, player_id))
         try:  # the script's EVALSHA on the short path (shared/store/connection.py)
             reply = fastcall.call(self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args)
         except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
@@ -201,6 +218,8 @@ class Documents(Layout):
             self.lower_due(client_of(doc), game_id, due)
         if outbox and self.cluster:
             self.signal_ready(game_id)
+        if members and self.cluster:
+            self.touch_members(game_id, members, ttl)
         return WriteResult("ok")
 
     def discard(self, game_id: str) -> None:

@@ -6,7 +6,10 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 - listing.py: the creation-time index and its pages;
 - schedule.py: the worker's due times;
 - outbox.py: the webhook outbox, delivery state and ready shards;
-- status.py: the status sets and API-key quotas (``tracking``, a part of its own).
+- status.py: the status sets and API-key quotas (``tracking``, a part of its own);
+- players.py: each player's index of its games here; the player registry common to
+  every service (``registry``, a part of its own);
+- matchmaking.py: quick match's pools of open tables (``matchmaking.lua``).
 
 May import the store's own modules and redis.
 """
@@ -17,17 +20,19 @@ from typing import Any
 
 import redis
 
-from shared.store import documents, events, outbox, schedule
+from shared.store import documents, events, matchmaking, outbox, schedule
 from shared.store.documents import Documents
 from shared.store.events import EventReads
 from shared.store.layout import DUE_SHARDS
 from shared.store.listing import Listing
+from shared.store.matchmaking import Matchmaking
 from shared.store.outbox import Outbox
+from shared.store.players import Memberships, Registry
 from shared.store.schedule import Schedule
 from shared.store.status import Tracking
 
 
-class GameStore(Documents, EventReads, Listing, Schedule, Outbox):
+class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, Matchmaking):
     """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
 
     def __init__(
@@ -47,4 +52,6 @@ class GameStore(Documents, EventReads, Listing, Schedule, Outbox):
         self._schedule = client.register_script(schedule.SCRIPT)
         self._unlock = client.register_script(outbox.UNLOCK)
         self._append = client.register_script(outbox.APPEND)
+        self._match = client.register_script(matchmaking.SCRIPT)
         self.tracking = Tracking(self)
+        self.registry = Registry(client)  # the players, common to every service

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import time
+from collections.abc import Callable
 from typing import Any
 
 from shared.store.documents import StoredDoc, load_doc
@@ -53,13 +54,19 @@ class Listing(Layout):
         pipe.execute()
 
     def list_games(
-        self, status: str | None, limit: int, cursor: str | None, index: str | None = None
+        self,
+        status: str | None,
+        limit: int,
+        cursor: str | None,
+        index: str | None = None,
+        keep: Callable[[StoredDoc], bool] | None = None,
     ) -> tuple[list[StoredDoc], str | None]:
         """Games newest first, optionally of one ``status``, and the cursor of the next
         page (``None`` at the end). Ids whose document expired are dropped from the index.
         At most about ``_LIST_SCAN_CAP`` ids are looked at per page. ``index``: another
         listing index than all games' (one API key's, see
-        :class:`shared.store.status.Tracking`)."""
+        :class:`shared.store.status.Tracking`, or a player's). ``keep``: a further
+        filter of the documents (the caller's: the store never interprets a game)."""
         index = index or self.index_key
         bound, last_id = decode_cursor(cursor) if cursor else (None, None)
         found: list[StoredDoc] = []
@@ -76,7 +83,7 @@ class Listing(Layout):
                     gone.append(gid)
                     continue
                 doc = load_doc(raw)
-                if status is None or doc["status"] == status:
+                if (status is None or doc["status"] == status) and (keep is None or keep(doc)):
                     found.append(doc)
                     if len(found) == limit:
                         break

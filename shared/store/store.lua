@@ -4,8 +4,10 @@
 --       shard's index of clients (single Redis only: on Cluster they are in another
 --       slot), the webhook outbox stream, the webhook ready-stream shard
 --       (single Redis only), and the two keys of a game written by older code (its
---       moves list and idempotency hash, deleted once migrated). All but the shards
---       share the game's {id} hash tag, so this also runs on Redis Cluster.
+--       moves list and idempotency hash, deleted once migrated), then M pairs of a
+--       player's indexes of its games (all, live; single Redis only). All but the
+--       shards and the players' indexes share the game's {id} hash tag, so this also
+--       runs on Redis Cluster.
 -- ARGV: 1 expected version (0: the game must not exist yet), 2 new document,
 --       3 ttl seconds, 4 tail text, 5 tail mode ('a': append ARGV[4], 's': set the tail
 --       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 the
@@ -14,12 +16,14 @@
 --       always this write's; the document's "events_from" is raised to match) or
 --       '!<s>' (the game ended: a new stream with this write's entry only, expiring
 --       after s seconds: it wakes the readers waiting now, later ones get the events
---       rebuilt from the history), 8 'N:K:D:R:L' (N stream entries, K webhook
+--       rebuilt from the history), 8 'N:K:D:R:L:M' (N stream entries, K webhook
 --       notifications, D 1 with the two schedule keys, R 1 with a ready key, L 1 with
---       the two old keys to delete), then N pairs (entry id, field 'w': the write's
+--       the two old keys to delete, M players' indexes; ':M' may be left out), then N pairs (entry id, field 'w': the write's
 --       events as a JSON list), K notification jsons, and with D the game id, its due
 --       time in ms ('': not due, removed) and its client (the index entry is only ever
---       lowered here: the worker raises it when it finds the client has nothing due).
+--       lowered here: the worker raises it when it finds the client has nothing due),
+--       and with M > 0 the game id, the time in ms and M flags ('1': the game is live
+--       for the player: in its live index too; '0': out of it).
 -- Returns {'ok', events_from} ('F:B') | {'ok'} | {'conflict', current version, current
 -- document, current tail} ({'conflict', 'exists'} for a create) | {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
@@ -39,7 +43,8 @@ else
 end
 local ttl = ARGV[3]
 -- (numbers are kept as the caller's text where Redis takes them: no formatting)
-local n, k, d, r, l = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d)$')
+local n, k, d, r, l, m = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d):?(%d*)$')
+m = tonumber(m) or 0
 n = tonumber(n)
 k = tonumber(k)
 local i = 9
@@ -121,13 +126,34 @@ if k > 0 then
     key_at = key_at + 1
   end
 end
-if l == '1' then redis.call('DEL', KEYS[key_at], KEYS[key_at + 1]) end
+if l == '1' then
+  redis.call('DEL', KEYS[key_at], KEYS[key_at + 1])
+  key_at = key_at + 2
+end
+local j = due_key and i + 3 or i
 if due_key then
   if ARGV[i + 1] == '' then
     redis.call('ZREM', due_key, ARGV[i])
   else
     redis.call('ZADD', due_key, ARGV[i + 1], ARGV[i])
     redis.call('ZADD', clients_key, 'LT', ARGV[i + 1], ARGV[i + 2])
+  end
+end
+if m > 0 then
+  -- Each player's index of its games: the game at now, in or out of the live ones;
+  -- each index lives as long as its longest-lived game.
+  local game, now = ARGV[j], ARGV[j + 1]
+  for q = 0, m - 1 do
+    local every, live = KEYS[key_at + 2 * q], KEYS[key_at + 2 * q + 1]
+    redis.call('ZADD', every, now, game)
+    if ARGV[j + 2 + q] == '1' then
+      redis.call('ZADD', live, now, game)
+    else
+      redis.call('ZREM', live, game)
+    end
+    for _, key in ipairs({every, live}) do
+      if redis.call('TTL', key) < tonumber(ttl) then redis.call('EXPIRE', key, ttl) end
+    end
   end
 end
 if from then return {'ok', from == asked and from_text or tostring(from)} end

@@ -54,6 +54,10 @@ def test_openapi_document_and_docs(toy_client):
         "/games/{game_id}",
         "/games/{game_id}/players",
         "/games/{game_id}/players/me",
+        "/players",
+        "/players/me",
+        "/players/me/games",
+        "/matches",
         "/games/{game_id}/resign",
         "/games/{game_id}/start",
         "/games/{game_id}/legal-moves",
@@ -96,4 +100,6 @@ def test_options_schema_is_in_the_document(toy_client):
         "rounds",
         "seed",
         "clock",
+        "visibility",
+        "start",
     }

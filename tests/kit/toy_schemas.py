@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from marshmallow import Schema, validate
 
-from shared.http.schemas import Int, MoveUnion, clock_field, players_field, seed_field, type_field
+from shared.http.schemas import (
+    Int,
+    MoveUnion,
+    clock_field,
+    players_field,
+    seed_field,
+    start_field,
+    type_field,
+    visibility_field,
+)
 
 
 class ToyOptionsSchema(Schema):
@@ -12,6 +21,8 @@ class ToyOptionsSchema(Schema):
     rounds = Int(load_default=3, validate=validate.Range(1, 10))
     seed = seed_field()
     clock = clock_field()
+    visibility = visibility_field()
+    start = start_field()
 
 
 class CallSchema(Schema):

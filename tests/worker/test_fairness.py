@@ -27,7 +27,7 @@ def _kit(redis_url: str) -> Any:
 
 
 def _all_bot_game(kit: Any, owner: str, seed: int) -> str:
-    doc, host = kit.create({"players": 4, "seed": seed}, owner)
+    doc, host, _ = kit.create({"players": 4, "seed": seed}, owner)
     for _ in range(4):
         seat_ops.add_bot(kit, doc["id"], hash_token(host), "random", None, None)
     kit.start(doc["id"], hash_token(host))
@@ -139,7 +139,7 @@ def test_the_old_schedule_is_moved_to_the_games_clients(make_app, redis_client):
     still played, then put under the game's own client."""
     kit = make_app("manhattan").extensions["game_kit"].games
     store = kit.store
-    doc, _ = kit.create({"players": 2}, "key-1")
+    doc, _, _ = kit.create({"players": 2}, "key-1")
     now = int(time.time() * 1000)
     shard = 3
     redis_client.zadd(store.old_shard_key(shard), {doc["id"]: now - 5})
@@ -150,7 +150,7 @@ def test_the_old_schedule_is_moved_to_the_games_clients(make_app, redis_client):
     assert redis_client.exists(store.client_key(shard, "")) == 0
     assert store.due_score(doc["id"], "key-1") == now + 1_000
     # a game without an owner goes to client "" of its own shard
-    doc, _ = kit.create({"players": 2})
+    doc, _, _ = kit.create({"players": 2})
     redis_client.zadd(store.old_shard_key(shard), {doc["id"]: now - 5})
     (claim,) = store.claim_all_due(now, 5_000, 50, 4)
     assert store.reschedule(claim, now + 2_000, client_of(doc))

@@ -2,7 +2,9 @@
 thin HTTP wiring around :class:`shared.games.Games`.
 
 - ``games``: create, list, read (``GET /games/{id}``), start, cancel;
-- ``players``: join (or seat a bot), leave, resign;
+- ``seats``: join (or seat a bot), leave, resign;
+- ``players``: a player (one identity across games), its key and its games;
+- ``matches``: quick match;
 - ``moves``: legal moves, make a move;
 - ``events``: the long-poll page and the SSE stream;
 - ``records``: score and log;
@@ -20,7 +22,7 @@ from __future__ import annotations
 from marshmallow import Schema
 
 from shared.http import webhooks
-from shared.http.resources import events, games, moves, players, records
+from shared.http.resources import events, games, matches, moves, players, records, seats
 from shared.http.resources.blueprint import KitBlueprint, bearer, problems
 
 
@@ -33,7 +35,9 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     blp = KitBlueprint("games", __name__, description="Games, players, moves and events.")
     blp.move_args = move_schema()
     games.add_create_and_list(blp, options_schema)
+    seats.add_routes(blp)
     players.add_routes(blp)
+    matches.add_routes(blp, options_schema)
     games.add_start_cancel_and_read(blp)
     moves.add_routes(blp)
     records.add_score(blp)

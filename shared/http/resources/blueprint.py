@@ -15,10 +15,9 @@ from webargs.flaskparser import FlaskParser, abort
 from werkzeug.http import parse_etags
 
 from shared.games import Games, IfMatch
-from shared.games.access import invalid_token, missing_token
-from shared.games.tokens import hash_token
 from shared.http import jsonbody
 from shared.http.errors import PROBLEM_MIME, title
+from shared.http.identity import credential_of
 from shared.store import jsoncodec
 
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
@@ -95,23 +94,15 @@ def games() -> Games:
 
 
 def bearer() -> str | None:
-    """The hash of the request's bearer token (hashed here, once per request); ``None``
-    without an Authorization header. Any other scheme or an empty token is a 401, like a
-    missing token."""
+    """Who the request acts for: the hash of its bearer token (hashed here, once per
+    request) or its player (shared/http/identity.py); ``None`` without an
+    Authorization header. Any other scheme or an empty token is a 401, like a missing
+    token."""
     return bearer_of(request.headers.get("Authorization"))
 
 
-def bearer_of(header: str | None) -> str | None:
-    """:func:`bearer` of an ``Authorization`` header's value."""
-    if header is None:
-        return None
-    scheme, _, token = header.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
-        raise missing_token()
-    if len(token) > 256:
-        raise invalid_token()
-    return hash_token(token)
+bearer_of = credential_of
+""":func:`bearer` of an ``Authorization`` header's value."""
 
 
 def if_match() -> IfMatch:

@@ -10,6 +10,8 @@ from werkzeug.http import parse_etags
 
 from shared.games import Games
 from shared.games.access import seat_of
+from shared.games.players import is_player_key
+from shared.games.tokens import PlayerRef
 from shared.http import webhooks
 from shared.http.errors import invalid
 from shared.http.middleware.apikeys import owner, owner_index
@@ -61,6 +63,13 @@ def game_answer(
     return json_answer(body, 200, headers)
 
 
+def _player_key() -> bool:
+    """Whether the request's bearer is a player key (with API keys on, the bearer of a
+    create is the API key, and the player comes from ``X-Player``)."""
+    header = request.headers.get("Authorization", "")
+    return is_player_key(header.strip().partition(" ")[2].strip())
+
+
 def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     """``POST /games`` (validated by the game's options schema) and ``GET /games``."""
 
@@ -81,12 +90,16 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         """
         kit = games()
         webhook, secret = webhooks.for_game(kit, options)
-        doc, host_token = kit.create(options, owner(), webhook)
+        who = bearer() if "X-Player" in request.headers or _player_key() else None
+        host_player = who if isinstance(who, PlayerRef) else None
+        doc, host_token, invite = kit.create(options, owner(), webhook, host_player)
         body: dict[str, Any] = {
             "id": doc["id"],
             "host_token": host_token,
             "game": kit.view(doc, None),
         }
+        if invite is not None:
+            body |= {"invite_code": invite, "join_link": f"/games/{doc['id']}?invite={invite}"}
         if webhook is not None:
             body |= {"webhook_id": webhook["id"], "webhook_secret": secret}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}

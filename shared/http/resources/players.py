@@ -1,85 +1,86 @@
-"""The seats of a game: join (or seat a bot), leave an open game, resign a running one."""
+"""The player resource: ``POST /players`` (a player and its key), ``GET /players/me``
+and ``GET /players/me/games`` (the games the player sits in, in this service)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from shared.games import seat_ops
-from shared.http import webhooks
+from flask import g
+
+from shared.games import players
+from shared.http.errors import invalid
+from shared.http.identity import current_player
 from shared.http.resources.blueprint import (
     BEARER,
-    ETAG,
-    IF_MATCH_DOC,
     KitBlueprint,
-    bearer,
-    etag_headers,
     games,
-    if_match,
     json_answer,
     problems,
     send,
 )
-from shared.http.schemas import answers as a
-from shared.http.schemas import requests as q
+from shared.http.schemas import players as p
 
 
 def add_routes(blp: KitBlueprint) -> None:
-    """``POST /games/{id}/players``, ``DELETE /games/{id}/players/me`` and
-    ``POST /games/{id}/resign``."""
+    """``POST /players``, ``GET /players/me`` and ``GET /players/me/games``."""
 
-    @blp.route("/games/<game_id>/players", methods=["POST"])
-    @blp.arguments(q.JoinSchema())
-    @blp.response(201, a.JoinedSchema, headers=ETAG)
-    @blp.doc(security=[{}, *BEARER])
-    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 429, 503))
-    @blp.doc(operationId="joinGame", parameters=[IF_MATCH_DOC])
-    def join_game(body: dict[str, Any], game_id: str) -> Any:
-        """Take the next seat; the answer carries the seat's token, shown once. With
-        ``bot`` and the host token, seat a bot instead (its token is ``null``).
+    @blp.route("/players", methods=["POST"])
+    @blp.arguments(p.PlayerCreateSchema())
+    @blp.response(201, p.PlayerCreatedSchema)
+    @blp.alt_response(200, schema=p.PlayerCreatedSchema, description="The player existed.")
+    @blp.doc(security=[{}, *BEARER])  # an API key, when the operator turned keys on
+    @blp.doc(responses=problems(400, 401, 403, 409, 413, 422, 429, 503))
+    @blp.doc(operationId="createPlayer")
+    def create_player(body: dict[str, Any]) -> Any:
+        """Create a player: one identity for every game of this service's Redis.
 
-        Seats are given in join order while the game is open. Keep `token`: it acts for
-        this seat alone and is never shown again.
+        The answer carries the player key (`bgp_...`), shown once and stored hashed:
+        send it as bearer token to join games (the seat becomes the player's), to play
+        them, and for `/players/me`. With API keys on, the API key is the bearer, and
+        `external_id` names the player in the platform's own terms.
         """
         kit = games()
-        if "bot" in body:
-            doc, seat = seat_ops.add_bot(
-                kit, game_id, bearer(), body["bot"], body.get("name"), if_match()
+        key = g.get("api_key")
+        external = body.get("external_id")
+        if external is not None and key is None:
+            detail = "external_id needs API keys, which this service does not use."
+            raise invalid("json", "external_id", detail, "Needs an API key.")
+        tenant = key.id if key is not None else ""
+        player_id, secret, new = players.create(kit.store.registry, body["name"], tenant, external)
+        fields = kit.store.registry.get(player_id) or {}
+        answer = {**players.profile(player_id, fields), "key": secret}
+        return send(json_answer(answer, 201 if new else 200))
+
+    @blp.route("/players/me", methods=["GET"])
+    @blp.response(200, p.PlayerProfileSchema)
+    @blp.doc(security=BEARER, operationId="getMe")
+    @blp.doc(responses=problems(401, 403, 404, 503))
+    def get_me() -> Any:
+        """The player of the bearer's player key (or of `X-Player` with an API key)."""
+        player, fields = current_player()
+        return send(json_answer(players.profile(player, fields)))
+
+    @blp.route("/players/me/games", methods=["GET"])
+    @blp.arguments(p.MyGamesQuerySchema(), location="query")
+    @blp.response(200, p.MyGamesSchema)
+    @blp.doc(security=BEARER, operationId="listMyGames")
+    @blp.doc(responses=problems(401, 403, 404, 422, 503))
+    def list_my_games(query: dict[str, Any]) -> Any:
+        """The games the player sits in here, newest activity first.
+
+        Each entry has the player's seat, `my_turn`, the deadline when the game has a
+        clock, the other players and the result once over. `turn=mine`: only those
+        where the player is to act. Follow `next_cursor`. Each service lists its own
+        games: ask both for both games.
+        """
+        kit = games()
+        player, _ = current_player()
+        mine = query.get("turn") == "mine"
+        try:
+            entries, cursor = kit.player_games(
+                player, query.get("status"), mine, query["limit"], query.get("cursor")
             )
-            payload: dict[str, Any] = {"seat": seat, "token": None, "game": kit.view(doc, None)}
-            return send(json_answer(payload, 201, etag_headers(doc["version"])))
-        webhook, secret = webhooks.for_seat(kit, body)
-        doc, seat, token = kit.join(game_id, body["name"], if_match(), webhook)
-        payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
-        if webhook is not None:
-            reg = next(r for r in doc["webhooks"] if r["seat"] == seat)
-            payload |= {"webhook_id": reg["id"], "webhook_secret": secret}
-        return send(json_answer(payload, 201, etag_headers(doc["version"])))
-
-    @blp.route("/games/<game_id>/players/me", methods=["DELETE"])
-    @blp.response(200, a.ViewSchema, headers=ETAG)
-    @blp.doc(operationId="leaveGame", parameters=[IF_MATCH_DOC])
-    @blp.doc(security=BEARER)
-    @blp.doc(responses=problems(401, 403, 404, 409, 412, 503))
-    def leave_game(game_id: str) -> Any:
-        """Leave an open game (seat token): later joiners move down one seat.
-
-        Only while the game is open; once it runs, resign instead. The token stops working.
-        """
-        kit = games()
-        doc = seat_ops.leave(kit, game_id, bearer(), if_match())
-        return send(json_answer(kit.view(doc, None), 200, etag_headers(doc["version"])))
-
-    @blp.route("/games/<game_id>/resign", methods=["POST"])
-    @blp.arguments(q.EmptySchema(), required=False)
-    @blp.response(200, a.ViewSchema, headers=ETAG)
-    @blp.doc(operationId="resignGame", parameters=[IF_MATCH_DOC])
-    @blp.doc(security=BEARER)
-    @blp.doc(responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503))
-    def resign_game(_body: dict[str, Any], game_id: str) -> Any:
-        """Resign (seat token): a bot plays the seat to the end; it ranks last.
-
-        The answer is the resigning seat's view; the seat's status becomes `resigned`.
-        """
-        kit = games()
-        doc, seat = seat_ops.resign(kit, game_id, bearer(), if_match())
-        return send(json_answer(kit.view(doc, seat), 200, etag_headers(doc["version"])))
+        except ValueError as error:
+            detail = "The cursor is not one this service issued."
+            raise invalid("query", "cursor", detail, "Invalid cursor.") from error
+        return send(json_answer({"games": entries, "next_cursor": cursor}))

@@ -6,7 +6,15 @@ The OpenAPI document is built from them (shared/http/openapi.py).
 A game's ``schemas.py`` imports its building blocks from here."""
 
 from shared.http.schemas.events import EventBase, event_type
-from shared.http.schemas.fields import Bool, Int, clock_field, players_field, seed_field
+from shared.http.schemas.fields import (
+    Bool,
+    Int,
+    clock_field,
+    players_field,
+    seed_field,
+    start_field,
+    visibility_field,
+)
 from shared.http.schemas.moves import MoveUnion, int_list, type_field
 
 __all__ = [
@@ -19,5 +27,7 @@ __all__ = [
     "int_list",
     "players_field",
     "seed_field",
+    "start_field",
     "type_field",
+    "visibility_field",
 ]

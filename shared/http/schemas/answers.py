@@ -154,6 +154,12 @@ class CreatedSchema(Schema):
         required=True, metadata={"description": "Shown once; starts or cancels."}
     )
     game = fields.Nested(ViewSchema, **REQ)
+    invite_code = fields.String(
+        metadata={"description": "An unlisted game's invite code (128 bits), shown once."}
+    )
+    join_link = fields.String(
+        metadata={"description": "The path to share: the game with its invite code."}
+    )
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
 

@@ -109,3 +109,25 @@ def payload(name: str, **kwargs: Any) -> fields.Raw:
 def timestamp(description: str) -> fields.String:
     """An RFC 3339 UTC timestamp with milliseconds, as the kit writes them."""
     return fields.String(required=True, metadata={"description": description, **TIMESTAMP})
+
+
+def visibility_field() -> fields.String:
+    """The ``visibility`` option, the same for every game (shared/games/tables.py)."""
+    return fields.String(
+        validate=validate.OneOf(["public", "unlisted"]),
+        metadata={
+            "description": "`public` (default): listed, anyone may join. `unlisted`: in no "
+            "listing; joining needs the invite code the create answer carries."
+        },
+    )
+
+
+def start_field() -> fields.String:
+    """The ``start`` option, the same for every game (shared/games/tables.py)."""
+    return fields.String(
+        validate=validate.OneOf(["host", "when_full"]),
+        metadata={
+            "description": "`host` (default): the host starts the game. `when_full`: the "
+            "join that takes the last seat starts it."
+        },
+    )

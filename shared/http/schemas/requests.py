@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
 from shared.games import names
 from shared.http.schemas.fields import BOT_STRATEGIES, STATUSES
@@ -47,17 +47,23 @@ class NameField(fields.String):
         return names.normalize(super()._deserialize(value, attr, data, **kwargs))
 
 
+def name_validators() -> list[Any]:
+    """A display name's checks (the pattern is in the OpenAPI document too)."""
+    return [
+        validate.Length(1, 32),
+        validate.Regexp(NAME_PATTERN, error="Must be 1-32 printable characters."),
+        _no_surrogates,
+    ]
+
+
 class JoinSchema(Schema):
     name = NameField(
-        validate=[
-            validate.Length(1, 32),
-            validate.Regexp(NAME_PATTERN, error="Must be 1-32 printable characters."),
-            _no_surrogates,
-        ],
+        validate=name_validators(),
         metadata={
             "description": "Display name, 1-32 printable characters (after NFC). A name "
             "that differs from one in the game only by case or by confusable characters "
-            "(Unicode TR39 skeleton) is refused with 409 name-taken. Optional for a bot."
+            "(Unicode TR39 skeleton) is refused with 409 name-taken. Optional for a bot, and "
+            "for a player (player key), whose own name is then taken; required otherwise."
         },
     )
     bot = fields.String(
@@ -68,12 +74,12 @@ class JoinSchema(Schema):
         },
     )
 
-    webhook = seat_webhook_field()
+    invite = fields.String(
+        validate=validate.Length(1, 64),
+        metadata={"description": "An unlisted game's invite code (from its join link)."},
+    )
 
-    @validates_schema
-    def _name_unless_bot(self, data: dict[str, Any], **_: Any) -> None:
-        if "name" not in data and "bot" not in data:
-            raise ValidationError("Missing data for required field.", "name")
+    webhook = seat_webhook_field()
 
 
 class EmptySchema(Schema):

@@ -1,0 +1,166 @@
+"""Quick match: seat a player at the oldest open public table with the options it asks
+for and a free seat, or open one (shared/store/matchmaking.py keeps the pools).
+
+A pool holds the tables of one set of options: ``players``, ``clock``, the engine's
+options and ``bots_after``, as canonical JSON (sorted keys, defaults filled in), whose
+SHA-256 (16 hex digits) names it. One script call claims a seat atomically, so tables
+are opened one at a time per pool and a crowd fills exactly as many as it needs. The
+claimer of a new table creates its game with that id (public, ``start: when_full``);
+every claimer then joins it as the player, by the game's own compare-and-set write,
+which starts the game with its last seat. ``bots_after``: the worker seats bots in the
+empty seats that many seconds after the table's creation and starts it
+(:func:`fill_with_bots`, called by shared/games/autoplay.py).
+
+May import the games layer (:class:`Games` and its modules).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from typing import Any
+
+from shared.engine import RuleError
+from shared.games import CANCELLED, OPEN, Games, Outcome, names, seats, tables, tokens
+from shared.games.access import seat_of_player
+from shared.games.document import GameDoc
+from shared.games.errors import Conflict, Invalid, NotFound
+from shared.games.lifecycle import started_outcome
+from shared.games.tokens import PlayerRef
+
+CLAIMS = 8
+"""Claims one request may make (each refused table is dropped before the next)."""
+CREATE_WAIT_SECONDS = 2.0
+"""How long a claimer waits for the game of a table whose creator is still creating it."""
+CREATE_WAIT_STEP = 0.02
+BOT = "greedy"
+
+
+def canonical(engine_options: dict[str, Any], players: int, clock: Any, bots_after: Any) -> str:
+    """The canonical JSON of a table's options (what makes two requests "equal")."""
+    table = {"options": engine_options, "players": players, "clock": clock, "bots": bots_after}
+    return json.dumps(table, sort_keys=True, separators=(",", ":"))
+
+
+def pool_of(doc: GameDoc) -> str:
+    """The pool a table's game belongs to, from its document."""
+    options = canonical(doc["options"], doc["seats"], doc["clock"], doc.get("bots_after"))
+    return hashlib.sha256(options.encode()).hexdigest()[:16]
+
+
+def _pool(options: dict[str, Any], bots_after: int | None) -> str:
+    engine_options = {k: v for k, v in options.items() if k not in ("players", "clock")}
+    text = canonical(engine_options, options["players"], options.get("clock"), bots_after)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def quick_match(
+    games: Games,
+    options: dict[str, Any],
+    player: PlayerRef,
+    name: str,
+    owner: str | None = None,
+    bots_after: int | None = None,
+) -> tuple[GameDoc, int, str | None]:
+    """Seat ``player`` (displayed as ``name``) at a table of ``options`` (``players``,
+    ``clock`` and the engine's options, as the options schema loads them); the game,
+    the seat and the seat's token (``None`` when the player already sat there: its key
+    acts for the seat)."""
+    engine, store, settings = games.engine, games.store, games.settings
+    options = {"players": engine.MAX_PLAYERS, **options}
+    if options.get("clock") is not None:
+        clock = options["clock"]
+        turn, most = clock["turn_seconds"], clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS)
+        options["clock"] = {"turn_seconds": turn, "max_timeouts": most}
+    else:
+        options.pop("clock", None)
+    engine_options = {k: v for k, v in options.items() if k not in ("players", "clock")}
+    try:  # a bad mix is refused before any table is opened for it
+        engine.setup(options["players"], dict(engine_options), 0)
+    except RuleError as error:
+        raise Invalid(error.code, error.message) from error
+    pool = _pool(options, bots_after)
+    ttl = int(settings["GAME_TTL_OPEN"])
+    for _ in range(CLAIMS):
+        now = seats.now_ms()
+        oldest = now - ttl * 900  # a table in its last tenth of life takes nobody new
+        kind, table = store.claim_seat(
+            pool, player, secrets.token_hex(8), options["players"], now, oldest, ttl
+        )
+        if kind == "new":
+            try:
+                games.lifecycle.create(
+                    {**options, "start": tables.WHEN_FULL},
+                    owner,
+                    game_id=table,
+                    bots_after=bots_after,
+                )
+            except Exception:
+                store.drop_table(pool, table)
+                raise
+        try:
+            return _join(games, table, name, player)
+        except Conflict as error:
+            if error.code not in ("game-full", "game-not-open"):
+                raise
+        except NotFound:
+            pass
+        store.drop_table(pool, table)  # started with bots, or gone: try the next one
+    raise Conflict("match-busy", "No table could be found for this match now; try again.")
+
+
+def _join(
+    games: Games, table: str, name: str, player: PlayerRef
+) -> tuple[GameDoc, int, str | None]:
+    """Join ``table`` as ``player``, waiting for its game while its creator creates it;
+    a clashing name gets a number, and a player seated there already gets its seat."""
+    waited = 0.0
+    label = name
+    for attempt in range(2, 64):
+        try:
+            return games.join(table, label, player=player)
+        except NotFound:
+            if waited >= CREATE_WAIT_SECONDS:
+                raise
+            time.sleep(CREATE_WAIT_STEP)
+            waited += CREATE_WAIT_STEP
+        except Conflict as error:
+            if error.code == "name-taken":
+                label = f"{name[:27]} ({attempt})"
+            elif error.code == "already-seated":
+                doc = games.load(table)
+                seat = seat_of_player(doc, player)
+                assert seat is not None
+                return doc, seat, None
+            else:
+                raise
+    raise Conflict("match-busy", "No table could be found for this match now; try again.")
+
+
+def fill_with_bots(games: Games, doc: GameDoc, now: int) -> Outcome | None:
+    """The worker's step for an open table whose ``bots_after`` passed: bots take the
+    empty seats and the game starts (a table nobody sits at is cancelled); ``None``
+    while it is not due yet."""
+    due = seats.due_ms(doc, now)
+    if doc["status"] != OPEN or due is None or due > now:
+        return None
+    if not doc["players"]:
+        return Outcome({**doc, "status": CANCELLED, "to_act": []}, [{"type": "game_cancelled"}])
+    players = list(doc["players"])
+    events: list[dict[str, Any]] = []
+    while len(players) < doc["seats"]:
+        number, seat = 1, len(players)
+        while names.taken_by(f"{BOT.capitalize()} bot {number}", players) is not None:
+            number += 1
+        label = f"{BOT.capitalize()} bot {number}"
+        hidden = tokens.hash_token(tokens.new_token())
+        players.append(seats.new_player(seat, label, hidden, BOT))
+        events.append({"type": "player_joined", "seat": seat, "name": label, "bot": BOT})
+    return started_outcome(games.engine, {**doc, "players": players}, events)
+
+
+def leaves_pool(games: Games, doc: GameDoc) -> None:
+    """After the worker started or cancelled a table: it leaves its pool."""
+    games.store.drop_table(pool_of(doc), doc["id"])

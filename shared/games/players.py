@@ -1,0 +1,125 @@
+"""Players: one identity across games and services, its secret player key, and its
+place in each game (shared/store/players.py keeps the registry and the indexes).
+
+A player key reads ``bgp_<player id>_<secret>``: the id says whose it is, so checking
+it is one read of that player (no index of keys), and the store keeps only its SHA-256.
+A request made with a player key, or with an API key naming one of its players
+(``X-Player``), acts as a :class:`PlayerRef`: it stands where a seat token's hash
+stands, and the seats it acts for are those whose record names the player
+(``"player"``), so no seat record holds the key.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from typing import Any
+
+from shared.games import names, seats, tokens
+from shared.games.access import seat_of_player
+from shared.games.base import OVER
+from shared.games.document import GameDoc
+from shared.games.errors import Forbidden, NotFound
+from shared.games.tokens import PlayerRef
+from shared.store.players import Registry
+
+KEY_PREFIX = "bgp_"
+_KEY = re.compile(r"^bgp_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$")
+
+
+def is_player_key(token: str) -> bool:
+    return token.startswith(KEY_PREFIX)
+
+
+def new_key(player_id: str) -> str:
+    return f"{KEY_PREFIX}{player_id}_{secrets.token_urlsafe(32)}"
+
+
+def invalid_key() -> Forbidden:
+    return Forbidden("invalid-player-key", "This player key is not valid.")
+
+
+def create(
+    registry: Registry, name: str, tenant: str = "", external: str | None = None
+) -> tuple[str, str | None, bool]:
+    """A new player named ``name``: its id, its key (``None`` when the tenant's
+    ``external`` reference already names a player: that player's id comes back) and
+    whether it is new."""
+    name = names.check(name)
+    player_id = secrets.token_hex(8)
+    key = new_key(player_id)
+    fields = {
+        "name": name,
+        "key": tokens.hash_token(key),
+        "tenant": tenant,
+        "ext": external or "",
+        "created": seats.rfc3339(seats.now_ms()),
+    }
+    found = registry.create(player_id, fields, external)
+    if found != player_id:
+        return found, None, False
+    return player_id, key, True
+
+
+def verify_key(registry: Registry, token: str) -> tuple[PlayerRef, dict[str, str]]:
+    """The player a player key belongs to, and its fields; 403 ``invalid-player-key``
+    for a malformed, unknown or revoked key."""
+    match = _KEY.match(token)
+    if match is None:
+        raise invalid_key()
+    fields = registry.get(match.group(1))
+    if fields is None or "key" not in fields:
+        raise invalid_key()
+    if not hmac.compare_digest(fields["key"], tokens.hash_token(token)):
+        raise invalid_key()
+    return PlayerRef(match.group(1)), fields
+
+
+def by_external(registry: Registry, tenant: str, external: str) -> tuple[PlayerRef, dict[str, str]]:
+    """The tenant's player named ``external``; 404 ``player-not-found`` if none."""
+    player_id = registry.by_external(tenant, external)
+    fields = registry.get(player_id) if player_id else None
+    if player_id is None or fields is None or "key" not in fields:
+        raise NotFound("player-not-found", "No player of this API key has this external_id.")
+    return PlayerRef(player_id), fields
+
+
+def members(doc: GameDoc) -> list[tuple[str, bool]]:
+    """The players seated in ``doc``, each with whether the game is live for them."""
+    live = doc["status"] not in OVER
+    return [(p["player"], live) for p in doc["players"] if p.get("player")]
+
+
+def entry(doc: GameDoc, player_id: str, game: str) -> dict[str, Any] | None:
+    """One game in a player's list of games (``None``: the player no longer sits in it)."""
+    seat = seat_of_player(doc, player_id)
+    if seat is None:
+        return None
+    mine = doc["players"][seat]
+    my_turn = doc["status"] == "running" and seat in doc["to_act"]
+    return {
+        "game": game,
+        "id": doc["id"],
+        "status": doc["status"],
+        "seat": seat,
+        "my_turn": my_turn,
+        "deadline": mine.get("deadline") if my_turn else None,
+        "players": [
+            {"seat": p["seat"], "name": p["name"], "bot": p.get("bot")}
+            for p in doc["players"]
+            if p["seat"] != seat
+        ],
+        "result": doc["result"],
+        "updated_at": doc["updated_at"],
+    }
+
+
+def profile(player_id: str, fields: dict[str, str]) -> dict[str, Any]:
+    """The player as its own key (or its tenant) sees it."""
+    return {
+        "id": player_id,
+        "name": fields["name"],
+        "external_id": fields.get("ext") or None,
+        "created_at": fields["created"],
+    }

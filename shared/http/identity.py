@@ -1,0 +1,86 @@
+"""Who a request acts for, from its ``Authorization`` header (and ``X-Player``):
+
+- a seat or host token: its SHA-256, compared with the game's (shared/games/access.py);
+- a player key (``bgp_...``): the player, its key checked against the registry (one
+  read), as a :class:`~shared.games.tokens.PlayerRef`;
+- with API keys on, an API key and ``X-Player: <external_id>``: the key's player with
+  that reference (the platform acts for its users without holding their keys).
+
+The fast path (shared/http/fastpath.py) leaves requests with a player key or
+``X-Player`` to Flask, so only a token's hash is ever computed without a request context.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, has_request_context, request
+
+from shared.games import Games, players
+from shared.games.access import invalid_token, missing_token
+from shared.games.tokens import PlayerRef, hash_token
+from shared.http.errors import ApiError
+
+PLAYER_HEADER = "X-Player"
+MAX_EXTERNAL_ID = 128
+
+
+def credential_of(header: str | None) -> str | None:
+    """The hash of a token, or the player (:class:`PlayerRef`) the request acts for;
+    ``None`` without an Authorization header. Any other scheme or an empty token is a
+    401, like a missing token."""
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        raise missing_token()
+    if len(token) > 256:
+        raise invalid_token()
+    if players.is_player_key(token):
+        return players.verify_key(_games().store.registry, token)[0]
+    if has_request_context() and PLAYER_HEADER in request.headers:
+        return platform_player(token, request.headers[PLAYER_HEADER])[0]
+    return hash_token(token)
+
+
+def platform_player(api_key: str, external: str) -> tuple[PlayerRef, dict[str, str]]:
+    """The player ``external`` of the API key ``api_key``: 401 ``api-key-required``
+    when the service has no API keys, 403 for a key that is not one, 404 for an
+    unknown reference."""
+    ring = current_app.extensions.get("api_key_ring")
+    if ring is None:
+        raise ApiError(
+            401, "api-key-required", "X-Player needs API keys, which this service does not use."
+        )
+    key = ring.find(api_key)
+    if key is None:
+        raise ApiError(403, "invalid-api-key", "This API key is not valid (unknown or revoked).")
+    if not 1 <= len(external) <= MAX_EXTERNAL_ID:
+        raise ApiError(400, "invalid-header", f"X-Player must be 1-{MAX_EXTERNAL_ID} characters.")
+    return players.by_external(_games().store.registry, key.id, external)
+
+
+def current_player() -> tuple[PlayerRef, dict[str, str]]:
+    """The player the request acts for (``/players/me``): 401 without a player key or
+    an API key with ``X-Player``."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        raise ApiError(
+            401,
+            "player-key-required",
+            "This needs a player key (Authorization: Bearer bgp_...).",
+            headers={"WWW-Authenticate": 'Bearer realm="boardgames"'},
+        )
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 256:
+        raise missing_token()
+    if players.is_player_key(token):
+        return players.verify_key(_games().store.registry, token)
+    if PLAYER_HEADER in request.headers:
+        return platform_player(token, request.headers[PLAYER_HEADER])
+    raise ApiError(403, "player-key-required", "This needs a player key, not a seat token.")
+
+
+def _games() -> Games:
+    found: Games = current_app.extensions["game_kit"].games
+    return found

@@ -1,0 +1,55 @@
+-- Quick match: the pool of open public tables of one set of options (one hash tag, so
+-- this runs on Redis Cluster too). KEYS: 1 the pool hash (table id -> seats claimed),
+-- 2 the pool's order (sorted set: table id -> creation ms, oldest first), 3 who claimed
+-- (hash: player id -> table id, and 't:<table id>' -> the table's players, comma-joined).
+-- ARGV 'claim', player id, candidate table id, seats, now ms, oldest creation ms still
+--   pooled, ttl seconds: the oldest pooled table gets the player (claimed + 1; it leaves
+--   the pool when every seat is claimed) -> {'joined', table}; with none, the candidate
+--   is pooled with one claim -> {'new', candidate}; a player who holds a claim on a
+--   pooled table gets it back, nothing changed -> {'seated', table}.
+-- ARGV 'drop', table id: the table leaves the pool (started, gone) -> {'dropped'}.
+local pool, order, who = KEYS[1], KEYS[2], KEYS[3]
+
+local function forget(table_id)
+  redis.call('HDEL', pool, table_id)
+  redis.call('ZREM', order, table_id)
+  local listed = redis.call('HGET', who, 't:' .. table_id)
+  if listed then
+    for player in string.gmatch(listed, '[^,]+') do
+      if redis.call('HGET', who, player) == table_id then redis.call('HDEL', who, player) end
+    end
+    redis.call('HDEL', who, 't:' .. table_id)
+  end
+end
+
+if ARGV[1] == 'drop' then
+  forget(ARGV[2])
+  return {'dropped'}
+end
+
+local player, candidate, seats = ARGV[2], ARGV[3], tonumber(ARGV[4])
+local now, oldest, ttl = ARGV[5], ARGV[6], ARGV[7]
+for _, stale in ipairs(redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. oldest)) do
+  forget(stale)  -- its game expires soon (or has): nobody should wait for it
+end
+local held = redis.call('HGET', who, player)
+if held and redis.call('ZSCORE', order, held) then return {'seated', held} end
+
+local function claim(table_id)
+  redis.call('HSET', who, player, table_id)
+  local listed = redis.call('HGET', who, 't:' .. table_id)
+  redis.call('HSET', who, 't:' .. table_id, listed and (listed .. ',' .. player) or player)
+  for _, key in ipairs({pool, order, who}) do redis.call('EXPIRE', key, ttl) end
+end
+
+local oldest_open = redis.call('ZRANGE', order, 0, 0)[1]
+if oldest_open then
+  local claimed = redis.call('HINCRBY', pool, oldest_open, 1)
+  claim(oldest_open)
+  if claimed >= seats then forget(oldest_open) end
+  return {'joined', oldest_open}
+end
+redis.call('HSET', pool, candidate, 1)
+redis.call('ZADD', order, now, candidate)
+claim(candidate)
+return {'new', candidate}
