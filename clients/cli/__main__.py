@@ -1,8 +1,10 @@
 """``boardgames``: the command line for the Manhattan and Wind City services.
 
-boardgames manhattan new|list|join|start|cancel|show|moves|move|score|log|events|verify ...
+boardgames manhattan new|list|join|quick|start|cancel|show|moves|move|score|log|events|verify ...
 boardgames windcity  (the same)
 boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ...)
+boardgames register NAME | login KEY | whoami | logout   (your player)
+boardgames games                        (your games in both services)
 boardgames demo
 boardgames admin keys add|list|revoke   (the services' API keys file)
 """
@@ -14,7 +16,7 @@ import json
 import sys
 from typing import NoReturn
 
-from . import admin, webhook
+from . import admin, players, webhook
 from .client import GAMES
 from .commands import run
 
@@ -44,11 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("-g", "--game-id", help="game id (default: the last one you used)")
     common.add_argument("--seat", type=int, help="which of your seats to act for")
     common.add_argument("--token", help="a bearer token (seat or host) instead of the stored one")
+    common.add_argument(
+        "--no-player", action="store_true", help="do not use your player key (boardgames register)"
+    )
 
     parser = Parser(
         prog="boardgames", description="Play Manhattan and Wind City through their HTTP services."
     )
-    games = parser.add_subparsers(dest="game", required=True, metavar="GAME|demo")
+    games = parser.add_subparsers(dest="game", required=True, metavar="GAME|COMMAND")
     for game in GAMES:
         gp = games.add_parser(game, help=f"{game} commands")
         sub = gp.add_subparsers(dest="command", required=True)
@@ -74,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
             help=argparse.SUPPRESS,
         )  # fmt: skip
         p.add_argument("--clock", type=int, metavar="SECONDS", help="turn clock per move")
+        p.add_argument(
+            "--private", action="store_true", help="unlisted: joining needs the invite printed"
+        )
+        p.add_argument(
+            "--when-full", action="store_true", help="start by itself when the last seat is taken"
+        )
         if game == "manhattan":
             p.add_argument("--six-rounds", action="store_true")
             p.add_argument("--promo-cards", action="store_true")
@@ -87,8 +98,21 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--limit", type=int)
 
         p = sub.add_parser("join", parents=[common], help="take a seat (keeps its token)")
-        p.add_argument("--name", required=True)
-        _game_id_arg(p)
+        p.add_argument("--name", help="your name at the table (default: your player's)")
+        p.add_argument("--invite", metavar="CODE", help="a private game's invite code")
+        p.add_argument(
+            "game_id_pos", nargs="?", metavar="GAME_ID|LINK", help="game id or invite link (or -g)"
+        )
+
+        p = sub.add_parser(
+            "quick", parents=[common], help="quick match: a seat at an open public table"
+        )
+        p.add_argument("--players", type=int, metavar="N", help="number of seats")
+        p.add_argument("--clock", type=int, metavar="SECONDS", help="turn clock per move")
+        p.add_argument(
+            "--bots-after", type=int, metavar="SECONDS", help="server bots fill it after that long"
+        )
+        p.add_argument("--option", action="append", metavar="KEY=VALUE", help="any game option")
 
         for name, text in (
             ("start", "start the game (host)"),
@@ -121,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser("play", parents=[common], help="play interactively")
         _game_id_arg(p)
         p.add_argument("--name", help="join under this name if you have no seat yet")
+        p.add_argument("--invite", metavar="CODE", help="a private game's invite code")
         p.add_argument("--bots", type=int, default=0, help="new game against N bots")
         p.add_argument("--strategy", choices=STRATEGIES, default="greedy", help="their strategy")
         p.add_argument("--seed", type=int)
@@ -151,6 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--windcity-url")
     admin.add_parser(games)
     webhook.add_parser(games)
+    players.add_parser(games)
     return parser
 
 
@@ -168,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         return admin.run(args)
     if args.game == "webhook":
         return webhook.run(args)
+    if args.game in players.COMMANDS:
+        args.command = args.game
+        return run(args, players.COMMANDS)
     if args.game == "demo":
         args.command = "demo"
     return run(args)

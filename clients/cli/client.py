@@ -215,13 +215,82 @@ class GameClient:
             if not cursor:
                 return
 
-    def join(self, game_id: str, name: str) -> Json:
+    def join(
+        self,
+        game_id: str,
+        name: str | None = None,
+        *,
+        invite: str | None = None,
+        player_key: str | None = None,
+    ) -> Json:
         """``POST /games/{id}/players``: take a seat; keeps its ``token`` and ``seat``.
 
-        Returns ``{"seat", "token", "game": <view>}``.
+        With ``player_key`` (a ``bgp_...`` key) the seat is bound to that player and
+        ``name`` may be left out (the player's name is taken). ``invite`` is the invite
+        code an unlisted game needs. Returns ``{"seat", "token", "game": <view>}``.
         """
-        data = self._request("POST", f"/games/{game_id}/players", json_body={"name": name})
+        body: Json = {"name": name, "invite": invite}
+        body = {k: v for k, v in body.items() if v is not None}
+        path = f"/games/{game_id}/players"
+        data = self._request("POST", path, json_body=body, token=player_key)
         self.token = data.get("token", self.token)
+        self.seat = data.get("seat", self.seat)
+        return data
+
+    # -- players --------------------------------------------------------------------------
+
+    def create_player(self, name: str) -> Json:
+        """``POST /players``: a new player → ``{"id", "name", "external_id", "created_at",
+        "key"}``; ``key`` (``bgp_...``) is shown only this once."""
+        return self._request("POST", "/players", json_body={"name": name}, token=self.api_key)
+
+    def me(self, player_key: str) -> Json:
+        """``GET /players/me``: the player of ``player_key``."""
+        return self._get("/players/me", player_key)
+
+    def my_games(
+        self,
+        player_key: str,
+        status: str | None = None,
+        mine: bool = False,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Json:
+        """``GET /players/me/games``: one page ``{"games": [...], "next_cursor"}`` of the
+        games the player sits in at this service (``mine``: only where it is to act)."""
+        params = {
+            "status": status,
+            "turn": "mine" if mine else None,
+            "limit": limit,
+            "cursor": cursor,
+        }
+        return self._get("/players/me/games", player_key, params=params)
+
+    def iter_my_games(
+        self,
+        player_key: str,
+        status: str | None = None,
+        mine: bool = False,
+        page_size: int = 100,
+        max_pages: int = 10,
+    ) -> Iterator[Json]:
+        """The player's games here, following ``next_cursor`` for at most ``max_pages``."""
+        cursor = None
+        for _ in range(max_pages):
+            page = self.my_games(player_key, status, mine, page_size, cursor)
+            yield from page.get("games", [])
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return
+
+    def quick_match(self, player_key: str, players: int | None = None, **options: Any) -> Json:
+        """``POST /matches``: a seat at an open public table with these options (a new
+        one if none) → ``{"game_id", "seat", "token", "game"}``; ``token`` is ``None``
+        when the player already sat there (the player key acts for the seat)."""
+        body = {"players": players, **options}
+        body = {k: v for k, v in body.items() if v is not None}
+        data = self._request("POST", "/matches", json_body=body, token=player_key)
+        self.token = data.get("token") or player_key
         self.seat = data.get("seat", self.seat)
         return data
 

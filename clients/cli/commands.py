@@ -17,8 +17,9 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import parse_qs
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -28,7 +29,7 @@ from rich.text import Text
 from . import render
 from .bots import play_seat, run_demo_game, start_bots, strategy
 from .client import GAMES, TERMINAL_EVENTS, GameClient, client_for, is_over
-from .errors import ApiError, TransportError, describe_problem
+from .errors import ApiError, NotFound, TransportError, describe_problem
 from .games import game_module
 from .notation import NotationError, format_move, parse_move
 from .play import PlaySession
@@ -38,6 +39,8 @@ from .verify import verify
 Json = dict[str, Any]
 # A game id as the services make them (16 hex digits): lets ``move GAME_ID 3 7 2`` work.
 GAME_ID = re.compile(r"^[0-9a-f]{16}$")
+# An invite link (``<service>/games/<id>?invite=<code>``, or just its path) given for a game id.
+LINK = re.compile(r"^(?P<base>.*?)/games/(?P<id>[^/?#]+)/?(?:\?(?P<query>[^#]*))?(?:#.*)?$")
 
 
 class UsageError(Exception):
@@ -84,6 +87,9 @@ def seat_token(
         return args.token, args.seat
     seats = TokenStore().seats(args.game, game_id)
     if not seats:
+        key = player_key(args)
+        if key:  # a game joined elsewhere: the player key acts for the player's seat
+            return key, args.seat
         raise UsageError(f"no seat of yours is remembered for {game_id}; join it or pass --token")
     if args.seat is not None:
         if args.seat not in seats:
@@ -95,6 +101,14 @@ def seat_token(
         to_act = client.view(game_id, spectator=True).get("to_act") or []
         seat = next((s for s in to_act if s in seats), min(seats))
     return seats[seat]["token"], seat
+
+
+def player_key(args: argparse.Namespace) -> str | None:
+    """Your stored player key (``boardgames register``), unless ``--no-player``."""
+    if getattr(args, "no_player", False):
+        return None
+    player = TokenStore().player()
+    return player["key"] if player else None
 
 
 def host_token(args: argparse.Namespace, game_id: str) -> str:
@@ -122,7 +136,55 @@ def parse_options(args: argparse.Namespace) -> Json:
             opts["max_turns"] = args.max_turns
         if args.no_score_money:
             opts["score_money"] = False
-    for item in args.option or []:
+    if args.private:
+        opts["visibility"] = "unlisted"
+    if args.when_full:
+        opts["start"] = "when_full"
+    opts.update(_option_pairs(args.option))
+    return opts
+
+
+def _create(game: str, client: GameClient, players: int, **options: Any) -> Json:
+    """Create a game and remember its host token (and invite code, when unlisted)."""
+    data = client.create(players, **options)
+    store = TokenStore()
+    store.add_host(game, data["id"], data["host_token"], client.base_url)
+    if data.get("invite_code"):
+        store.add_invite(game, data["id"], data["invite_code"], client.base_url)
+    return data
+
+
+def _join(
+    game: str,
+    client: GameClient,
+    game_id: str,
+    name: str | None,
+    *,
+    key: str | None = None,
+    invite: str | None = None,
+) -> Json:
+    """Take a seat and remember its token. With your player ``key`` the seat is bound to
+    your player and ``name`` may be ``None`` (your player's name); ``invite`` defaults to
+    the stored invite code of a private game you created."""
+    if name is None and key is None:
+        raise UsageError("pass --name NAME (or register a player first: boardgames register NAME)")
+    store = TokenStore()
+    invite = invite or store.invite(game, game_id)
+    data = client.join(game_id, name, invite=invite, player_key=key)
+    seat = data["seat"]
+    if name is None:
+        names = render.player_names(data.get("game") or {})
+        name = names.get(seat) or str(seat)
+    data.setdefault("name", name)
+    token: str = data.get("token") or key or ""
+    store.add_seat(game, game_id, seat, token, name, client.base_url)
+    return data
+
+
+def _option_pairs(items: list[str] | None) -> Json:
+    """``--option key=value`` flags as options (JSON values, else strings)."""
+    opts: Json = {}
+    for item in items or []:
         key, sep, raw = item.partition("=")
         if not sep:
             raise UsageError(f"--option {item!r}: expected key=value")
@@ -133,20 +195,6 @@ def parse_options(args: argparse.Namespace) -> Json:
     return opts
 
 
-def _create(game: str, client: GameClient, players: int, **options: Any) -> Json:
-    """Create a game and remember its host token."""
-    data = client.create(players, **options)
-    TokenStore().add_host(game, data["id"], data["host_token"], client.base_url)
-    return data
-
-
-def _join(game: str, client: GameClient, game_id: str, name: str) -> Json:
-    """Take a seat and remember its token."""
-    data = client.join(game_id, name)
-    TokenStore().add_seat(game, game_id, data["seat"], data["token"], name, client.base_url)
-    return data
-
-
 # ----------------------------------------------------------------------------- commands
 
 
@@ -154,7 +202,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     """Create a game; remember its host token (and your seat with ``--join NAME``).
 
     With ``--bots N``: N server bots take seats after you and the game starts, so one
-    person plays alone against the server (the worker plays the bots).
+    person plays alone against the server (the worker plays the bots). With
+    ``--private`` the game is unlisted: prints its invite link and code.
     """
     client = make_client(args)
     options = parse_options(args)
@@ -167,7 +216,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     text = Text(f"created {args.game} game {data['id']}", style="bold")
     name = args.join or ("you" if bots else None)
     if name:
-        joined = _join(args.game, client, data["id"], name)
+        joined = _join(args.game, client, data["id"], name, key=player_key(args))
         out.update(seat=joined["seat"], token=joined["token"], game=joined.get("game"))
         text.append(f"; you sit at seat {joined['seat']}")
     if bots:
@@ -175,6 +224,14 @@ def cmd_new(args: argparse.Namespace) -> int:
             client.add_bot(data["id"], args.strategy, host_token=data["host_token"])
         out["game"] = client.start(data["id"], data["host_token"])
         text.append(f"; started against {bots} {args.strategy} server {_bots(bots)}")
+    if data.get("invite_code"):
+        link = client.base_url + data.get("join_link", f"/games/{data['id']}")
+        out.update(invite_code=data["invite_code"], join_link=link)
+        text.append("\nprivate game: only those with the invite can join", style="not bold")
+        text.append(f"\ninvite link: {link}\ninvite code: {data['invite_code']}", style="not bold")
+        text.append(
+            f"\njoin with: boardgames {args.game} join '{link}' --name NAME", style="not bold"
+        )
     emit(args, out, text)
     return 0
 
@@ -199,10 +256,50 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    """Take a seat (bound to your player when you have one; ``--invite`` for a private game)."""
+    key = player_key(args)
+    if args.name is None and key is None:
+        raise UsageError("pass --name NAME (or register a player first: boardgames register NAME)")
     client, gid = _client_and_game(args)
-    data = _join(args.game, client, gid, args.name)
+    data = _join(args.game, client, gid, args.name, key=key, invite=args.invite)
     out = {"id": gid, "seat": data["seat"], "token": data["token"], "game": data.get("game")}
-    emit(args, out, Text(f"joined {gid} as {args.name}: seat {data['seat']}"))
+    mine = " (your player's seat)" if key else ""
+    emit(args, out, Text(f"joined {gid} as {data['name']}: seat {data['seat']}{mine}"))
+    return 0
+
+
+def cmd_quick(args: argparse.Namespace) -> int:
+    """Quick match (``POST /matches``): a seat at an open public table, with your player."""
+    key = player_key(args)
+    if not key:
+        raise UsageError("quick needs a player: boardgames register NAME first")
+    client = make_client(args)
+    options = _option_pairs(args.option)
+    if args.clock:
+        options["clock"] = {"turn_seconds": args.clock}
+    if args.bots_after is not None:
+        options["bots_after"] = args.bots_after
+    try:
+        data = client.quick_match(key, args.players, **options)
+    except NotFound as exc:
+        if exc.code != "not-found":
+            raise
+        detail = (
+            f"{client.base_url} has no quick match (POST /matches answered 404): "
+            f"create a game with 'boardgames {args.game} new' or join one instead"
+        )
+        _fail(args, {"error": "unsupported", "detail": detail})
+        return 1
+    gid, seat = data["game_id"], data["seat"]
+    view = data.get("game") or {}
+    name = render.player_names(view).get(seat) or str(seat)
+    TokenStore().add_seat(args.game, gid, seat, data.get("token") or key, name, client.base_url)
+    out = {"id": gid, "seat": seat, "token": data.get("token"), "game": view}
+    status = view.get("status", "")
+    waiting = "; waiting for players (it starts when full)" if status == "open" else ""
+    text = Text(f"{args.game} game {gid}: you sit at seat {seat}, {status}{waiting}")
+    text.append(f"\nplay it with: boardgames {args.game} play {gid}", style="not bold")
+    emit(args, out, text)
     return 0
 
 
@@ -250,7 +347,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
     client, gid = _client_and_game(args)
     token, seat = seat_token(args, client, gid)
     moves = client.legal_moves(gid, token=token)
-    text = Text(f"{len(moves)} legal move(s) for seat {seat}:\n")
+    whose = "your seat" if seat is None else f"seat {seat}"
+    text = Text(f"{len(moves)} legal move(s) for {whose}:\n")
     for i, m in enumerate(moves, 1):
         text.append(f"{i:>4}. {format_move(args.game, m)}\n")
     emit(args, {"seat": seat, "moves": moves}, text)
@@ -343,15 +441,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.bots and not args.game_id:
         seed = {"seed": args.seed} if args.seed else {}
         gid = args.game_id = _create(args.game, client, args.bots + 1, **seed)["id"]
-        _join(args.game, client, gid, args.name or "you")
+        _join(args.game, client, gid, args.name or "you", key=player_key(args))
         bots = start_bots(args.game, client.base_url, gid, [args.strategy] * args.bots, [])
         client.start(gid)
         con.print(f"new game {gid}: you against {args.bots} {args.strategy} {_bots(args.bots)}")
     gid = args.game_id = game_id_of(args)
     if not TokenStore().seats(args.game, gid) and not args.token:
-        if not args.name:
-            raise UsageError("you have no seat in this game: pass --name to join it")
-        _join(args.game, client, gid, args.name)
+        key = player_key(args)
+        seated = key is not None and client.view(gid, token=key).get("you") is not None
+        if not seated:
+            if not args.name and not key:
+                raise UsageError("you have no seat in this game: pass --name to join it")
+            _join(args.game, client, gid, args.name, key=key, invite=args.invite)
     client.token, _ = seat_token(args, client, gid)
     layout = "compact" if args.compact else "full" if args.full else "auto"
     code = PlaySession(con, args.game, client, gid, layout).run()
@@ -467,6 +568,7 @@ COMMANDS = {
     "leave": cmd_leave,
     "list": cmd_list,
     "join": cmd_join,
+    "quick": cmd_quick,
     "start": cmd_start,
     "cancel": cmd_cancel,
     "show": cmd_show,
@@ -483,11 +585,14 @@ COMMANDS = {
 }
 
 
-def run(args: argparse.Namespace) -> int:
+Command = Callable[[argparse.Namespace], int]
+
+
+def run(args: argparse.Namespace, commands: dict[str, Command] | None = None) -> int:
     """Run a parsed command line, mapping errors to messages and exit codes."""
     try:
         resolve_game_id(args)
-        return COMMANDS[args.command](args)
+        return (commands or COMMANDS)[args.command](args)
     except ApiError as exc:
         problem = {"error": "api", "status": exc.status, "code": exc.code}
         detail = describe_problem(exc)
@@ -513,16 +618,35 @@ def run(args: argparse.Namespace) -> int:
 
 
 def resolve_game_id(args: argparse.Namespace) -> None:
-    """Fold the positional game id (or a leading one in ``move``) into ``args.game_id``."""
-    pos = getattr(args, "game_id_pos", None)
+    """Fold the positional game id (or a leading one in ``move``) into ``args.game_id``.
+
+    An invite link (``<service URL>/games/<id>?invite=<code>``) stands for its game id,
+    sets ``--invite`` and, when ``--url`` is not given, the service's URL."""
+    pos = _from_link(args, getattr(args, "game_id_pos", None))
     moves = getattr(args, "move", None)
     if not pos and moves and len(moves) > 1 and GAME_ID.match(moves[0]):
         pos, args.move = moves[0], moves[1:]
-    given = getattr(args, "game_id", None)
+    given = _from_link(args, getattr(args, "game_id", None))
     if pos and given and pos != given:
         raise UsageError(f"two game ids: {pos} and -g {given}; give one")
     if pos:
         args.game_id = pos
+
+
+def _from_link(args: argparse.Namespace, value: str | None) -> str | None:
+    """The game id of ``value``: itself, or the id in an invite link (see resolve_game_id)."""
+    match = LINK.match(value or "")
+    if not value or not match:
+        return value
+    code = (parse_qs(match["query"] or "").get("invite") or [None])[0]
+    if code and hasattr(args, "invite"):
+        if args.invite and args.invite != code:
+            raise UsageError(f"two invite codes: {code} (in the link) and --invite {args.invite}")
+        args.invite = code
+    base = match["base"]
+    if base.startswith(("http://", "https://")) and hasattr(args, "url") and not args.url:
+        args.url = base
+    return match["id"]
 
 
 def _fail(args: argparse.Namespace, problem: Json) -> None:

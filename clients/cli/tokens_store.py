@@ -1,11 +1,15 @@
-"""The per-user token file: host and seat tokens of the games you created or joined.
+"""The per-user token file: host and seat tokens of the games you created or joined,
+and your player key (``boardgames register``).
 
 Kept at ``$BOARDGAMES_HOME/tokens.json`` or ``~/.config/boardgames/tokens.json``,
 mode 0600. Layout::
 
     {"manhattan": {"<game id>": {"url": ..., "host_token": ...,
                                  "seats": {"0": {"token": ..., "name": ...}}}},
-     "last": {"manhattan": "<game id>"}}
+     "last": {"manhattan": "<game id>"},
+     "player": {"id": ..., "name": ..., "key": "bgp_...", "url": ...}}
+
+A game record may also hold ``"invite"``, the invite code of an unlisted game you created.
 """
 
 from __future__ import annotations
@@ -80,6 +84,33 @@ class TokenStore:
     ) -> None:
         """Remember the token of a seat you joined."""
         self._update(game, game_id, url, seat=(seat, token, name))
+
+    def add_invite(self, game: str, game_id: str, code: str, url: str | None = None) -> None:
+        """Remember the invite code of an unlisted game you created."""
+        self._update(game, game_id, url, invite=code)
+
+    def invite(self, game: str, game_id: str) -> str | None:
+        """The invite code of an unlisted game you created (``None`` if none)."""
+        return self.game(game, game_id).get("invite")
+
+    def player(self) -> dict[str, Any] | None:
+        """Your player ``{"id", "name", "key", "url", ...}`` (``None`` without one)."""
+        rec = self.load().get("player")
+        return rec if isinstance(rec, dict) and rec.get("key") else None
+
+    def set_player(self, record: dict[str, Any]) -> None:
+        """Remember your player (its key included); replaces any other."""
+        data = self.load()
+        data["player"] = record
+        self.save(data)
+
+    def forget_player(self) -> bool:
+        """Forget your player; whether there was one."""
+        data = self.load()
+        had = data.pop("player", None) is not None
+        if had:
+            self.save(data)
+        return had
 
     def host_token(self, game: str, game_id: str) -> str | None:
         """The host token of a game you created (``None`` if none)."""

@@ -172,13 +172,14 @@ class Games:
     def join(
         self,
         game_id: str,
-        name: str,
+        name: str | None,
         if_match: IfMatch = None,
         webhook: Callable[[int], WebhookEntry] | None = None,
         player: PlayerRef | None = None,
         invite: str | None = None,
+        bearer: str | None = None,
     ) -> tuple[GameDoc, int, str]:
-        return self.lifecycle.join(game_id, name, if_match, webhook, player, invite)
+        return self.lifecycle.join(game_id, name, if_match, webhook, player, invite, bearer)
 
     def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
         return self.lifecycle.start(game_id, digest, if_match)

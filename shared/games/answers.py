@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import Choice
-from shared.games import history, seats
+from shared.games import history, privacy, seats
 from shared.games.base import OVER, RUNNING, Context, not_found
 from shared.games.document import GameDoc, from_store, started
 from shared.store import History, LegacyLog
@@ -33,6 +33,8 @@ def public(doc: GameDoc) -> dict[str, Any]:
         # documents stored before seed commitments have neither (null, false)
         "seed_commitment": doc.get("seed_commitment"),
         "seed_chosen": doc.get("seed_chosen", False),
+        "visibility": doc.get("visibility", "public"),
+        "next_game": doc.get("next_game"),
     }
 
 
@@ -98,7 +100,7 @@ class Answers:
             written = history.stored(found.tail, found.hist)
             events = [e for w in history.replay(self.ctx.engine, doc, written) for e in w.events]
             moves = history.all_moves(written)
-        body = {**public(doc), "events": events}
+        body = {**public(doc), "events": privacy.scrub(events, privacy.erased_of(doc))}
         if doc["status"] in OVER:
             body["moves"] = moves
             body["seed"] = doc["seed"]
@@ -111,4 +113,6 @@ class Answers:
         """Up to ``count`` events after ``after`` that the capped stream no longer holds,
         rebuilt from the history the store read instead (``found``)."""
         written = history.stored(found.tail, found.hist)
-        return history.events_after(self.ctx.engine, from_store(found.doc), written, after, count)
+        doc = from_store(found.doc)
+        events = history.events_after(self.ctx.engine, doc, written, after, count)
+        return list(privacy.scrub(events, privacy.erased_of(doc)))

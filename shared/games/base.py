@@ -55,6 +55,7 @@ class Outcome:
     events: list[dict[str, Any]]
     moves: list[dict[str, Any]] = field(default_factory=list)
     engine_events: tuple[int, int] | None = None
+    restart_stream: bool = False  # the stream keeps this write's events only (privacy.py)
 
 
 def now_text() -> str:

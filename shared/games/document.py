@@ -53,6 +53,16 @@ class PlayerEntry(TypedDict):
     player: NotRequired[str]  # the player id (shared/games/players.py) bound to the seat
 
 
+class HeldSeat(TypedDict):
+    """A rematch's seat kept for one of the last game's players until ``until`` (ms):
+    taken by its old seat token (``token_hash``) or its player (shared/games/rematch.py)."""
+
+    name: str  # the name it had
+    token_hash: str  # its old seat token's hash
+    player: NotRequired[str]  # its player, when bound
+    until: int  # ms since the epoch
+
+
 class GameDoc(TypedDict):
     """The game document, in the order lifecycle.py's ``create`` writes its keys."""
 
@@ -80,6 +90,9 @@ class GameDoc(TypedDict):
     visibility: NotRequired[Literal["unlisted"]]  # missing: public (shared/games/tables.py)
     invite: NotRequired[str]  # SHA-256 hex of an unlisted game's invite code
     start: NotRequired[Literal["when_full"]]  # missing: the host starts it
+    next_game: NotRequired[str]  # the rematch's id (shared/games/rematch.py)
+    erased: NotRequired[list[str]]  # SHA-256 of erased players' names (privacy.py)
+    held: NotRequired[list[HeldSeat]]  # a rematch's seats kept for the last game's players
     bots_after: NotRequired[int]  # a quick match's table: bots fill it this many s after creation
     webhooks: NotRequired[list[WebhookEntry]]  # registrations; missing: none yet
 

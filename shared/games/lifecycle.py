@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Engine, RuleError
-from shared.games import fairness, names, records, seats, tables, tokens
+from shared.games import fairness, names, records, rematch, seats, tables, tokens
 from shared.games.access import require_host, seat_of_player
 from shared.games.answers import clock_option, players
 from shared.games.base import (
@@ -24,12 +24,16 @@ from shared.games.base import (
     now_text,
     settle,
 )
-from shared.games.document import Clock, GameDoc, PlayerEntry, WebhookEntry
+from shared.games.document import Clock, GameDoc, HeldSeat, PlayerEntry, WebhookEntry
 from shared.games.errors import Conflict, Invalid
 from shared.games.tokens import PlayerRef
 from shared.games.writes import WriteLoop
 from shared.ops import metrics
 from shared.store import event_id, now_us
+
+
+def _name_required() -> Invalid:
+    return Invalid.field("json", "name", "name is required.", "Missing data for required field.")
 
 
 def started_outcome(engine: Engine, doc: GameDoc, events: list[dict[str, Any]]) -> Outcome:
@@ -56,6 +60,8 @@ class Lifecycle:
         host_player: str | None = None,
         game_id: str | None = None,
         bots_after: int | None = None,
+        held: list[HeldSeat] | None = None,
+        bots: list[PlayerEntry] | None = None,
     ) -> tuple[GameDoc, str, str | None]:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
@@ -68,7 +74,9 @@ class Lifecycle:
         ``host_player``: the player creating it, who may then act as its host too.
         ``game_id``: the id to create it with (a quick match's claimed table; default a
         fresh one); ``bots_after``: bots fill its empty seats and start it this many
-        seconds after its creation (the worker, shared/games/matches.py)."""
+        seconds after its creation (the worker, shared/games/matches.py). ``held`` and
+        ``bots``: a rematch's seats kept for the last game's players, and its bot seats,
+        seated at once (shared/games/rematch.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
         options = dict(options)
         count = options.pop("players", None) or engine.MAX_PLAYERS
@@ -106,7 +114,7 @@ class Lifecycle:
             "seed_chosen": commitment is None,
             "clock": clock,
             "host": tokens.hash_token(host_token),
-            "players": [],
+            "players": list(bots or []),
             "state": None,
             "to_act": [],
             "result": None,
@@ -125,6 +133,8 @@ class Lifecycle:
             doc["start"] = "when_full"
         if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
             doc["webhooks"] = [webhook]
+        if held:
+            doc["held"] = held
         due: int | bool = False
         if bots_after is not None:
             doc["bots_after"] = bots_after
@@ -167,11 +177,12 @@ class Lifecycle:
     def join(
         self,
         game_id: str,
-        name: str,
+        name: str | None,
         if_match: IfMatch = None,
         webhook: Callable[[int], WebhookEntry] | None = None,
         player: PlayerRef | None = None,
         invite: str | None = None,
+        bearer: str | None = None,
     ) -> tuple[GameDoc, int, str]:
         """Take the next free seat; returns the document, the seat and its token.
         ``webhook``: makes the seat's webhook registration, given the seat. A name with
@@ -179,27 +190,43 @@ class Lifecycle:
         the game is ``name-taken``. ``player``: the player taking the seat, bound to it
         (a player sits at most once in a game: 409 ``already-seated``). ``invite``: the
         code an unlisted game needs (shared/games/tables.py). The last seat of a game
-        created with ``start: when_full`` starts it in the same write."""
-        name = names.check(name)
+        created with ``start: when_full`` starts it in the same write. ``bearer``: the
+        request's token hash or player, which takes back a seat a rematch holds for it
+        (shared/games/rematch.py; its old name, no invite needed). ``name`` may be
+        ``None`` only then or for a player (422 otherwise)."""
+        if name is None and bearer is None:  # nothing could name the seat
+            raise _name_required()
+        name = None if name is None else names.check(name)
         token = tokens.new_token()
         digest = tokens.hash_token(token)
         engine = self.ctx.engine
 
         def decide(doc: GameDoc) -> Outcome:
             check_if_match(doc, if_match)
-            tables.check_invite(doc, invite)
+            now = seats.now_ms()
+            hold = rematch.take_hold(doc, bearer, now)
+            if hold is None:
+                tables.check_invite(doc, invite)
             if doc["status"] != OPEN:
                 raise Conflict("game-not-open", "This game does not take players now.")
             if len(doc["players"]) >= doc["seats"]:
                 raise Conflict("game-full", "Every seat of this game is taken.")
             if player is not None and seat_of_player(doc, player) is not None:
                 raise Conflict("already-seated", "This player already has a seat in this game.")
-            names.refuse_taken(name, doc["players"])
+            if hold is None:
+                rematch.check_free_seat(doc, now)
+            label = hold["name"] if hold is not None else name
+            if label is None:
+                raise _name_required()
+            names.refuse_taken(label, doc["players"])
             seat = len(doc["players"])
-            record: PlayerEntry = {"seat": seat, "name": name, "token_hash": digest}
-            if player is not None:
-                record["player"] = player
+            record: PlayerEntry = {"seat": seat, "name": label, "token_hash": digest}
+            bound = player if player is not None or hold is None else hold.get("player")
+            if bound is not None:
+                record["player"] = bound
             new: GameDoc = {**doc, "players": [*doc["players"], record]}
+            if hold is not None:
+                new["held"] = rematch.without_hold(doc, hold)
             if webhook is not None:
                 new["webhooks"] = [*doc.get("webhooks", []), webhook(seat)]
             events: list[dict[str, Any]] = [{"type": "player_joined", "seat": seat, "name": name}]

@@ -5,6 +5,11 @@ documents and the write's events; the store appends the result to the game's out
 the same script as the write, so a committed change never lacks its notification and a
 refused one never has one. A notification carries only public facts (status, version,
 seats to act and their deadlines, seat numbers, the public result): never a view.
+
+A seat bound to a player (``"player"``) gets ``your_turn`` and ``game_over``
+notifications addressed to ``player:<id>`` whether or not the player has a webhook: the
+worker looks the player's registration up when it delivers them
+(shared/webhooks/players.py), so the write never reads the registry.
 """
 
 from __future__ import annotations
@@ -21,6 +26,11 @@ FROM_EVENTS = {
     "seat_timed_out": "seat.timed_out",
     "seat_abandoned": "seat.abandoned",
 }
+
+PLAYER_TYPES = ("your_turn", "game_over")
+"""What a player's webhook hears, in every game it sits in."""
+PLAYER = "player:"
+"""The ``reg`` of a player's notifications: ``player:<player id>``."""
 
 
 def message_id(game_id: str, entry_id: str) -> str:
@@ -65,7 +75,7 @@ def notifications(
     """The notifications of the write ``old`` -> ``new`` with ``events`` (``movers``:
     the seats whose moves it applied), one per registration that wants it, in order."""
     regs = new.get("webhooks") or []
-    if not regs:
+    if not regs and not any(p.get("player") for p in new["players"]):
         return []
     stamp = now_iso()
     base = data_of(new)
@@ -94,6 +104,29 @@ def notifications(
                     continue
                 data["seat"] = reg["seat"]
             out.append({"reg": reg["id"], "type": kind, "timestamp": stamp, "data": data})
+    over = any(kind == "game.over" for kind, _ in happened)
+    return out + _for_players(new, base, turn, over, stamp)
+
+
+def _for_players(
+    new: GameDoc, base: dict[str, Any], turn: set[int], over: bool, stamp: str
+) -> list[dict[str, Any]]:
+    """Each bound seat's ``your_turn`` (its turn starts, a human plays it) or
+    ``game_over`` (with the result), addressed to its player."""
+    out = []
+    for p in new["players"]:
+        if not p.get("player"):
+            continue
+        data = {**base, "seat": p["seat"]}
+        if p["seat"] in turn and not p.get("bot"):
+            kind = "your_turn"
+            data["turn"] = sorted(turn)
+        elif over:
+            kind = "game_over"
+            data["result"] = new.get("result")
+        else:
+            continue
+        out.append({"reg": PLAYER + p["player"], "type": kind, "timestamp": stamp, "data": data})
     return out
 
 

@@ -67,7 +67,7 @@ def next_write(
     version = new["version"]
     over = new["status"] in OVER
     kept = max(old.get("events_from", 1), version - settings["HISTORY_STREAM_WRITES"] + 1)
-    events_from = version if over else kept
+    events_from = version if over or outcome.restart_stream else kept
     new["events_from"] = events_from
     grace = settings["HISTORY_ENDED_STREAM_SECONDS"]
     budget = settings["HISTORY_STREAM_BYTES"]

@@ -20,6 +20,7 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "GAME_TTL_FINISHED": (int, 7 * 24 * 3600),
     "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
     "GAME_TTL_OPEN": (int, 24 * 3600),  # an open game nobody starts, from its creation
+    "REMATCH_HOLD_SECONDS": (int, 600),  # a rematch keeps the last game's seats this long
     "LOG_LEVEL": (str, "INFO"),
     "MAX_CONTENT_LENGTH": (int, 64 * 1024),
     "CAS_RETRIES": (int, 8),

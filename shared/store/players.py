@@ -7,9 +7,12 @@ in both games):
 - ``players:{<id>}``: a hash per player: ``name``, ``key`` (the SHA-256 of its player
   key), ``tenant`` (the API key's id that created it; ``""`` without keys), ``ext``
   (the tenant's own reference, ``external_id``), ``created`` (ms), ``webhook`` (its
-  registration as JSON, absent when none) and ``services`` (the key prefixes of the
-  services it has sat in, comma-separated). A deleted player keeps only ``deleted``.
+  webhook registration as JSON, shared/webhooks/players.py; absent when none) and
+  ``services`` (the key prefixes of the services it has sat in, comma-separated).
+  A deleted player keeps only ``deleted``.
 - ``players:ext:{<tenant>}``: a hash per tenant, ``external_id`` -> player id.
+- ``players:erasing``: the deleted players whose games the worker still has to erase
+  in some service (shared/games/privacy.py).
 
 Each is one key in its own slot, so every registry write is one command (atomic on
 Redis Cluster too), but for a create with an ``external_id``: ``HSETNX`` claims the
@@ -32,6 +35,7 @@ import time
 from typing import Any
 
 REGISTRY = "players"
+ERASING = "players:erasing"
 
 
 def registry_key(player_id: str) -> str:
@@ -69,6 +73,25 @@ class Registry:
         self.client.hset(registry_key(player_id), mapping=fields)
         return player_id
 
+    def forget(self, player_id: str, fields: dict[str, str]) -> None:
+        """Delete the player: its fields and its reference go at once (its key stops
+        working), a tombstone stays (``deleted``: when), and the player joins the set
+        of players whose games the worker erases (:data:`ERASING`)."""
+        pipe = self.client.pipeline(transaction=False)
+        pipe.delete(registry_key(player_id))
+        pipe.hset(registry_key(player_id), "deleted", str(int(time.time() * 1000)))
+        if fields.get("ext"):
+            pipe.hdel(external_key(fields.get("tenant", "")), fields["ext"])
+        pipe.execute()
+        self.client.sadd(ERASING, player_id)
+
+    def erasing(self) -> list[str]:
+        """Deleted players whose games some service may still name them in."""
+        return list(self.client.srandmember(ERASING, 20))
+
+    def erased(self, player_id: str) -> None:
+        self.client.srem(ERASING, player_id)
+
     def get(self, player_id: str) -> dict[str, str] | None:
         found = self.client.hgetall(registry_key(player_id))
         return dict(found) if found else None
@@ -77,6 +100,20 @@ class Registry:
         """The id of the tenant's player named ``external``, if any."""
         found = self.client.hget(external_key(tenant), external)
         return str(found) if found else None
+
+    def webhooks(self, player_ids: list[str]) -> dict[str, str]:
+        """The ``webhook`` field (a registration's JSON) of each of these players that has
+        one (one pipelined round trip; shared/webhooks/players.py reads it)."""
+        pipe = self.client.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hget(registry_key(player_id), "webhook")
+        found = pipe.execute() if player_ids else []
+        return {p: str(raw) for p, raw in zip(player_ids, found, strict=True) if raw}
+
+    def clock_ms(self) -> int:
+        """Redis's own time in ms: the clock the outbox's entry ids are stamped with."""
+        seconds, micros = self.client.time()
+        return int(seconds) * 1000 + int(micros) // 1000
 
     def update(self, player_id: str, fields: dict[str, str], drop: tuple[str, ...] = ()) -> None:
         """Set ``fields`` of an existing player and delete ``drop`` (one round trip)."""
@@ -97,6 +134,13 @@ class Memberships:
 
     def member_keys(self, player_id: str) -> tuple[str, str]:
         return member_keys(self.prefix, player_id)
+
+    def member_ids(self, player_id: str) -> list[str]:
+        """Every game id in the player's index of this service, newest first."""
+        return list(self.client.zrevrange(self.member_keys(player_id)[0], 0, -1))
+
+    def drop_members(self, player_id: str) -> None:
+        self.client.delete(*self.member_keys(player_id))
 
     def touch_members(self, game_id: str, members: list[tuple[str, bool]], ttl: int) -> None:
         """What the write script does on a single Redis (for a cluster, after the

@@ -27,8 +27,9 @@ is at least once: a worker killed after the receiver answered but before recordi
 sends that notification again (same ``webhook-id``).
 
 After each pass the notifications every registration is done with (delivered, given
-up, or of a registration gone with its player) leave the outbox with their delivery
-records, but for the newest ``KEPT`` (``GET /games/{id}/webhooks`` lists those).
+up, or of a registration gone with its player, or of a player without a webhook) leave
+the outbox with their records, but for the newest ``KEPT``. A player's registration is
+looked up at each pass (shared/webhooks/players.py).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from typing import Any
 from shared.games.notify import message_id, now_iso
 from shared.ops import metrics
 from shared.store import GameStore, dumps
-from shared.webhooks import signing
+from shared.webhooks import players, signing
 from shared.webhooks.sending import post
 
 log = logging.getLogger("shared.webhooks")
@@ -204,11 +205,11 @@ class Deliverer:
             run.scanned += page
             after = page[-1][0]
         state = store.webhook_state(key[1])
+        run.regs |= players.current(store.registry, run.scanned)  # the players' as of now
         mine: dict[str, list[Note]] = {}
         for entry_id, note in run.scanned:
             if note["reg"] in run.regs:
-                cursor = state.get(f"cur:{note['reg']}")
-                if cursor is None or _sid(entry_id) > _sid(cursor):
+                if players.waiting(entry_id, note, run.regs[note["reg"]], state):
                     mine.setdefault(note["reg"], []).append((entry_id, note))
             elif note["data"]["version"] > run.version:
                 run.idle, run.again = False, True  # a registration newer than this read
@@ -286,8 +287,7 @@ class Deliverer:
                     handled.append(entry_id)
                     gone.add(reg)
                 continue
-            cursor = state.get(f"cur:{reg}")
-            if cursor is not None and _sid(entry_id) <= _sid(cursor):
+            if not players.waiting(entry_id, note, run.regs[reg], state):
                 handled.append(entry_id)
         fields = [f"d:{e}" for e in handled if f"d:{e}" in state]
         fields += [f"cur:{reg}" for reg in gone if f"cur:{reg}" in state]
@@ -354,7 +354,7 @@ class Deliverer:
             return False
         msg_id = message_id(game_id, entry_id)
         body = dumps({"type": note["type"], "timestamp": note["timestamp"], "data": note["data"]})
-        secret = signing.secret_for(self.key, reg["id"])
+        secret = signing.secret_for(self.key, reg.get("signer", reg["id"]))  # a player's: its own
         started = time.monotonic()
         status, error = post(
             reg["url"],

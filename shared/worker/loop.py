@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.games import Games, seats
+from shared.games import Games, privacy, seats
 from shared.games.autoplay import NothingDue, play_due
 from shared.ops import metrics
 from shared.ops.config import load_settings
@@ -123,9 +123,22 @@ class Worker:
         gauge says how late this tick's latest move was (0 when nothing was due)."""
         self.late_ms = 0
         try:
-            return self._claim_and_play()
+            return self._erase() + self._claim_and_play()
         finally:
             metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
+
+    def _erase(self) -> int:
+        """Erase deleted players from the games of every service here (the service that
+        deleted one erased its own games already; shared/games/privacy.py)."""
+        if not self.games:
+            return 0
+        registry = self.games[0].store.registry
+        found = registry.erasing()
+        for player_id in found:
+            for games in self.games:
+                privacy.erase(games, player_id)
+            registry.erased(player_id)
+        return len(found)
 
     def _claim_and_play(self) -> int:
         """Claim what is due, then play it one move at a time, client by client in turn

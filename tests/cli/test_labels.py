@@ -164,6 +164,7 @@ def _options(parser, game: str, command: str) -> set[str]:
     sub = parser._subparsers._group_actions[0].choices[game]
     cmd = sub._subparsers._group_actions[0].choices[command]
     common = {"-h", "--help", "--json", "--url", "-g", "--game-id", "--seat", "--token"}
+    common.add("--no-player")  # a common option too (docs/cli.md says so)
     return {
         opt
         for action in cmd._actions

@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from clients.cli import admin
+from tests.conftest import CLUSTER
 from tests.kit.helpers import assert_problem, auth, create, join, sent_to_redis
 
 
@@ -169,7 +170,13 @@ def test_a_move_with_players_seated_still_costs_two_round_trips(toy_client):
             f"/games/{game_id}/moves", json={"type": "call", "value": 1}, headers=auth(ann_token)
         )
     assert r.status_code == 200
-    assert len(sent) == 2  # the read, then one EVALSHA that also keeps both players' indexes
+    if not CLUSTER:
+        assert len(sent) == 2  # the read, then one EVALSHA that also keeps both players' indexes
+        return
+    # on a cluster the indexes are in the players' slots: one pipeline each after the write
+    assert [c.split(b"\r\n")[2] for c in sent[:2]] == [b"MGET", b"EVALSHA"]
+    extra = [c for c in sent[2:] if b":whq:" not in c]  # (the webhooks' ready signal)
+    assert len(extra) == 2 and all(b":pl:{" in c for c in extra)
 
 
 def test_unlisted_games_are_in_no_listing_and_need_their_code(toy_client):
@@ -231,3 +238,58 @@ def test_a_platform_names_its_players_and_acts_for_them(platform):
     assert_problem(r, 404, "player-not-found")
     r = client.get("/players/me", headers={**auth("bgk_nope"), "X-Player": "u-1"})
     assert_problem(r, 403, "invalid-api-key")
+
+
+def test_export_holds_the_player_its_games_seats_and_moves(toy_client):
+    player_id, ann = new_player(toy_client, "Ann")
+    game_id, host = create(toy_client, players=2, rounds=1, seed=4)
+    join_as(toy_client, game_id, ann, name="Annie")
+    join(toy_client, game_id, "Bob")
+    toy_client.post(f"/games/{game_id}/start", headers=auth(host))
+    move = {"type": "call", "value": 2}
+    assert (
+        toy_client.post(f"/games/{game_id}/moves", json=move, headers=auth(ann)).status_code == 200
+    )
+    body = toy_client.get("/players/me/export", headers=auth(ann)).get_json()
+    assert body["player"]["id"] == player_id and body["player"]["name"] == "Ann"
+    (game,) = body["games"]
+    assert (game["id"], game["seat"], game["name"]) == (game_id, 0, "Annie")
+    assert game["moves"] == [{"version": 5, "move": move}]
+
+
+def test_delete_revokes_the_key_and_erases_the_name_everywhere(toy_client):
+    _, ann = new_player(toy_client, "Ann")
+    game_id, host = create(toy_client, players=2, rounds=1, seed=4)
+    token = join_as(toy_client, game_id, ann, name="Annabel")["token"]
+    join(toy_client, game_id, "Bob")
+    toy_client.post(f"/games/{game_id}/start", headers=auth(host))
+    assert toy_client.delete("/players/me", headers=auth(ann)).status_code == 204
+    assert_problem(toy_client.get("/players/me", headers=auth(ann)), 403, "invalid-player-key")
+    view = toy_client.get(f"/games/{game_id}").get_json()
+    assert [p["name"] for p in view["players"]] == ["Deleted player", "Bob"]
+    log = toy_client.get(f"/games/{game_id}/log").get_data(as_text=True)
+    events = toy_client.get(f"/games/{game_id}/events").get_data(as_text=True)
+    assert "Annabel" not in log and "Annabel" not in events and "Deleted player" in log
+    # the game goes on: the seat token still plays the seat
+    move = {"type": "call", "value": 1}
+    assert (
+        toy_client.post(f"/games/{game_id}/moves", json=move, headers=auth(token)).status_code
+        == 200
+    )
+
+
+def test_the_worker_erases_a_deleted_player_in_the_other_service(make_app, redis_client):
+    from shared.worker.loop import Worker, build_games
+
+    windcity = make_app("windcity").test_client()
+    manhattan = make_app("manhattan").test_client()
+    _, ann = new_player(manhattan, "Ann")
+    wc_id = windcity.post("/games", json={"players": 2}).get_json()["id"]
+    join_as(windcity, wc_id, ann, name="Annabel")
+    assert manhattan.delete("/players/me", headers=auth(ann)).status_code == 204
+    settings = dict(manhattan.application.config)
+    worker = Worker(build_games({**settings, "WORKER_GAMES": "manhattan,windcity"}), settings)
+    worker.tick()
+    view = windcity.get(f"/games/{wc_id}").get_json()
+    assert [p["name"] for p in view["players"]] == ["Deleted player"]
+    assert redis_client.smembers("players:erasing") == set()

@@ -4,7 +4,8 @@ thin HTTP wiring around :class:`shared.games.Games`.
 - ``games``: create, list, read (``GET /games/{id}``), start, cancel;
 - ``seats``: join (or seat a bot), leave, resign;
 - ``players``: a player (one identity across games), its key and its games;
-- ``matches``: quick match;
+  ``player_webhooks``: a player's webhook;
+- ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``moves``: legal moves, make a move;
 - ``events``: the long-poll page and the SSE stream;
 - ``records``: score and log;
@@ -22,7 +23,17 @@ from __future__ import annotations
 from marshmallow import Schema
 
 from shared.http import webhooks
-from shared.http.resources import events, games, matches, moves, players, records, seats
+from shared.http.resources import (
+    events,
+    games,
+    matches,
+    moves,
+    player_webhooks,
+    players,
+    records,
+    rematch,
+    seats,
+)
 from shared.http.resources.blueprint import KitBlueprint, bearer, problems
 
 
@@ -37,7 +48,10 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     games.add_create_and_list(blp, options_schema)
     seats.add_routes(blp)
     players.add_routes(blp)
+    player_webhooks.add_routes(blp)
+
     matches.add_routes(blp, options_schema)
+    rematch.add_routes(blp)
     games.add_start_cancel_and_read(blp)
     moves.add_routes(blp)
     records.add_score(blp)

@@ -7,11 +7,12 @@ from typing import Any
 
 from flask import g
 
-from shared.games import players
+from shared.games import players, privacy
 from shared.http.errors import invalid
 from shared.http.identity import current_player
 from shared.http.resources.blueprint import (
     BEARER,
+    Answer,
     KitBlueprint,
     games,
     json_answer,
@@ -56,9 +57,45 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="getMe")
     @blp.doc(responses=problems(401, 403, 404, 503))
     def get_me() -> Any:
-        """The player of the bearer's player key (or of `X-Player` with an API key)."""
+        """The player the request acts for.
+
+        The player of the bearer's player key, or with API keys on, of the API key's
+        player named by `X-Player`.
+        """
         player, fields = current_player()
         return send(json_answer(players.profile(player, fields)))
+
+    @blp.route("/players/me/export", methods=["GET"])
+    @blp.response(200, p.PlayerExportSchema)
+    @blp.doc(security=BEARER, operationId="exportMe")
+    @blp.doc(responses=problems(401, 403, 404, 503))
+    def export_me() -> Any:
+        """Everything this service stores about the player.
+
+        Its profile, and each game it sits in with its seat, its name there and its
+        moves. Ask both services for both games.
+        """
+        kit = games()
+        player, fields = current_player()
+        body = {"player": players.profile(player, fields), "games": privacy.export(kit, player)}
+        return send(json_answer(body))
+
+    @blp.route("/players/me", methods=["DELETE"])
+    @blp.response(204)
+    @blp.doc(security=BEARER, operationId="deleteMe")
+    @blp.doc(responses=problems(401, 403, 404, 503))
+    def delete_me() -> Any:
+        """Delete the player and erase its name.
+
+        Its key stops working at once, and its name becomes `Deleted player` in every
+        game it sat in, finished ones included (this service's now, the other's by the
+        worker), without breaking their logs or replays.
+        """
+        kit = games()
+        player, fields = current_player()
+        kit.store.registry.forget(player, fields)
+        privacy.erase(kit, player)
+        return send(Answer(204, [], b""))
 
     @blp.route("/players/me/games", methods=["GET"])
     @blp.arguments(p.MyGamesQuerySchema(), location="query")

@@ -7,7 +7,6 @@ from typing import Any
 from shared.games import Games, seat_ops
 from shared.games.tokens import PlayerRef
 from shared.http import webhooks
-from shared.http.errors import invalid
 from shared.http.resources.blueprint import (
     BEARER,
     ETAG,
@@ -61,9 +60,8 @@ def add_routes(blp: KitBlueprint) -> None:
         who = bearer()
         player = who if isinstance(who, PlayerRef) else None
         name = body.get("name") or (player_name(kit, player) if player else None)
-        if name is None:
-            raise invalid("json", "name", "name is required.", "Missing data for required field.")
-        doc, seat, token = kit.join(game_id, name, if_match(), webhook, player, body.get("invite"))
+        invite = body.get("invite")
+        doc, seat, token = kit.join(game_id, name, if_match(), webhook, player, invite, who)
         payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
         if webhook is not None:
             reg = next(r for r in doc["webhooks"] if r["seat"] == seat)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from shared.http.schemas.fields import (
     BOT_STRATEGIES,
@@ -108,6 +108,16 @@ class GameSchema(Schema):
         required=True,
         metadata={"description": "The creator chose the seed (and may know every hand)."},
     )
+    visibility = fields.String(
+        required=True,
+        validate=validate.OneOf(["public", "unlisted"]),
+        metadata={"description": "`unlisted`: in no listing; joined with its invite code."},
+    )
+    next_game = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The rematch's id, once a player asked for one."},
+    )
 
 
 class ViewSchema(GameSchema):
@@ -162,6 +172,16 @@ class CreatedSchema(Schema):
     )
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
+
+
+class RematchSchema(Schema):
+    game_id = fields.String(required=True, metadata={"description": "The next game's id."})
+    host_token = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The next game's host token, for the request that made it."},
+    )
+    game = fields.Nested(ViewSchema, **REQ)
 
 
 class JoinedSchema(Schema):

@@ -56,6 +56,25 @@ class PlayerCreatedSchema(PlayerProfileSchema):
     )
 
 
+class ExportedGameSchema(Schema):
+    game = fields.String(**REQ)
+    id = fields.String(**REQ)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
+    seat = fields.Integer(**REQ)
+    name = fields.String(required=True, metadata={"description": "The player's name there."})
+    created_at = timestamp("When the game was created.")
+    updated_at = timestamp("The game's last change.")
+    result = payload("Result", required=True, allow_none=True)
+    moves = fields.List(
+        fields.Dict(), required=True, metadata={"description": "`{version, move}` of each."}
+    )
+
+
+class PlayerExportSchema(Schema):
+    player = fields.Nested(PlayerProfileSchema, **REQ)
+    games = fields.List(fields.Nested(ExportedGameSchema), **REQ)
+
+
 class OtherPlayerSchema(Schema):
     seat = fields.Integer(**REQ)
     name = fields.String(**REQ)

@@ -1,0 +1,255 @@
+"""Your player: ``boardgames register|login|whoami|logout`` and ``boardgames games``.
+
+A player is one identity across games (``docs/api.md``, "Players, my games and private
+tables"). Its key (``bgp_...``, shown once) is kept in the token file beside the seat
+and host tokens (:mod:`clients.cli.tokens_store`, mode 0600). ``games`` asks each
+service for the games the player sits in there and lists them together: the games where
+it is your turn first, then the newest activity.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from .client import GAMES, client_for, default_url
+from .commands import Command, UsageError, console, emit
+from .errors import ApiError, TransportError, describe_problem
+from .tokens_store import TokenStore
+
+Json = dict[str, Any]
+STATUSES = ["open", "running", "finished", "cancelled"]
+PAGE_SIZE = 100
+MAX_PAGES = 10
+"""At most this many pages of ``PAGE_SIZE`` games are read from each service."""
+
+
+def add_parser(games: Any) -> None:
+    """The player commands, under the top-level subparsers ``games``."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+    p = games.add_parser(
+        "register", parents=[common], help="create your player (one key for your games)"
+    )
+    p.add_argument("name", metavar="NAME", help="your name, 1-32 characters")
+    _service_args(p)
+    p.add_argument("--force", action="store_true", help="replace the player you have")
+
+    p = games.add_parser("login", parents=[common], help="keep a player key you already have")
+    p.add_argument("key", metavar="KEY", help="the player key (bgp_...)")
+    _service_args(p)
+    p.add_argument("--force", action="store_true", help="replace the player you have")
+
+    p = games.add_parser("whoami", parents=[common], help="your player")
+    p.add_argument("--url", help="ask this service (default: where you registered)")
+    games.add_parser("logout", parents=[common], help="forget your player key")
+
+    p = games.add_parser("games", parents=[common], help="your games in both services")
+    p.add_argument("--status", choices=STATUSES)
+    p.add_argument("--mine", action="store_true", help="only the games where it is your turn")
+    p.add_argument("--limit", type=int, metavar="N", help="show at most N")
+    p.add_argument("--manhattan-url")
+    p.add_argument("--windcity-url")
+
+
+def _service_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--service", choices=GAMES, default=GAMES[0], help="the service to ask (one registry)"
+    )
+    p.add_argument("--url", help="its base URL (default: $MANHATTAN_URL / $WINDCITY_URL)")
+
+
+def _need_player() -> Json:
+    player = TokenStore().player()
+    if not player:
+        raise UsageError("no player yet: boardgames register NAME")
+    return player
+
+
+def _keep(args: argparse.Namespace, profile: Json, key: str, url: str) -> str:
+    """Store the player (refusing to replace another without ``--force``); the line to say."""
+    store = TokenStore()
+    old = store.player()
+    if old and old.get("id") != profile.get("id") and not args.force:
+        raise UsageError(
+            f"you are already {old.get('name')} ({old.get('id')}); --force replaces that "
+            "player here (its key is lost unless you kept it)"
+        )
+    keep = ("id", "name", "external_id", "created_at")
+    store.set_player({**{k: profile.get(k) for k in keep}, "key": key, "url": url})
+    return f"{profile.get('name')} ({profile.get('id')}); key kept in {store.path}"
+
+
+def cmd_register(args: argparse.Namespace) -> int:
+    """``POST /players``: a new player; its key goes to the token file."""
+    old = TokenStore().player()
+    if old and not args.force:
+        raise UsageError(
+            f"you are already {old.get('name')} ({old.get('id')}); pass --force for a new "
+            "player (the old key is lost unless you kept it)"
+        )
+    client = client_for(args.service, args.url)
+    created = client.create_player(args.name)
+    if not created.get("key"):
+        raise UsageError("the service answered no key (an API key's existing player)")
+    line = _keep(args, created, created["key"], client.base_url)
+    emit(args, created, Text(f"registered {line}"))
+    return 0
+
+
+def cmd_login(args: argparse.Namespace) -> int:
+    """Check a player key with ``GET /players/me`` and keep it."""
+    client = client_for(args.service, args.url)
+    profile = client.me(args.key)
+    line = _keep(args, profile, args.key, client.base_url)
+    emit(args, profile, Text(f"logged in as {line}"))
+    return 0
+
+
+def cmd_whoami(args: argparse.Namespace) -> int:
+    """``GET /players/me`` with the stored key."""
+    player = _need_player()
+    url = args.url or player.get("url") or default_url(GAMES[0])
+    profile = client_for(GAMES[0], url).me(player["key"])
+    text = Text(f"{profile.get('name')} ", style="bold")
+    text.append(f"(player {profile.get('id')}, since {profile.get('created_at')}) at {url}")
+    emit(args, profile, text)
+    return 0
+
+
+def cmd_logout(args: argparse.Namespace) -> int:
+    """Forget the stored player (its seats' tokens stay)."""
+    had = TokenStore().forget_player()
+    emit(args, {"forgotten": had}, Text("player key forgotten" if had else "no player stored"))
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """Your games in both services: your turn first, then the newest activity."""
+    key = _need_player()["key"]
+    found: list[Json] = []
+    errors: list[Json] = []
+    failures: list[Exception] = []
+    truncated: list[str] = []
+    for game in GAMES:
+        client = client_for(game, getattr(args, f"{game}_url"))
+        try:
+            mine = list(client.iter_my_games(key, args.status, args.mine, PAGE_SIZE, MAX_PAGES))
+        except (ApiError, TransportError) as exc:
+            detail = describe_problem(exc) if isinstance(exc, ApiError) else str(exc)
+            errors.append({"game": game, "url": client.base_url, "detail": detail})
+            failures.append(exc)
+            continue
+        if len(mine) >= PAGE_SIZE * MAX_PAGES:
+            truncated.append(game)
+        for entry in mine:
+            entry.setdefault("game", game)
+            entry["url"] = client.base_url
+        found += mine
+    if len(failures) == len(GAMES):
+        raise failures[0]  # neither service answered: the first one's error, exit 1
+    ordered = sort_games(found)[: args.limit] if args.limit else sort_games(found)
+    for err in errors if not args.json else []:  # one service failed: say so, list the other
+        print(f"warning: {err['game']} ({err['url']}): {err['detail']}", file=sys.stderr)
+    out = {"games": ordered, "errors": errors, "truncated": truncated}
+    emit(args, out, games_table(ordered) if ordered else Text("no games"))
+    if truncated and not args.json:
+        console().print(f"(only the newest {PAGE_SIZE * MAX_PAGES} of {', '.join(truncated)})")
+    return 0
+
+
+def sort_games(games: list[Json]) -> list[Json]:
+    """Your turn first (the nearest deadline first), then the newest activity."""
+    newest = sorted(games, key=lambda g: _when(g.get("updated_at")), reverse=True)
+    far = datetime.max.replace(tzinfo=UTC)
+    return sorted(newest, key=lambda g: (not g.get("my_turn"), _when(g.get("deadline"), far)))
+
+
+def _when(stamp: Any, default: datetime | None = None) -> datetime:
+    """An RFC 3339 time (``default``, else the earliest time, when absent or unreadable)."""
+    fallback = default or datetime.min.replace(tzinfo=UTC)
+    try:
+        when = datetime.fromisoformat(str(stamp))
+    except ValueError:
+        return fallback
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def games_table(games: list[Json], now: datetime | None = None) -> Table:
+    """The games as a table, in the style of ``list``."""
+    now = now or datetime.now(UTC)
+    table = Table(box=None)
+    for col in ("game", "id", "status", "seat", "turn", "others", "result", "updated"):
+        table.add_column(col)
+    for g in games:
+        table.add_row(
+            g.get("game", ""),
+            g.get("id", ""),
+            g.get("status", ""),
+            str(g.get("seat", "")),
+            turn_cell(g, now),
+            ", ".join(_other(p) for p in g.get("players") or []),
+            result_cell(g),
+            str(g.get("updated_at") or "")[:19].replace("T", " "),
+        )
+    return table
+
+
+def turn_cell(g: Json, now: datetime) -> Text:
+    """``yours`` (with the time left when there is a clock), ``others``, or nothing."""
+    if g.get("my_turn"):
+        text = Text("yours", style="bold green")
+        if g.get("deadline"):
+            left = (_when(g["deadline"]) - now).total_seconds()
+            text.append(f", due in {_span(left)}" if left > 0 else ", overdue", style="green")
+        return text
+    if g.get("status") == "running":
+        return Text("others")
+    if g.get("status") == "open":
+        return Text("not started")
+    return Text("")
+
+
+def _span(seconds: float) -> str:
+    s = int(seconds)
+    if s >= 86400:
+        return f"{s // 86400}d{s % 86400 // 3600}h"
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+def _other(p: Json) -> str:
+    name = str(p.get("name", p.get("seat", "")))
+    return f"{name} (bot)" if p.get("bot") else name
+
+
+def result_cell(g: Json) -> str:
+    """Your outcome once the game is over: ``won``, ``won (shared)``, ``rank R of N``."""
+    result = g.get("result")
+    if not isinstance(result, dict):
+        return ""
+    seat = g.get("seat")
+    winners = result.get("winners") or []
+    if seat in winners:
+        return "won" if len(winners) == 1 else "won (shared)"
+    standings = result.get("standings") or []
+    rank = next((r.get("rank") for r in standings if r.get("seat") == seat), None)
+    return f"rank {rank} of {len(standings)}" if rank is not None else "over"
+
+
+COMMANDS: dict[str, Command] = {
+    "register": cmd_register,
+    "login": cmd_login,
+    "whoami": cmd_whoami,
+    "logout": cmd_logout,
+    "games": cmd_games,
+}

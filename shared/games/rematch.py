@@ -1,0 +1,140 @@
+"""Rematch: after a game ends, any of its players asks for the next one. The first
+request creates it (the same options, a fresh seed, the same bot seats) and records its
+id in the ended game (``next_game``, one compare-and-set write with a
+``rematch_created`` event); later requests, racing or not, get the same game.
+
+Each former human seat is held in the next game for ``REMATCH_HOLD_SECONDS`` (default
+600): its player takes it back with its old seat token or its player key, and nobody
+else may take it meanwhile (:func:`take_hold`, :func:`check_free_seat`). The next game
+starts when its last seat is taken.
+
+May import the games layer's own modules.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from shared.games import seats, tables, tokens
+from shared.games.access import require_seat
+from shared.games.base import OVER, Outcome
+from shared.games.document import GameDoc, HeldSeat, PlayerEntry
+from shared.games.errors import Conflict
+from shared.games.tokens import PlayerRef
+
+if TYPE_CHECKING:
+    from shared.games import Games
+
+
+class _Taken(Exception):
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+
+
+def next_options(doc: GameDoc) -> dict[str, Any]:
+    """The create options of the game after ``doc``: its own, without the seed."""
+    options: dict[str, Any] = {"players": doc["seats"], **doc["options"]}
+    if doc.get("clock"):
+        options["clock"] = doc["clock"]
+    if not tables.is_listed(doc):
+        options["visibility"] = tables.UNLISTED
+    options["start"] = tables.WHEN_FULL
+    return options
+
+
+def holds_and_bots(doc: GameDoc, hold_seconds: int) -> tuple[list[HeldSeat], list[PlayerEntry]]:
+    """The next game's held seats (``doc``'s human seats) and its bot seats (``doc``'s
+    seats a bot played from the start), the bots seated in order."""
+    until = seats.now_ms() + hold_seconds * 1000
+    held: list[HeldSeat] = []
+    bots: list[PlayerEntry] = []
+    for record in doc["players"]:
+        if record.get("status") == seats.BOT:
+            hidden = tokens.hash_token(tokens.new_token())
+            bot = seats.new_player(len(bots), record["name"], hidden, record.get("bot"))
+            bots.append(bot)
+            continue
+        hold: HeldSeat = {
+            "name": record["name"],
+            "token_hash": record["token_hash"],
+            "until": until,
+        }
+        if "player" in record:
+            hold["player"] = record["player"]
+        held.append(hold)
+    return held, bots
+
+
+def active_holds(doc: GameDoc, now: int) -> list[HeldSeat]:
+    return [h for h in doc.get("held", []) if h["until"] > now]
+
+
+def take_hold(doc: GameDoc, digest: str | None, now: int) -> HeldSeat | None:
+    """The hold the joiner's bearer (its old seat token's hash, or its player) takes."""
+    if digest is None:
+        return None
+    for hold in active_holds(doc, now):
+        if isinstance(digest, PlayerRef):
+            if hold.get("player") == digest:
+                return hold
+        elif tokens.matches(digest, hold["token_hash"]):
+            return hold
+    return None
+
+
+def check_free_seat(doc: GameDoc, now: int) -> None:
+    """409 ``seats-held`` when every free seat is held for the last game's players."""
+    if len(doc["players"]) + len(active_holds(doc, now)) >= doc["seats"]:
+        raise Conflict(
+            "seats-held",
+            "The free seats are held for the last game's players for a few minutes.",
+        )
+
+
+def without_hold(doc: GameDoc, hold: HeldSeat) -> list[HeldSeat]:
+    return [h for h in doc.get("held", []) if h is not hold]
+
+
+def mark_next(game_id: str) -> Callable[[GameDoc], Outcome]:
+    """The decision that records ``game_id`` as the ended game's next one (or raises
+    :class:`_Taken` with the one already recorded)."""
+
+    def decide(doc: GameDoc) -> Outcome:
+        if doc.get("next_game"):
+            raise _Taken(doc["next_game"])
+        new: GameDoc = {**doc, "next_game": game_id}
+        return Outcome(new, [{"type": "rematch_created", "game_id": game_id}])
+
+    return decide
+
+
+def rematch(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, str | None]:
+    """The next game after ``game_id`` for one of its players (seat token or player
+    key): created by the first request, with its host token (``None`` for the later
+    ones, which get the same game). 409 ``game-not-over`` before the game ended."""
+    doc = kit.load(game_id)
+    require_seat(doc, digest)
+    if doc["status"] not in OVER or doc["state"] is None:
+        raise Conflict("game-not-over", "A rematch follows a game that was played to its end.")
+    if doc.get("next_game"):
+        return kit.load(doc["next_game"]), None
+    hold_seconds = int(kit.settings["REMATCH_HOLD_SECONDS"])
+    held, bots = holds_and_bots(doc, hold_seconds)
+    next_id = secrets.token_hex(8)
+    created, host_token, _ = kit.lifecycle.create(
+        next_options(doc),
+        doc.get("owner"),
+        None,
+        doc.get("host_player"),
+        game_id=next_id,
+        held=held,
+        bots=bots,
+    )
+    try:
+        kit.mutate(game_id, mark_next(next_id))
+    except _Taken as taken:  # another request won the race: its game, and ours goes
+        kit.store.discard(next_id)
+        return kit.load(taken.game_id), None
+    return created, host_token
