@@ -260,14 +260,21 @@ def _run(case: Any, seeds: Seeds, service: str) -> None:
     _bound(case)
     REQUESTS[service] += 1
     excluded = []
-    if case.path == "/games" and case.method == "GET" and "cursor" in (case.query or {}):
+    listing = case.path in ("/games", "/players/me/games")
+    if listing and case.method == "GET" and "cursor" in (case.query or {}):
         # A cursor is opaque: only values from ``next_cursor`` are valid, which a schema
         # cannot express; any other string is a documented 422 (checked by problem_json).
         excluded.append(positive_data_acceptance)
-    if isinstance(case.body, dict) and "webhook" in case.body:
+    body = case.body if isinstance(case.body, dict) else {}
+    hook = case.path == "/players/me/webhook" and "url" in body
+    if isinstance(case.body, dict) and ("webhook" in case.body or hook):
         # A webhook URL must reach a public address (checked by resolving its host, the
         # SSRF guard), which a schema cannot express: a refusal is a documented 422
         # webhook-url-refused (checked by problem_json).
+        excluded.append(positive_data_acceptance)
+    if case.path == "/players" and "external_id" in body:
+        # A platform's reference needs API keys, which this service has off: a
+        # documented 422 on external_id (checked by problem_json).
         excluded.append(positive_data_acceptance)
     key = _key_use(case, explicit)
     if key is not None and APPLIED_KEYS.get(key[0], key[1]) != key[1]:
