@@ -110,3 +110,32 @@ export function mySeats(game) {
   } catch { /* private mode */ }
   return out.sort((a, b) => (b.saved || 0) - (a.saved || 0));
 }
+
+// The player (POST /players) this browser acts as, if any: its id, name and key. One per
+// origin, beside the seat tokens; the key is sent as bearer where a seat token goes.
+const PLAYER_KEY = "boardgames:player";
+
+export function loadPlayer() {
+  try {
+    const player = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    return player && typeof player.key === "string" ? player : null;
+  } catch { return null; }
+}
+
+export function savePlayer(player) {
+  const record = { id: player.id, name: player.name, key: player.key };
+  try { localStorage.setItem(PLAYER_KEY, JSON.stringify(record)); } catch { /* private mode */ }
+  return record;
+}
+
+export function forgetPlayer() {
+  try { localStorage.removeItem(PLAYER_KEY); } catch { /* private mode */ }
+}
+
+/** The page's own link to a game (`invite`: the code an unlisted game needs to join). */
+export function gameLink(id, { watch = false, invite = null } = {}) {
+  const query = new URLSearchParams({ game: id });
+  if (watch) query.set("watch", "1");
+  if (invite) query.set("invite", invite);
+  return `/play?${query}`;
+}

@@ -1,11 +1,13 @@
 // A game page: joining, the host's start, whose turn, the board of the game's module,
 // live updates, the final score and a step-through of the finished game.
-import { LETTERS, Problem, call, forgetSeat, loadSeat, postMove, saveSeat } from "./api.js";
+import { LETTERS, Problem, call, forgetSeat, gameLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { h, rerender } from "./dom.js";
 import { follow } from "./live.js";
 
 const LOG_SIZE = 40;
 const MIN_PLAYERS = 2; // both games start with 2 players or more
+const NEXT_GAME_POLL_MS = 3000; // a finished game's page looks for a rematch (its stream has ended)
+const NEXT_GAME_POLL_FOR_MS = 10 * 60 * 1000; // as long as a rematch holds the seats
 const STATUS_TEXT = { bot: "bot", abandoned: "abandoned: a bot plays", resigned: "resigned: a bot plays" };
 
 /** "1:05" / "1:02:03" for `ms` milliseconds (0 when past). */
@@ -17,12 +19,14 @@ function remaining(ms) {
 }
 
 class GamePage {
-  constructor(config, gameId, watch, rules) {
+  constructor(config, gameId, watch, rules, invite) {
     this.config = config;
     this.id = gameId;
     this.watch = watch;
     this.rules = rules;
     this.record = watch ? null : loadSeat(config.game, gameId);
+    this.player = watch ? null : loadPlayer(); // its key acts for the player's own seats
+    this.invite = invite || (this.record && this.record.invite) || null;
     this.view = null;
     this.legal = [];
     this.ui = {};
@@ -38,7 +42,8 @@ class GamePage {
     this.main = document.getElementById("main");
   }
 
-  get token() { return this.record && this.record.token; }
+  /** The seat token when this browser holds one, else the player's key (if any). */
+  get token() { return (this.record && this.record.token) || (this.player && this.player.key) || null; }
   get seat() { return this.view && typeof this.view.you === "number" ? this.view.you : null; }
   get myTurn() {
     return this.seat !== null && this.view.status === "running" && this.view.to_act.includes(this.seat) &&
@@ -88,6 +93,61 @@ class GamePage {
       });
     }
     if (this.view.status !== "open") this.loadScore();
+    this.watchForNextGame();
+  }
+
+  /**
+   * A finished game's stream is over, so a rematch asked by another player is found by
+   * asking for the view now and then (If-None-Match: nothing is sent back until it changes).
+   */
+  watchForNextGame() {
+    if (this.nextGameTimer || this.view.status !== "finished" || this.seat === null || this.view.next_game) return;
+    const until = Date.now() + NEXT_GAME_POLL_FOR_MS;
+    this.nextGameTimer = setInterval(async () => {
+      if (this.view.next_game || Date.now() > until) { clearInterval(this.nextGameTimer); return; }
+      try {
+        const view = await call("GET", `/games/${encodeURIComponent(this.id)}`, {
+          token: this.token, headers: { "If-None-Match": `"${this.view.version}"` },
+        });
+        if (view && view.version >= this.view.version) { this.view = view; this.render(); }
+      } catch { /* try again later */ }
+    }, NEXT_GAME_POLL_MS);
+  }
+
+  /**
+   * Play again: the next game (POST /games/{id}/rematch, or the one another player asked
+   * for), then the seat it holds for us, taken back with our old seat token (or player
+   * key) as bearer and an empty body; then its page.
+   */
+  async playAgain() {
+    if (this.busy) return;
+    this.busy = true;
+    this.say("");
+    this.renderFlags();
+    try {
+      let next = this.view.next_game;
+      if (!next) {
+        const made = await call("POST", `/games/${encodeURIComponent(this.id)}/rematch`, { token: this.token });
+        next = made.game_id;
+        if (made.host_token) saveSeat(this.config.game, next, { host: made.host_token });
+      }
+      const held = loadSeat(this.config.game, next);
+      if (!(held && held.token)) {
+        try {
+          const joined = await call("POST", `/games/${encodeURIComponent(next)}/players`, { token: this.token, body: {} });
+          const name = joined.game.players.find((p) => p.seat === joined.seat);
+          saveSeat(this.config.game, next, { seat: joined.seat, token: joined.token, name: name ? name.name : "", whenFull: true });
+        } catch (error) {
+          // Already back in it (another tab, or the player key took the seat): go there.
+          if (!(error instanceof Problem && error.code === "already-seated")) throw error;
+        }
+      }
+      location.assign(gameLink(next));
+    } catch (error) {
+      this.say(error.message);
+      this.busy = false;
+      this.render();
+    }
   }
 
   /**
@@ -112,9 +172,12 @@ class GamePage {
     try {
       view = await call("GET", `/games/${encodeURIComponent(this.id)}`, { token: this.token });
     } catch (error) {
-      if (error instanceof Problem && error.code === "invalid-token" && this.record) {
+      if (error instanceof Problem && error.code === "invalid-token" && this.record && this.record.token) {
         forgetSeat(this.config.game, this.id); // a token of no seat here: watch instead
         this.record = null;
+        view = await call("GET", `/games/${encodeURIComponent(this.id)}`, { token: this.token });
+      } else if (error instanceof Problem && (error.status === 401 || error.status === 403) && this.player && this.token === this.player.key) {
+        this.player = null; // a player key the service no longer knows: watch instead
         view = await call("GET", `/games/${encodeURIComponent(this.id)}`);
       } else {
         throw error;
@@ -170,6 +233,7 @@ class GamePage {
       this.loading = false;
     }
     this.render();
+    this.watchForNextGame();
   }
 
   async send(move) {
@@ -196,7 +260,11 @@ class GamePage {
 
   async join(name) {
     try {
-      const joined = await call("POST", `/games/${encodeURIComponent(this.id)}/players`, { body: { name } });
+      // With a player key the seat is the player's; an unlisted game needs its invite code.
+      const body = this.invite ? { name, invite: this.invite } : { name };
+      const joined = await call("POST", `/games/${encodeURIComponent(this.id)}/players`, {
+        token: this.player && this.player.key, body,
+      });
       this.record = saveSeat(this.config.game, this.id, { seat: joined.seat, token: joined.token, name });
       this.view = joined.game;
       this.render();
@@ -292,6 +360,8 @@ class GamePage {
         return host ? `All seats are taken (${seats}): start the game.`
           : `All seats are taken (${seats}): waiting for the host to start the game.`;
       }
+      // The view does not say how a game starts: a table this browser made or found says.
+      if (this.record && this.record.whenFull) return `Waiting for players: ${seats}. The game starts once every seat is taken.`;
       if (!host) return `Waiting for players: ${seats}. The host starts the game.`;
       return v.players.length >= MIN_PLAYERS
         ? `Waiting for players: ${seats}. Start the game now, or invite more with the link.`
@@ -329,6 +399,8 @@ class GamePage {
     document.getElementById("links").replaceChildren(
       h("a", { href: "/play" }, "Lobby"),
       h("a", { href: `${here}&watch=1`, id: "watch-link" }, "Spectator link"));
+    // A private table's link carries its invite code: whoever opens it may join.
+    if (this.view.visibility === "unlisted") return this.invite ? `${location.origin}${gameLink(this.id, { invite: this.invite })}` : null;
     return here;
   }
 
@@ -336,12 +408,21 @@ class GamePage {
     const v = this.view;
     const parts = [];
     if (v.status === "open") {
-      parts.push(h("div", { class: "share" }, h("label", { for: "join-link" }, "Invite with this link"),
-        h("input", { id: "join-link", readonly: true, value: joinLink, onfocus: (e) => e.target.select() })));
+      const unlisted = v.visibility === "unlisted";
+      if (joinLink) {
+        parts.push(h("div", { class: "share" },
+          h("label", { for: "join-link" }, unlisted ? "Private table: invite with this link (it lets its holder join)" : "Invite with this link"),
+          h("input", { id: "join-link", readonly: true, value: joinLink, onfocus: (e) => e.target.select() })));
+      } else if (unlisted) {
+        parts.push(h("p", { id: "private-note" }, "A private table: only the host's invite link lets people join."));
+      }
       if (this.seat === null && !this.watch) {
         const form = h("form", { id: "join", class: "inline" },
           h("label", { for: "join-name" }, "Your name"),
-          h("input", { id: "join-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname" }),
+          h("input", {
+            id: "join-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname",
+            value: this.player ? this.player.name : null,
+          }),
           h("button", { type: "submit", class: "primary" }, "Join"));
         form.addEventListener("submit", (event) => {
           event.preventDefault();
@@ -366,6 +447,14 @@ class GamePage {
       }
     } else if (this.seat === null) {
       parts.push(h("p", {}, "You are watching this game."));
+      if (v.next_game) {
+        parts.push(h("p", {}, h("a", { href: gameLink(v.next_game, { watch: true }), id: "watch-next" }, "Watch the next game")));
+      }
+    } else if (v.status === "finished") {
+      parts.push(h("div", { class: "inline", id: "again" }, v.next_game
+        ? [h("p", {}, "The players asked for another game: your seat is kept for a few minutes."),
+          h("button", { type: "button", id: "next-game", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, "Go to the next game")]
+        : h("button", { type: "button", id: "play-again", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, "Play again")));
     } else if (v.status === "running") {
       const me = v.players.find((p) => p.seat === this.seat);
       if (me && me.status === "active") parts.push(this.renderResign());
@@ -512,9 +601,9 @@ class GamePage {
   }
 }
 
-export async function showGame(config, gameId, watch) {
+export async function showGame(config, gameId, watch, invite = null) {
   const rules = config.game === "manhattan" ? await import("./manhattan.js") : await import("./windcity.js");
-  const page = new GamePage(config, gameId, watch, rules);
+  const page = new GamePage(config, gameId, watch, rules, invite);
   window.boardgamesPage = page; // handy in the console
   await page.start();
 }

@@ -1,5 +1,7 @@
-// The lobby: open and running games, a creation form, and this browser's own games.
-import { apiBase, call, loadSeat, mySeats, saveSeat } from "./api.js";
+// The lobby: open and running games, a creation form, and this browser's own games;
+// with a player (POST /players, its key kept in localStorage): "My games" with their
+// your-turn badges and a quick match.
+import { apiBase, call, gameLink, loadPlayer, loadSeat, mySeats, saveSeat, savePlayer } from "./api.js";
 import { h } from "./dom.js";
 
 const OPTIONS = {
@@ -83,8 +85,6 @@ function markField(input, messages) {
   if (!described.includes(id)) input.setAttribute("aria-describedby", [...described, id].join(" "));
 }
 
-const gameLink = (id, watch) => `/play?game=${encodeURIComponent(id)}${watch ? "&watch=1" : ""}`;
-
 function field(spec) {
   const id = `opt-${spec.name}`;
   if (spec.kind === "bool") {
@@ -101,7 +101,7 @@ function field(spec) {
     h("input", { type: "number", id, name: spec.name, min: spec.min, max: spec.max, value: spec.value, required: true }));
 }
 
-function createForm(config, say) {
+function createForm(config, say, player) {
   const spec = OPTIONS[config.game];
   const [low, high, initial] = spec.players;
   const players = [];
@@ -112,7 +112,17 @@ function createForm(config, say) {
       h("select", { id: "opt-players", name: "players" }, players)),
     spec.fields.map(field),
     h("div", { class: "field" }, h("label", { for: "host-name" }, "Your name (joins the first seat)"),
-      h("input", { id: "host-name", name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "leave empty to only host" })),
+      h("input", {
+        id: "host-name", name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "leave empty to only host",
+        value: player ? player.name : null,
+      })),
+    h("div", { class: "field" }, h("label", { for: "opt-visibility" }, "Table"),
+      h("select", { id: "opt-visibility", name: "visibility" },
+        h("option", { value: "public" }, "Public: listed in the lobby"),
+        h("option", { value: "unlisted" }, "Private: only with the invite link"))),
+    h("div", { class: "field check" },
+      h("input", { type: "checkbox", id: "opt-start", name: "start" }),
+      h("label", { for: "opt-start" }, "Start as soon as every seat is taken")),
     h("fieldset", { id: "clock-options" }, h("legend", {}, "Turn clock"),
       h("div", { class: "field check" },
         h("input", { type: "checkbox", id: "opt-clock", name: "clock" }),
@@ -149,6 +159,8 @@ function createForm(config, say) {
       else options[f.name] = data.get(f.name);
     }
     if (data.get("seed") !== "") options.seed = Number(data.get("seed"));
+    if (data.get("visibility") === "unlisted") options.visibility = "unlisted";
+    if (data.get("start") === "on") options.start = "when_full";
     if (data.get("clock") === "on") {
       options.clock = { turn_seconds: Number(data.get("turn_seconds")), max_timeouts: Number(data.get("max_timeouts")) };
     }
@@ -156,9 +168,15 @@ function createForm(config, say) {
     form.querySelector("button[type=submit]").disabled = true;
     try {
       const created = await call("POST", "/games", { body: options });
-      saveSeat(config.game, created.id, { host: created.host_token });
+      const invite = created.invite_code || null; // an unlisted game's: only shown here
+      const hosted = { host: created.host_token };
+      if (invite) hosted.invite = invite;
+      if (options.start) hosted.whenFull = true;
+      saveSeat(config.game, created.id, hosted);
       if (name) {
-        const joined = await call("POST", `/games/${created.id}/players`, { body: { name } });
+        // With a player key the seat is the player's (the seat token is kept as well).
+        const body = invite ? { name, invite } : { name };
+        const joined = await call("POST", `/games/${created.id}/players`, { token: player && player.key, body });
         saveSeat(config.game, created.id, { seat: joined.seat, token: joined.token, name });
       }
       location.assign(gameLink(created.id));
@@ -193,7 +211,7 @@ function gameRow(config, summary) {
       h("a", { href: gameLink(summary.id), class: "button" },
         mine && mine.token ? "Resume" : open ? "Join" : "Open",
         h("span", { class: "sr" }, ` game ${summary.id}`)),
-      h("a", { href: gameLink(summary.id, true), class: "button quiet" }, "Watch",
+      h("a", { href: gameLink(summary.id, { watch: true }), class: "button quiet" }, "Watch",
         h("span", { class: "sr" }, ` game ${summary.id}`))));
 }
 
@@ -211,19 +229,127 @@ async function listSection(config, status, title) {
   return section;
 }
 
+const STATUS_WORDS = { open: "waiting for players", running: "being played", finished: "finished", cancelled: "cancelled" };
+
+/** Without a player: a name creates one (POST /players) and keeps its key here. */
+function playerForm(config, say) {
+  const form = h("form", { id: "player-form", class: "card-panel", "aria-labelledby": "player-title" },
+    h("h2", { id: "player-title" }, "Your player"),
+    h("p", {}, "A player keeps your games together in this browser: “My games” shows where it is your turn, " +
+      "quick match finds you a table and “Play again” keeps the table together. No password: the key stays in this browser."),
+    h("div", { class: "inline" },
+      h("label", { for: "player-name" }, "Name"),
+      h("input", { id: "player-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname" }),
+      h("button", { type: "submit", class: "primary", id: "create-player" }, "Create player")));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    say("");
+    const name = form.elements.name.value.trim();
+    if (!name) return;
+    form.querySelector("button[type=submit]").disabled = true;
+    try {
+      savePlayer(await call("POST", "/players", { body: { name } }));
+      await showLobby(config);
+      say("");
+    } catch (error) {
+      say(error.message);
+      form.querySelector("button[type=submit]").disabled = false;
+    }
+  });
+  return form;
+}
+
+/** The player's games in this service (GET /players/me/games), newest activity first. */
+async function myGames(config, player) {
+  const section = h("section", { class: "card-panel", "aria-labelledby": "my-games-title", id: "my-games-panel" },
+    h("h2", { id: "my-games-title" }, `My games (${player.name})`));
+  let games;
+  try {
+    ({ games } = await call("GET", "/players/me/games?limit=20", { token: player.key }));
+  } catch (error) {
+    section.append(h("p", { class: "problem" }, error.message));
+    return section;
+  }
+  if (!games.length) {
+    section.append(h("p", {}, "None yet: create a game, join one or try a quick match."));
+    return section;
+  }
+  section.append(h("ul", { class: "games", id: "my-games" }, games.map((g) => {
+    const others = g.players.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(", ") || "nobody else yet";
+    return h("li", { class: `game-row${g.my_turn ? " my-turn" : ""}`, dataset: { id: g.id, myTurn: String(g.my_turn) } },
+      h("span", { class: "game-id" }, g.id),
+      g.my_turn ? h("span", { class: "badge turn-badge" }, "Your turn") : null,
+      h("span", {}, `${STATUS_WORDS[g.status] || g.status}, with ${others}`),
+      h("span", { class: "row-links" },
+        h("a", { href: gameLink(g.id), class: "button" }, g.my_turn ? "Play" : "Open",
+          h("span", { class: "sr" }, ` game ${g.id}`))));
+  })));
+  return section;
+}
+
+/** POST /matches: a seat at the oldest open public table with these options, or a new one. */
+function quickMatch(config, say, player) {
+  const spec = OPTIONS[config.game];
+  const [low, high, initial] = spec.players;
+  const players = [];
+  for (let n = low; n <= high; n++) players.push(h("option", { value: n, selected: n === initial }, String(n)));
+  const form = h("form", { id: "quick", class: "card-panel", "aria-labelledby": "quick-title" },
+    h("h2", { id: "quick-title" }, "Quick match"),
+    h("p", {}, "A seat at a table of people who asked for the same: the game starts once it is full."),
+    h("div", { class: "field" }, h("label", { for: "quick-players" }, "Players"),
+      h("select", { id: "quick-players", name: "players" }, players)),
+    h("div", { class: "field check" },
+      h("input", { type: "checkbox", id: "quick-clock", name: "clock" }),
+      h("label", { for: "quick-clock" }, "Turn clock")),
+    h("div", { class: "field" }, h("label", { for: "quick-seconds" }, "Seconds per turn"),
+      h("input", {
+        type: "number", id: "quick-seconds", name: "turn_seconds", min: CLOCK_RANGE.turn_seconds[0],
+        max: CLOCK_RANGE.turn_seconds[1], value: 120, inputmode: "numeric", required: true, disabled: true,
+      })),
+    h("button", { type: "submit", class: "primary", id: "quick-match" }, "Find a table"));
+  const clockBox = form.querySelector("#quick-clock");
+  clockBox.addEventListener("change", () => { form.querySelector("#quick-seconds").disabled = !clockBox.checked; });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    say("");
+    const data = new FormData(form);
+    const body = { players: Number(data.get("players")) };
+    if (data.get("clock") === "on") body.clock = { turn_seconds: Number(data.get("turn_seconds")) };
+    form.querySelector("button[type=submit]").disabled = true;
+    try {
+      const matched = await call("POST", "/matches", { token: player.key, body });
+      // A repeated ask gets the same seat without its token: the player key acts for it.
+      const me = matched.game.players.find((p) => p.seat === matched.seat);
+      const record = { seat: matched.seat, name: me ? me.name : player.name, whenFull: true };
+      if (matched.token) record.token = matched.token;
+      saveSeat(config.game, matched.game_id, record);
+      location.assign(gameLink(matched.game_id));
+    } catch (error) {
+      say(error.message);
+      form.querySelector("button[type=submit]").disabled = false;
+    }
+  });
+  return form;
+}
+
 export async function showLobby(config) {
   const main = document.getElementById("main");
   const alert = document.getElementById("alert");
   const say = (text) => { alert.textContent = text; };
   const mine = mySeats(config.game).slice(0, 10);
-  const [open, running] = await Promise.all([
+  const player = loadPlayer();
+  const [open, running, games] = await Promise.all([
     listSection(config, "open", "Open games"),
     listSection(config, "running", "Games being played"),
+    player ? myGames(config, player) : null,
   ]);
   main.replaceChildren(
     h("h1", {}, `${config.title}: play in the browser`),
+    games, // first, across the page: where it is the player's turn
     h("div", { class: "lobby" },
-      createForm(config, say),
+      h("div", { class: "forms" },
+        player ? quickMatch(config, say, player) : playerForm(config, say),
+        createForm(config, say, player)),
       h("div", { class: "lists" },
         mine.length ? h("section", { class: "card-panel", "aria-labelledby": "mine" },
           h("h2", { id: "mine" }, "Your games in this browser"),

@@ -13,7 +13,7 @@ async function main() {
   const gameId = params.get("game");
   if (gameId) {
     document.title = `${config.title} · game ${gameId}`;
-    await showGame(config, gameId, params.get("watch") === "1");
+    await showGame(config, gameId, params.get("watch") === "1", params.get("invite"));
   } else {
     document.title = `${config.title} · lobby`;
     await showLobby(config);
