@@ -23,6 +23,7 @@ from shared.http.schemas import (
     event_type,
     int_list,
     players_field,
+    rated_field,
     seed_field,
     start_field,
     type_field,
@@ -55,6 +56,7 @@ class WindCityOptionsSchema(Schema):
     clock = clock_field()
     visibility = visibility_field()
     start = start_field()
+    rated = rated_field()
     webhook = game_webhook_field()
 
 

@@ -27,6 +27,11 @@ class NothingDue(Exception):
         self.doc = doc
 
 
+class _RatingsDue(Exception):
+    def __init__(self, doc: GameDoc) -> None:
+        self.doc = doc
+
+
 def _random(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move:
     return rng.choice(legal)
 
@@ -52,6 +57,8 @@ def play_due(games: Games, game_id: str) -> tuple[GameDoc, int]:
 
     def decide(doc: GameDoc) -> Outcome:
         nonlocal lag, table
+        if doc.get("ratings_pending"):
+            raise _RatingsDue(doc)
         now, table = seats.now_ms(), False
         if doc["status"] == OPEN:
             filled = matches.fill_with_bots(games, doc, now)
@@ -99,6 +106,9 @@ def play_due(games: Games, game_id: str) -> tuple[GameDoc, int]:
         doc = games.mutate(game_id, decide)[0]
     except NotFound as error:  # the game expired or was never there
         raise NothingDue(None) from error
+    except _RatingsDue as due:  # an ended game whose process died before its ratings
+        games.writes.settle_ratings(due.doc)
+        return due.doc, 0
     if table:
         matches.leaves_pool(games, doc)
     return doc, lag

@@ -14,6 +14,7 @@ from shared.games import seats
 from shared.games.document import GameDoc, started, to_store
 from shared.games.errors import NotFound, PreconditionFailed
 from shared.store import GameStore, StoredDoc
+from shared.store.ratings import Ratings
 
 OPEN: Final = "open"
 RUNNING: Final = "running"
@@ -34,6 +35,16 @@ class Context:
     engine: Engine
     store: GameStore
     settings: dict[str, Any]
+
+    @property
+    def ratings(self) -> Ratings:
+        """The ratings of this service's game and its leaderboards (shared/store/ratings.py)."""
+        found = self.__dict__.get("_ratings")
+        if found is None or found.client is not self.store.client:
+            found = self.__dict__["_ratings"] = Ratings(
+                self.store.client, self.store.prefix, self.engine.NAME
+            )
+        return found
 
     def stored(self, doc: GameDoc) -> StoredDoc:
         """``doc`` as the store writes it: its engine state as plain JSON data

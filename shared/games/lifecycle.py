@@ -84,6 +84,7 @@ class Lifecycle:
         salt = commitment = None
         clock = self._check_clock(options.pop("clock", None))
         visibility, start = tables.settings_of(options)
+        rated = options.pop("rated", None)
         if seed is None:
             seed, salt, commitment = fairness.new_seed()
         elif not settings.get("ALLOW_CHOSEN_SEED", True):
@@ -131,6 +132,8 @@ class Lifecycle:
             doc["visibility"] = "unlisted"
         if start == tables.WHEN_FULL:
             doc["start"] = "when_full"
+        if rated is not None:
+            doc["rated"] = bool(rated)
         if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
             doc["webhooks"] = [webhook]
         if held:

@@ -25,6 +25,7 @@ from shared.games.tokens import PlayerRef
 from shared.store.players import Registry
 
 KEY_PREFIX = "bgp_"
+PLAYER_ID = re.compile(r"^[0-9a-f]{16}$")
 _KEY = re.compile(r"^bgp_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$")
 
 

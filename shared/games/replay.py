@@ -65,4 +65,7 @@ def replay(ctx: Context, doc: GameDoc, retry: Retry) -> tuple[GameDoc, list[dict
     then: GameDoc = {**doc, "state": write.state, "version": write.version, "result": None}
     then["updated_at"] = history.text_of(write.ms)
     settle(engine, then, [])
+    ended = next((e for e in write.events if e.get("type") == "game_finished"), None)
+    if ended is not None:  # the result as that write recorded it (its ratings too)
+        then["result"] = ended["result"]
     return then, write.events

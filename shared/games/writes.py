@@ -6,13 +6,14 @@ rejection)."""
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from shared.engine import RuleError
-from shared.games import history, migrate, notify, rates, records, seats
+from shared.games import history, migrate, notify, rates, ratings, records, seats
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
 from shared.games.document import GameDoc, from_store
 from shared.games.errors import Conflict
@@ -20,6 +21,8 @@ from shared.games.records import Retry
 from shared.games.replay import same_move
 from shared.ops import metrics
 from shared.store import HistoryWrite, StoredDoc, event_id
+
+log = logging.getLogger(__name__)
 
 
 class WriteLoop:
@@ -119,6 +122,8 @@ class WriteLoop:
                     new["events_from"] = stored["events_from"]
                 if new["status"] != doc["status"]:
                     store.tracking.moved(game_id, doc["status"], new["status"], doc.get("owner"))
+                if new.get("ratings_pending"):
+                    self.settle_ratings(new)
                 return new, events, None
             if result.outcome == "missing":
                 raise not_found(game_id)
@@ -127,6 +132,14 @@ class WriteLoop:
             "version-conflict",
             "The game kept changing while this request was applied; try again.",
         )
+
+    def settle_ratings(self, doc: GameDoc) -> None:
+        """Count an ended game in its players' ratings (shared/games/ratings.py); a
+        failure is left to the worker, which finds the game due."""
+        try:
+            ratings.settle_ratings(self.ctx, self.mutate, doc)
+        except Exception:  # noqa: BLE001 - the worker retries (the game stays due)
+            log.exception("ratings of %s not settled; the worker will", doc["id"])
 
     def _decide(
         self,
@@ -149,7 +162,8 @@ class WriteLoop:
                 return retry
         outcome = decide(doc)
         new = outcome.doc
-        due = _clock(doc, outcome)
+        ratings.annotate(self.ctx, doc, new, outcome.events)
+        due = _clock(doc, outcome, self.ctx.settings)
         new["version"] = version = doc["version"] + 1
         new["updated_at"] = now_text()
         events = [
@@ -164,13 +178,17 @@ class WriteLoop:
         return new, events, written, due, notify.notifications(doc, new, events, movers)
 
 
-def _clock(old: GameDoc, outcome: Outcome) -> int | None | bool:
+def _clock(old: GameDoc, outcome: Outcome, settings: dict[str, Any]) -> int | None | bool:
     """Deadlines of the seats to act after this change, and the game's due time for
     the worker (``False``: a game without clock or bots, never scheduled)."""
     new = outcome.doc
     movers = {move["seat"] for move in outcome.moves}
     now = seats.now_ms()
     seats.refresh(old, new, movers, now)
+    if new.get("ratings_pending"):  # the worker's, should this process not settle them
+        return now + 1000 * int(settings["RATINGS_GRACE_SECONDS"])
+    if old.get("ratings_pending"):  # settled
+        return None
     if not (seats.is_scheduled(new) or seats.is_scheduled(old)):
         return False
     return seats.due_ms(new, now)

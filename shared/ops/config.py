@@ -21,6 +21,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
     "GAME_TTL_OPEN": (int, 24 * 3600),  # an open game nobody starts, from its creation
     "REMATCH_HOLD_SECONDS": (int, 600),  # a rematch keeps the last game's seats this long
+    "RATINGS_GRACE_SECONDS": (int, 30),  # the worker settles ratings a crash left this late
+    "LEADERBOARD_MIN_GAMES": (int, 5),  # rated games before a player shows on a leaderboard
+    "LEADERBOARD_SNAPSHOT_SECONDS": (int, 60),  # how often leaderboard pages are refreshed
     "LOG_LEVEL": (str, "INFO"),
     "MAX_CONTENT_LENGTH": (int, 64 * 1024),
     "CAS_RETRIES": (int, 8),

@@ -61,6 +61,8 @@ def test_openapi_document_and_docs(toy_client):
         "/players/me/webhook",
         "/matches",
         "/games/{game_id}/rematch",
+        "/players/{player_id}",
+        "/leaderboards/{game}",
         "/games/{game_id}/resign",
         "/games/{game_id}/start",
         "/games/{game_id}/legal-moves",
@@ -105,4 +107,5 @@ def test_options_schema_is_in_the_document(toy_client):
         "clock",
         "visibility",
         "start",
+        "rated",
     }

@@ -148,10 +148,15 @@ def is_over(state: dict[str, Any]) -> bool:
 def result(state: dict[str, Any]) -> dict[str, Any] | None:
     if not is_over(state):
         return None
-    best = max(state["scores"])
+    scores = state["scores"]
+    best = max(scores)
     return {
-        "scores": state["scores"],
-        "winners": [s for s, t in enumerate(state["scores"]) if t == best],
+        "scores": scores,
+        "winners": [s for s, t in enumerate(scores) if t == best],
+        "standings": [
+            {"seat": s, "score": t, "rank": 1 + sum(1 for o in scores if o > t)}
+            for s, t in sorted(enumerate(scores), key=lambda st: -st[1])
+        ],
     }
 
 

@@ -9,6 +9,7 @@ from shared.http.schemas import (
     MoveUnion,
     clock_field,
     players_field,
+    rated_field,
     seed_field,
     start_field,
     type_field,
@@ -23,6 +24,7 @@ class ToyOptionsSchema(Schema):
     clock = clock_field()
     visibility = visibility_field()
     start = start_field()
+    rated = rated_field()
 
 
 class CallSchema(Schema):

@@ -39,6 +39,7 @@ log = logging.getLogger(__name__)
 CREATE_ENDPOINT = "games.create_game"
 LIST_ENDPOINT = "games.list_games"
 PLAYER_ENDPOINT = "games.create_player"  # a platform's players are its key's
+BOARD_ENDPOINT = "games.get_leaderboard"  # and its leaderboard
 HOUR = 3600
 # A live-set place held for a create that never finished (a killed worker) is dropped
 # after this long; the live quota's Retry-After when no game is about to end.
@@ -191,7 +192,12 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
 
     @app.before_request
     def _require_key() -> None:
-        if request.endpoint not in (CREATE_ENDPOINT, LIST_ENDPOINT, PLAYER_ENDPOINT):
+        if request.endpoint not in (
+            CREATE_ENDPOINT,
+            LIST_ENDPOINT,
+            PLAYER_ENDPOINT,
+            BOARD_ENDPOINT,
+        ):
             return
         key = _authenticate(ring)
         g.api_key = key

@@ -6,6 +6,7 @@ thin HTTP wiring around :class:`shared.games.Games`.
 - ``players``: a player (one identity across games), its key and its games;
   ``player_webhooks``: a player's webhook;
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
+- ``leaderboards``: a player's public profile and ratings, the leaderboard;
 - ``moves``: legal moves, make a move;
 - ``events``: the long-poll page and the SSE stream;
 - ``records``: score and log;
@@ -26,6 +27,7 @@ from shared.http import webhooks
 from shared.http.resources import (
     events,
     games,
+    leaderboards,
     matches,
     moves,
     player_webhooks,
@@ -52,6 +54,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
 
     matches.add_routes(blp, options_schema)
     rematch.add_routes(blp)
+    leaderboards.add_routes(blp)
     games.add_start_cancel_and_read(blp)
     moves.add_routes(blp)
     records.add_score(blp)

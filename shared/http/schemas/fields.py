@@ -131,3 +131,13 @@ def start_field() -> fields.String:
             "join that takes the last seat starts it."
         },
     )
+
+
+def rated_field() -> fields.Boolean:
+    """The ``rated`` option, the same for every game (shared/games/ratings.py)."""
+    return fields.Boolean(
+        metadata={
+            "description": "Whether the game counts for its players' ratings. Default: "
+            "yes when every human seat is taken by a player (a player key), else no."
+        },
+    )

@@ -13,7 +13,7 @@ from marshmallow import Schema, fields, validate
 from shared.http.schemas.answers import ViewSchema
 from shared.http.schemas.fields import REQ, Int
 
-NOT_IN_A_MATCH = ("seed", "visibility", "start", "webhook")
+NOT_IN_A_MATCH = ("seed", "visibility", "start", "webhook", "rated")
 """Options a match sets itself (a random seed, public, starts when full, no webhook):
 sent in a match request they are unknown fields (422)."""
 BOTS_AFTER = (5, 3600)

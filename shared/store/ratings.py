@@ -1,0 +1,144 @@
+"""Ratings and leaderboards in Redis (the numbers are the games layer's:
+shared/games/ratings.py).
+
+- A player's rating for one game lives in its registry hash (``players:{<id>}``,
+  shared/store/players.py): ``<game>:mu``, ``<game>:sigma``, ``<game>:n`` (rated games)
+  and ``<game>:won`` (its win share summed: 1 for a win, 1/k for a k-way tie).
+- ``players:{<id>}:rated``: a sorted set of the games already counted for it
+  (``<game>:<game id>`` -> when), the same hash tag: :meth:`apply` (``rating.lua``)
+  counts a game once however often it runs, the worker's and the request's alike.
+  Entries older than any game lives are dropped as new ones come.
+- ``<p>:lb:{<tenant>}``: a service's leaderboard of one tenant (``""`` without API
+  keys): player id -> display value (the ordinal, mu - 3 sigma), players with at least
+  ``LEADERBOARD_MIN_GAMES`` rated games only. Pages are read from a snapshot of it
+  (``<p>:lb:{<tenant>}:snap:<stamp>``, the same hash tag: one ``ZUNIONSTORE``), taken at
+  most every ``LEADERBOARD_SNAPSHOT_SECONDS`` and kept long enough for a reader to page
+  through it, so a page never repeats or skips a player while ratings change.
+
+May import the store's own modules.
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from typing import Any
+
+from shared.store.players import registry_key
+
+SCRIPT = resources.files("shared.store").joinpath("rating.lua").read_text(encoding="utf-8")
+SNAPSHOT_TTL = 900
+
+
+def rated_key(player_id: str) -> str:
+    return f"{registry_key(player_id)}:rated"
+
+
+class Ratings:
+    """Ratings of one service's game (``game``: the engine's name) and its leaderboards
+    (key prefix ``prefix``), on one redis-py client."""
+
+    def __init__(self, client: Any, prefix: str, game: str) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.game = game
+        self._apply = client.register_script(SCRIPT)
+
+    def current(self, player_ids: list[str]) -> dict[str, tuple[float, float, int] | None]:
+        """Each player's ``(mu, sigma, games)`` for this game (``None``: never rated): one
+        round trip on a single Redis."""
+        fields = [f"{self.game}:mu", f"{self.game}:sigma", f"{self.game}:n"]
+        pipe = self.client.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hmget(registry_key(player_id), fields)
+        out: dict[str, tuple[float, float, int] | None] = {}
+        for player_id, (mu, sigma, n) in zip(player_ids, pipe.execute(), strict=True):
+            out[player_id] = None if mu is None else (float(mu), float(sigma), int(n or 0))
+        return out
+
+    def apply(
+        self, game_id: str, updates: list[dict[str, Any]], max_age_s: int
+    ) -> list[tuple[float, float, int] | None]:
+        """Count game ``game_id`` for each player of ``updates`` (``player``,
+        ``before``/``after`` ``{mu, sigma}``, ``won``), once: a player it was counted for
+        already is left alone (``None`` back); else its rating becomes ``after`` (or,
+        if another game changed it since ``before`` was read, moves by the same
+        difference) and its ``(mu, sigma, games)`` comes back. One script per player
+        (its own slot), pipelined."""
+        now = int(time.time() * 1000)
+        pipe = self.client.pipeline(transaction=False)
+        for update in updates:
+            player = update["player"]
+            before, after = update["before"], update["after"]
+            args = [f"{self.game}:{game_id}", self.game, now, now - max_age_s * 1000]
+            args += [repr(before["mu"]), repr(before["sigma"])]
+            args += [repr(after["mu"]), repr(after["sigma"]), repr(update["won"])]
+            self._apply(keys=[registry_key(player), rated_key(player)], args=args, client=pipe)
+        out: list[tuple[float, float, int] | None] = []
+        for reply in pipe.execute():
+            out.append(None if not reply else (float(reply[0]), float(reply[1]), int(reply[2])))
+        return out
+
+    # -- leaderboards ------------------------------------------------------------------
+
+    def board_key(self, tenant: str) -> str:
+        return f"{self.prefix}:lb:{{{tenant}}}"
+
+    def rank(self, tenant: str, entries: dict[str, float | None]) -> None:
+        """Set players' display values on the tenant's board (``None``: not on it)."""
+        pipe = self.client.pipeline(transaction=False)
+        shown = {pid: value for pid, value in entries.items() if value is not None}
+        if shown:
+            pipe.zadd(self.board_key(tenant), shown)
+        hidden = [pid for pid, value in entries.items() if value is None]
+        if hidden:
+            pipe.zrem(self.board_key(tenant), *hidden)
+        pipe.execute()
+
+    def snapshot(self, tenant: str, every_s: int) -> str:
+        """The stamp of the board's current snapshot, taken now if the last one is older
+        than ``every_s`` (one taker at a time; the others read the previous one)."""
+        board = self.board_key(tenant)
+        latest = self.client.get(f"{board}:snap")
+        now = int(time.time())
+        if latest is not None and now - int(latest) < every_s:
+            return str(latest)
+        if not self.client.set(f"{board}:snapping", "1", nx=True, ex=10) and latest is not None:
+            return str(latest)
+        stamp = str(now)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zunionstore(f"{board}:snap:{stamp}", [board])
+        pipe.expire(f"{board}:snap:{stamp}", SNAPSHOT_TTL)
+        pipe.set(f"{board}:snap", stamp, ex=SNAPSHOT_TTL)
+        pipe.delete(f"{board}:snapping")
+        pipe.execute()
+        return stamp
+
+    def page(
+        self, tenant: str, stamp: str, offset: int, limit: int
+    ) -> tuple[list[tuple[str, float]], int] | None:
+        """Entries ``offset..offset+limit-1`` of snapshot ``stamp`` (best first) and its
+        size; ``None`` when that snapshot has expired."""
+        snap = f"{self.board_key(tenant)}:snap:{stamp}"
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrevrange(snap, offset, offset + limit - 1, withscores=True)
+        pipe.zcard(snap)
+        rows, size = pipe.execute()
+        if size == 0 and not self.client.exists(snap):
+            return None
+        return [(str(pid), float(score)) for pid, score in rows], int(size)
+
+    def tenants(self, player_ids: list[str]) -> list[str | None]:
+        """Each player's tenant (``None``: the player is gone)."""
+        pipe = self.client.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hget(registry_key(player_id), "tenant")
+        return list(pipe.execute())
+
+    def details(self, player_ids: list[str]) -> list[list[str | None]]:
+        """Each player's name, mu, sigma, rated games and win share here (one round trip)."""
+        fields = ["name", *(f"{self.game}:{f}" for f in ("mu", "sigma", "n", "won"))]
+        pipe = self.client.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.hmget(registry_key(player_id), fields)
+        return list(pipe.execute())
