@@ -8,10 +8,10 @@ shared/games/ratings.py).
   (``<game>:<game id>`` -> when), the same hash tag: :meth:`apply` (``rating.lua``)
   counts a game once however often it runs, the worker's and the request's alike.
   Entries older than any game lives are dropped as new ones come.
-- ``<p>:lb:{<tenant>}``: a service's leaderboard of one tenant (``""`` without API
+- ``<p>:lb:{t:<tenant>}``: a service's leaderboard of one tenant (``""`` without API
   keys): player id -> display value (the ordinal, mu - 3 sigma), players with at least
   ``LEADERBOARD_MIN_GAMES`` rated games only. Pages are read from a snapshot of it
-  (``<p>:lb:{<tenant>}:snap:<stamp>``, the same hash tag: one ``ZUNIONSTORE``), taken at
+  (``<p>:lb:{t:<tenant>}:snap:<stamp>``, the same hash tag: one ``ZUNIONSTORE``), taken at
   most every ``LEADERBOARD_SNAPSHOT_SECONDS`` and kept long enough for a reader to page
   through it, so a page never repeats or skips a player while ratings change.
 
@@ -23,6 +23,8 @@ from __future__ import annotations
 import time
 from importlib import resources
 from typing import Any
+
+import redis
 
 from shared.store.players import registry_key
 
@@ -64,25 +66,28 @@ class Ratings:
         already is left alone (``None`` back); else its rating becomes ``after`` (or,
         if another game changed it since ``before`` was read, moves by the same
         difference) and its ``(mu, sigma, games)`` comes back. One script per player
-        (its own slot), pipelined."""
+        (its own slot), pipelined (on a cluster, one after the other)."""
         now = int(time.time() * 1000)
-        pipe = self.client.pipeline(transaction=False)
+        cluster = isinstance(self.client, redis.RedisCluster)  # (no scripts in its pipelines)
+        pipe = None if cluster else self.client.pipeline(transaction=False)
+        replies = []
         for update in updates:
             player = update["player"]
             before, after = update["before"], update["after"]
             args = [f"{self.game}:{game_id}", self.game, now, now - max_age_s * 1000]
             args += [repr(before["mu"]), repr(before["sigma"])]
             args += [repr(after["mu"]), repr(after["sigma"]), repr(update["won"])]
-            self._apply(keys=[registry_key(player), rated_key(player)], args=args, client=pipe)
+            keys = [registry_key(player), rated_key(player)]
+            replies.append(self._apply(keys=keys, args=args, client=pipe or self.client))
         out: list[tuple[float, float, int] | None] = []
-        for reply in pipe.execute():
+        for reply in replies if pipe is None else pipe.execute():
             out.append(None if not reply else (float(reply[0]), float(reply[1]), int(reply[2])))
         return out
 
     # -- leaderboards ------------------------------------------------------------------
 
     def board_key(self, tenant: str) -> str:
-        return f"{self.prefix}:lb:{{{tenant}}}"
+        return f"{self.prefix}:lb:{{t:{tenant}}}"  # (never an empty tag: Cluster ignores one)
 
     def rank(self, tenant: str, entries: dict[str, float | None]) -> None:
         """Set players' display values on the tenant's board (``None``: not on it)."""
