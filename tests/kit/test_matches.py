@@ -174,3 +174,49 @@ def test_a_crowd_of_200_fills_exactly_50_tables(live_manhattan):
         assert game["status"] == "running" and len(game["players"]) == 4
         seen += [p["name"] for p in game["players"]]
     assert sorted(seen) == sorted(f"crowd {n}" for n in range(200))
+
+
+def test_a_rematch_race_makes_one_game(live_manhattan):
+    """Issue 30: racing rematch requests of both players, through real gunicorn (2
+    workers), all get the one next game."""
+    base = live_manhattan
+    with requests.Session() as http:
+        created = http.post(f"{base}/games", json={"players": 2, "seed": 11}, timeout=10).json()
+        game_id, host = created["id"], created["host_token"]
+        tokens = [
+            http.post(f"{base}/games/{game_id}/players", json={"name": n}, timeout=10).json()[
+                "token"
+            ]
+            for n in ("Ann", "Bob")
+        ]
+        http.post(f"{base}/games/{game_id}/start", headers=auth(host), timeout=10)
+        while True:  # each move the first legal one, until the end
+            view = http.get(f"{base}/games/{game_id}", timeout=10).json()
+            if view["status"] != "running":
+                break
+            seat = view["to_act"][0]
+            url = f"{base}/games/{game_id}?include=legal_moves"
+            move = http.get(url, headers=auth(tokens[seat]), timeout=10).json()["legal_moves"][0]
+            r = http.post(
+                f"{base}/games/{game_id}/moves", json=move, headers=auth(tokens[seat]), timeout=10
+            )
+            assert r.status_code == 200, r.text
+
+    def ask(n: int) -> tuple[int, str]:
+        r = requests.post(
+            f"{base}/games/{game_id}/rematch", headers=auth(tokens[n % 2]), timeout=30
+        )
+        assert r.status_code in (200, 201), r.text
+        return r.status_code, r.json()["game_id"]
+
+    with ThreadPoolExecutor(24) as pool:
+        answers = list(pool.map(ask, range(48)))
+    assert len({game for _, game in answers}) == 1
+    assert [status for status, _ in answers].count(201) <= 1  # the one that made it (or none
+    # seen: a loser's own game is deleted, and it answers with the winner's)
+    (next_id,) = {game for _, game in answers}
+    assert requests.get(f"{base}/games/{game_id}", timeout=10).json()["next_game"] == next_id
+    listed = requests.get(f"{base}/games?limit=100", timeout=10).json()["games"]
+    rematches = [g for g in listed if g["id"] != game_id and g["created_at"] > view["created_at"]]
+    # the racers that lost deleted the games they made: only the rematch is listed
+    assert [g["id"] for g in rematches if g["status"] == "open"] == [next_id]
