@@ -15,6 +15,7 @@ Fixtures (reuse them; names are stable):
 - ``live_manhattan`` / ``live_windcity`` (session): base URL (``http://127.0.0.1:<port>``)
   of the service under real gunicorn (``-k gevent -w 2``) on that Redis, ready
   (``/readyz`` answered 200). These are not flushed between tests: create your own games.
+  Their leaderboards count a player after one rated game (``LIVE_ENV``).
 
 Markers (set here from what a test uses, so none is forgotten; ``pytest -m unit`` needs
 no redis-server, gunicorn or Chromium):
@@ -277,16 +278,21 @@ def serve(
         stop(proc)
 
 
+# The session's services: a player shows on a leaderboard after one rated game, and each
+# leaderboard read takes a fresh snapshot (the ratings tests play one or two games).
+LIVE_ENV = {"LEADERBOARD_MIN_GAMES": "1", "LEADERBOARD_SNAPSHOT_SECONDS": "0"}
+
+
 @pytest.fixture(scope="session")
 def live_manhattan(redis_url: str) -> Iterator[str]:
     """Base URL of Manhattan under gunicorn (gevent, 2 workers) on the test Redis."""
-    yield from serve("manhattan", redis_url)
+    yield from serve("manhattan", redis_url, env_extra=LIVE_ENV)
 
 
 @pytest.fixture(scope="session")
 def live_windcity(redis_url: str) -> Iterator[str]:
     """Base URL of Wind City under gunicorn (gevent, 2 workers) on the test Redis."""
-    yield from serve("windcity", redis_url)
+    yield from serve("windcity", redis_url, env_extra=LIVE_ENV)
 
 
 # -- markers --------------------------------------------------------------------------

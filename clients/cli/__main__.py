@@ -4,7 +4,8 @@ boardgames manhattan new|list|join|quick|start|cancel|show|moves|move|score|log|
 boardgames windcity  (the same)
 boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ...)
 boardgames register NAME | login KEY | whoami | logout   (your player)
-boardgames games                        (your games in both services)
+boardgames games                        (your games in both services, your ratings)
+boardgames leaderboard GAME             (players by rating)
 boardgames demo
 boardgames admin keys add|list|revoke   (the services' API keys file)
 """
@@ -16,7 +17,7 @@ import json
 import sys
 from typing import NoReturn
 
-from . import admin, players, webhook
+from . import admin, players, ratings, webhook
 from .client import GAMES
 from .commands import run
 
@@ -177,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     admin.add_parser(games)
     webhook.add_parser(games)
     players.add_parser(games)
+    ratings.add_parser(games)
     return parser
 
 
@@ -197,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.game in players.COMMANDS:
         args.command = args.game
         return run(args, players.COMMANDS)
+    if args.game in ratings.COMMANDS:
+        args.command = args.game
+        return run(args, ratings.COMMANDS)
     if args.game == "demo":
         args.command = "demo"
     return run(args)

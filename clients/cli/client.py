@@ -283,6 +283,18 @@ class GameClient:
             if not cursor:
                 return
 
+    def player(self, player_id: str) -> Json:
+        """``GET /players/{id}``: a player's public profile ``{"id", "name", "ratings":
+        {game: {"mu", "sigma", "ordinal", "games", "win_share"}}}``."""
+        return self._get(f"/players/{player_id}")
+
+    def leaderboard(self, limit: int | None = None, cursor: str | None = None) -> Json:
+        """``GET /leaderboards/{game}``: one page ``{"game", "entries": [{"rank",
+        "player": {"id", "name"}, "ordinal", "mu", "sigma", "games", "win_share"}],
+        "next_cursor"}`` of this service's game, best first."""
+        params = {"limit": limit, "cursor": cursor}
+        return self._get(f"/leaderboards/{self.game}", token=self.api_key, params=params)
+
     def quick_match(self, player_key: str, players: int | None = None, **options: Any) -> Json:
         """``POST /matches``: a seat at an open public table with these options (a new
         one if none) → ``{"game_id", "seat", "token", "game"}``; ``token`` is ``None``

@@ -4,7 +4,8 @@ A player is one identity across games (``docs/api.md``, "Players, my games and p
 tables"). Its key (``bgp_...``, shown once) is kept in the token file beside the seat
 and host tokens (:mod:`clients.cli.tokens_store`, mode 0600). ``games`` asks each
 service for the games the player sits in there and lists them together: the games where
-it is your turn first, then the newest activity.
+it is your turn first, then the newest activity; above them, the player's rating in each
+game (:mod:`clients.cli.ratings`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from . import ratings
 from .client import GAMES, client_for, default_url
 from .commands import Command, UsageError, console, emit
 from .errors import ApiError, TransportError, describe_problem
@@ -157,8 +160,12 @@ def cmd_games(args: argparse.Namespace) -> int:
     ordered = sort_games(found)[: args.limit] if args.limit else sort_games(found)
     for err in errors if not args.json else []:  # one service failed: say so, list the other
         print(f"warning: {err['game']} ({err['url']}): {err['detail']}", file=sys.stderr)
-    out = {"games": ordered, "errors": errors, "truncated": truncated}
-    emit(args, out, games_table(ordered) if ordered else Text("no games"))
+    answered = [game for game in GAMES if game not in {e["game"] for e in errors}]
+    urls = {game: getattr(args, f"{game}_url") for game in answered}
+    rated = ratings.my_ratings(_need_player(), urls)
+    out = {"games": ordered, "errors": errors, "truncated": truncated, "ratings": rated}
+    lines = [ratings.rating_line(game, rating) for game, rating in rated.items()]
+    emit(args, out, Group(*lines, games_table(ordered) if ordered else Text("no games")))
     if truncated and not args.json:
         console().print(f"(only the newest {PAGE_SIZE * MAX_PAGES} of {', '.join(truncated)})")
     return 0

@@ -25,6 +25,7 @@ from .style import (
     name_of,
     player_names,
     possessive,
+    rating_change,
     seat_label,
     seat_labels,
     simple_table,
@@ -76,12 +77,22 @@ def render_result(view: Json) -> Table:
     taken = {k for k, _, _ in columns} | {"seat", "rank"}
     extra = dict.fromkeys(k for r in rows for k in r if k not in taken)
     columns += [(k, k.replace("_", " "), _flag) for k in extra]
-    table = simple_table("Result", ["rank", "player", *(head for _, head, _ in columns)])
+    rated = {e.get("seat"): e for e in result.get("ratings") or [] if isinstance(e, dict)}
+    heads = [head for _, head, _ in columns] + (["rating"] if rated else [])
+    table = simple_table("Result", ["rank", "player", *heads])
     for r in rows:
-        cells = ("" if r.get(k) is None else fmt(r.get(k)) for k, _, fmt in columns)
+        cells = ["" if r.get(k) is None else fmt(r.get(k)) for k, _, fmt in columns]
+        if rated:
+            seat_rating = rated.get(r.get("seat"))
+            cells.append(rating_change(seat_rating) if seat_rating else "")
         table.add_row(str(r.get("rank", "")), seat_label(r.get("seat"), names), *cells)
     winners = result.get("winners") or []
     caption = ["winner: " + winners_text(winners, names)] if winners else []
+    mine = rated.get(view.get("you"))
+    if mine and not mine.get("bot"):
+        caption.append(f"your rating: {rating_change(mine)}")
+    elif rated:
+        caption.append("rating: mu - 3 sigma, before → after this game")
     caption += [part for part in (reason, order) if part]
     table.caption = "\n".join(caption)
     return table

@@ -82,6 +82,27 @@ def simple_table(title: str, columns: Iterable[str]) -> Table:
     return out
 
 
+def rating_value(value: Any) -> str:
+    """A rating's display value (the ordinal, mu - 3 sigma) with one decimal."""
+    return f"{float(value):.1f}"
+
+
+def rating_change(entry: Json) -> str:
+    """One seat's line of a rated result's ``ratings``: ``1.2 → 3.4 (+2.2)``; a bot's
+    fixed rating: ``21.0 (bot, fixed)``."""
+    before = float((entry.get("before") or {}).get("ordinal", 0.0))
+    after = float((entry.get("after") or {}).get("ordinal", before))
+    if entry.get("bot"):
+        return f"{rating_value(after)} (bot, fixed)"
+    delta = round(after - before, 1)
+    return f"{rating_value(before)} → {rating_value(after)} ({delta:+.1f})"
+
+
+def win_share(value: Any) -> str:
+    """A win share (wins over rated games) as a percentage."""
+    return f"{100 * float(value or 0):.0f}%"
+
+
 Describe = Callable[[Json, str, Callable[[Any], str]], str]
 """An event formatter: the event, the acting seat's name (``who``) and ``name(seat)``."""
 

@@ -84,6 +84,8 @@ class Worker:
         self.late_ms = 0
         self.moves = 0
         self.deliverer = Deliverer([g.store for g in games], settings)
+        self.board_every = int(settings["LEADERBOARD_SNAPSHOT_SECONDS"])
+        self.boards_at = 0.0  # (monotonic) when the leaderboards' snapshots are next due
         self.deliverer.stop = self.stop.is_set
 
     def deliver_loop(self) -> None:
@@ -123,7 +125,7 @@ class Worker:
         gauge says how late this tick's latest move was (0 when nothing was due)."""
         self.late_ms = 0
         try:
-            return self._erase() + self._claim_and_play()
+            return self._erase() + self._boards() + self._claim_and_play()
         finally:
             metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
 
@@ -139,6 +141,20 @@ class Worker:
                 privacy.erase(games, player_id)
             registry.erased(player_id)
         return len(found)
+
+    def _boards(self) -> int:
+        """Every ``LEADERBOARD_SNAPSHOT_SECONDS``, a new snapshot of each leaderboard
+        (shared/store/ratings.py) for its pages."""
+        now = time.monotonic()
+        if now < self.boards_at:
+            return 0
+        self.boards_at = now + self.board_every
+        taken = 0
+        for games in self.games:
+            for tenant in games.ctx.ratings.boards():
+                games.ctx.ratings.refresh(tenant, self.board_every)
+                taken += 1
+        return taken
 
     def _claim_and_play(self) -> int:
         """Claim what is due, then play it one move at a time, client by client in turn

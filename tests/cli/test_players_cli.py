@@ -188,19 +188,26 @@ def test_games_asks_both_services_follows_cursors_my_turn_first(fakes, capsys) -
     ids = [g["id"] for g in json.loads(out)["games"]]
     # your turn first (the nearest deadline first), then the newest activity
     assert ids == ["m-old-mine", "w-mine", "m-new", "w-mid"]
-    assert [r["query"].get("cursor") for r in m.requests] == [None, "c1"]
-    assert {r["path"] for r in m.requests + w.requests} == {"/players/me/games"}
-    assert {r["auth"] for r in m.requests + w.requests} == {f"Bearer {KEY}"}
+    listing = [r for r in m.requests if r["path"] == "/players/me/games"]
+    assert [r["query"].get("cursor") for r in listing] == [None, "c1"]
+    # then each service's GET /players/{id}: your rating in its game (none here)
+    others = [r["path"] for r in m.requests + w.requests if r["path"] != "/players/me/games"]
+    assert others == ["/players/p1", "/players/p1"]
+    assert json.loads(out)["ratings"] == {"manhattan": None, "windcity": None}
+    assert {r["auth"] for r in m.requests + w.requests if r["path"] == "/players/me/games"} == {
+        f"Bearer {KEY}"
+    }
 
     code, out, _ = _cli(capsys, "games", "--mine", "--status", "running", "--limit", "1")
     assert code == 0
-    assert w.requests[-1]["query"] == {"turn": "mine", "status": "running", "limit": "100"}
+    assert w.requests[-2]["query"] == {"turn": "mine", "status": "running", "limit": "100"}
     lines = [line for line in out.splitlines() if line.strip()]
-    assert lines[0].split()[:3] == ["game", "id", "status"] and len(lines) == 2
-    assert "m-old-mine" in lines[1] and "yours, due in 4m" in lines[1]
+    assert lines[:2] == ["manhattan: not rated yet", "windcity: not rated yet"]
+    assert lines[2].split()[:3] == ["game", "id", "status"] and len(lines) == 4
+    assert "m-old-mine" in lines[3] and "yours, due in 4m" in lines[3]
 
     code, out, _ = _cli(capsys, "games")
-    rows = {line.split()[1]: line for line in out.splitlines()[1:] if line.strip()}
+    rows = {line.split()[1]: line for line in out.splitlines()[3:] if line.strip()}
     assert "cy (bot)" in rows["w-mine"] and "rank 2 of 2" in rows["w-mid"]
     assert "others" in rows["m-new"]
 

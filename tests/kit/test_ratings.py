@@ -199,28 +199,48 @@ def test_the_worker_settles_ratings_a_dead_process_left(make_app, redis_client, 
 
 
 def test_leaderboard_pages_are_stable_and_need_enough_games(make_app):
-    client = make_app(
-        "toy", LEADERBOARD_MIN_GAMES=2, LEADERBOARD_SNAPSHOT_SECONDS=3600
-    ).test_client()
+    app = make_app("toy", LEADERBOARD_MIN_GAMES=2)
+    client = app.test_client()
+    board = app.extensions["game_kit"].games.ctx.ratings
     people = [player(client, f"P{n}") for n in range(4)]
     rated_game(client, [people[0][1], people[1][1]], seed=4)
     assert client.get("/leaderboards/toy").get_json()["entries"] == []
-    client.get("/leaderboards/toy")  # (the snapshot is an hour old at most: take a new one)
     for seed in (5, 6):
         rated_game(client, [people[0][1], people[1][1]], seed=seed)
         rated_game(client, [people[2][1], people[3][1]], seed=seed)
-    app_board = client.application.extensions["game_kit"].games.ctx.ratings
-    client.application.extensions["game_kit"].games.ctx.ratings.client.delete(
-        f"{app_board.board_key('')}:snap"
-    )
+    assert client.get("/leaderboards/toy").get_json()["entries"] == []  # the old snapshot
+    board.refresh("")  # the worker's, every LEADERBOARD_SNAPSHOT_SECONDS
     first = client.get("/leaderboards/toy?limit=2").get_json()
     assert [e["rank"] for e in first["entries"]] == [1, 2] and first["next_cursor"]
     ordinals = [e["ordinal"] for e in first["entries"]]
     assert ordinals == sorted(ordinals, reverse=True)
-    # ratings change between the pages: the pages still come from one snapshot
+    # ratings change and a new snapshot is taken between the pages: the reader's pages
+    # still come from its own snapshot
     rated_game(client, [people[0][1], people[2][1]], seed=7)
+    board.refresh("")
     rest = client.get(f"/leaderboards/toy?limit=2&cursor={first['next_cursor']}").get_json()
     seen = [e["player"]["id"] for e in first["entries"] + rest["entries"]]
     assert sorted(seen) == sorted(pid for pid, _ in people) and rest["next_cursor"] is None
     assert_problem(client.get("/leaderboards/manhattan"), 404, "game-not-found")
     assert_problem(client.get("/leaderboards/toy?cursor=xyz"), 422, "validation-error")
+
+
+def test_the_worker_takes_snapshots_and_keeps_only_the_newest(make_app, redis_client):
+    from shared.worker.loop import Worker
+
+    app = make_app("toy", LEADERBOARD_MIN_GAMES=1, LEADERBOARD_SNAPSHOT_SECONDS=0)
+    client = app.test_client()
+    kit = app.extensions["game_kit"].games
+    keys = [player(client, n)[1] for n in ("Ann", "Bob")]
+    rated_game(client, keys)
+    worker = Worker([kit], dict(app.config))
+    stamps = []
+    for _ in range(5):
+        worker.tick()
+        stamps.append(redis_client.get("toy:lb:{t:}:snap"))
+    kept = redis_client.lrange("toy:lb:{t:}:snaps", 0, -1)
+    assert len(set(stamps)) == 5 and kept == stamps[-3:]
+    snapshots = sorted(redis_client.scan_iter(match="toy:lb:{t:}:snap:*"))
+    assert snapshots == sorted(f"toy:lb:{{t:}}:snap:{s}" for s in kept)
+    entries = client.get("/leaderboards/toy").get_json()["entries"]
+    assert sorted(e["player"]["name"] for e in entries) == ["Ann", "Bob"]

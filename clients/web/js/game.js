@@ -3,6 +3,7 @@
 import { LETTERS, Problem, call, forgetSeat, gameLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { h, rerender } from "./dom.js";
 import { follow } from "./live.js";
+import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
 
 const LOG_SIZE = 40;
 const MIN_PLAYERS = 2; // both games start with 2 players or more
@@ -398,7 +399,8 @@ class GamePage {
     const here = `${location.origin}/play?game=${encodeURIComponent(this.id)}`;
     document.getElementById("links").replaceChildren(
       h("a", { href: "/play" }, "Lobby"),
-      h("a", { href: `${here}&watch=1`, id: "watch-link" }, "Spectator link"));
+      h("a", { href: `${here}&watch=1`, id: "watch-link" }, "Spectator link"),
+      h("a", { href: leaderboardLink(), id: "leaderboard-link" }, "Leaderboard"));
     // A private table's link carries its invite code: whoever opens it may join.
     if (this.view.visibility === "unlisted") return this.invite ? `${location.origin}${gameLink(this.id, { invite: this.invite })}` : null;
     return here;
@@ -503,11 +505,32 @@ class GamePage {
   renderResult() {
     const v = this.view;
     if (v.status !== "finished" || !v.result) return null;
+    // A rated game's result says each seat's rating before and after it.
+    const rated = new Map((v.result.ratings || []).map((r) => [r.seat, r]));
     return h("section", { class: "panel result", "aria-labelledby": "result-title", id: "result" },
       h("h2", { id: "result-title" }, "Final score"),
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Total"))),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"),
+        h("th", { scope: "col", class: "num" }, "Total"), rated.size ? h("th", { scope: "col", class: "num" }, "Rating") : null)),
         h("tbody", {}, v.result.standings.map((s) => h("tr", {},
-          h("td", {}, String(s.rank)), h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, String(s.total)))))));
+          h("td", {}, String(s.rank)), h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, String(s.total)),
+          rated.size ? this.ratingCell(rated.get(s.seat)) : null)))),
+      rated.size ? h("p", { class: "hint" }, "Rating: a cautious estimate of skill (mu − 3 sigma), before → after this game. ",
+        h("a", { href: leaderboardLink() }, "Leaderboard")) : null);
+  }
+
+  /** "+2.1" (up or down), with "1.2 → 3.3" under it and the numbers on hover; a bot's rating is fixed. */
+  ratingCell(entry) {
+    if (!entry) return h("td", {});
+    const [before, after] = [entry.before.ordinal, entry.after.ordinal];
+    const detail = `${ratingText(before)} → ${ratingText(after)}`;
+    const title = `Before: ${ratingText(before)} (mu ${ratingText(entry.before.mu)} ± ${ratingText(entry.before.sigma)}); ` +
+      `after: ${ratingText(after)} (mu ${ratingText(entry.after.mu)} ± ${ratingText(entry.after.sigma)})`;
+    if (entry.bot) return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat } }, ratingText(after), h("span", { class: "spread" }, "bot, fixed"));
+    const delta = after - before;
+    const change = h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, changeText(delta));
+    return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat, before: before.toFixed(3), after: after.toFixed(3) } },
+      entry.player ? h("a", { href: profileLink(entry.player), "aria-label": `${this.name(entry.seat)}: ${changeText(delta)}, ${detail}` }, change) : change,
+      h("span", { class: "spread" }, detail));
   }
 
   renderLog() {

@@ -3,6 +3,7 @@
 // your-turn badges and a quick match.
 import { apiBase, call, gameLink, loadPlayer, loadSeat, mySeats, saveSeat, savePlayer } from "./api.js";
 import { h } from "./dom.js";
+import { leaderboardLink } from "./leaderboard.js";
 
 const OPTIONS = {
   manhattan: {
@@ -343,6 +344,8 @@ export async function showLobby(config) {
     listSection(config, "running", "Games being played"),
     player ? myGames(config, player) : null,
   ]);
+  document.getElementById("links").replaceChildren(
+    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, "Leaderboard"));
   main.replaceChildren(
     h("h1", {}, `${config.title}: play in the browser`),
     games, // first, across the page: where it is the player's turn

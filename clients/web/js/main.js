@@ -2,6 +2,7 @@
 import { call, setBase } from "./api.js";
 import { showLobby } from "./lobby.js";
 import { showGame } from "./game.js";
+import { showLeaderboard, showProfile } from "./leaderboard.js";
 import { h } from "./dom.js";
 
 async function main() {
@@ -14,6 +15,12 @@ async function main() {
   if (gameId) {
     document.title = `${config.title} · game ${gameId}`;
     await showGame(config, gameId, params.get("watch") === "1", params.get("invite"));
+  } else if (params.get("player")) {
+    document.title = `${config.title} · player`;
+    await showProfile(config, params.get("player"));
+  } else if (params.has("leaderboard")) {
+    document.title = `${config.title} · leaderboard`;
+    await showLeaderboard(config);
   } else {
     document.title = `${config.title} · lobby`;
     await showLobby(config);

@@ -30,10 +30,11 @@ def _cursor(stamp: str, offset: int) -> str:
 
 def _position(cursor: str) -> tuple[str, int]:
     try:
-        stamp, _, offset = (
-            base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode().partition(":")
-        )
-        return str(int(stamp)), int(offset)
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        stamp, _, offset = raw.rpartition(":")
+        if not (stamp.replace(".", "", 1).isdigit() and offset.isdigit()):
+            raise ValueError(cursor)
+        return stamp, int(offset)
     except (ValueError, binascii.Error, UnicodeDecodeError) as error:
         detail = "The cursor is not one this service issued."
         raise invalid("query", "cursor", detail, "Invalid cursor.") from error
@@ -67,7 +68,7 @@ def add_routes(blp: KitBlueprint) -> None:
         """Players by rating, best first: this service's game only.
 
         Only players with at least `LEADERBOARD_MIN_GAMES` rated games. Pages come from
-        a snapshot taken at most every `LEADERBOARD_SNAPSHOT_SECONDS`: follow
+        a snapshot the worker takes every `LEADERBOARD_SNAPSHOT_SECONDS`: follow
         `next_cursor` and no player is repeated or skipped while ratings change. With API
         keys on, each key (its bearer) has its own players and leaderboard.
         """
@@ -80,7 +81,8 @@ def add_routes(blp: KitBlueprint) -> None:
         if "cursor" in query:
             stamp, offset = _position(query["cursor"])
         else:
-            stamp, offset = board.snapshot(tenant, kit.settings["LEADERBOARD_SNAPSHOT_SECONDS"]), 0
+            every = kit.settings["LEADERBOARD_SNAPSHOT_SECONDS"]
+            stamp, offset = board.snapshot(tenant, every), 0
         found = board.page(tenant, stamp, offset, query["limit"])
         if found is None and "cursor" not in query:  # an empty board has no snapshot
             found = [], 0
