@@ -85,7 +85,6 @@ class Worker:
         self.moves = 0
         self.deliverer = Deliverer([g.store for g in games], settings)
         self.board_every = int(settings["LEADERBOARD_SNAPSHOT_SECONDS"])
-        self.boards_at = 0.0  # (monotonic) when the leaderboards' snapshots are next due
         self.deliverer.stop = self.stop.is_set
 
     def deliver_loop(self) -> None:
@@ -108,6 +107,8 @@ class Worker:
         retried after a pause."""
         sender = threading.Thread(target=self.deliver_loop, name="webhooks", daemon=True)
         sender.start()
+        boards = threading.Thread(target=self.boards_loop, name="leaderboards", daemon=True)
+        boards.start()
         while not self.stop.is_set():
             try:
                 busy = self.tick()
@@ -125,7 +126,7 @@ class Worker:
         gauge says how late this tick's latest move was (0 when nothing was due)."""
         self.late_ms = 0
         try:
-            return self._erase() + self._boards() + self._claim_and_play()
+            return self._erase() + self._claim_and_play()
         finally:
             metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
 
@@ -142,13 +143,20 @@ class Worker:
             registry.erased(player_id)
         return len(found)
 
-    def _boards(self) -> int:
-        """Every ``LEADERBOARD_SNAPSHOT_SECONDS``, a new snapshot of each leaderboard
-        (shared/store/ratings.py) for its pages."""
-        now = time.monotonic()
-        if now < self.boards_at:
-            return 0
-        self.boards_at = now + self.board_every
+    def boards_loop(self) -> None:
+        """Leaderboard snapshots, in a thread of their own: at 100,000 players one takes
+        about a second of copying (docs/performance.md), which must not hold up a due
+        move."""
+        while not self.stop.is_set():
+            try:
+                self.refresh_boards()
+            except Exception:
+                log.exception("leaderboard snapshot failed; retrying")
+            self.stop.wait(max(1.0, float(self.board_every)))
+
+    def refresh_boards(self) -> int:
+        """A new snapshot of each leaderboard (shared/store/ratings.py) whose newest is
+        ``LEADERBOARD_SNAPSHOT_SECONDS`` old; how many boards were looked at."""
         taken = 0
         for games in self.games:
             for tenant in games.ctx.ratings.boards():
