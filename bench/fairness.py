@@ -48,7 +48,7 @@ FLOOD, OTHER = "flood", "other"
 
 def _game(kit: Any, owner: str, bots: list[str], human: bool, seed: int) -> tuple[str, str | None]:
     """A started game of ``owner``: its id and the human seat's token hash (or None)."""
-    doc, host = kit.create({"players": len(bots) + human, "seed": seed}, owner)
+    doc, host, _ = kit.create({"players": len(bots) + human, "seed": seed}, owner)
     digest = None
     if human:
         digest = hash_token(kit.join(doc["id"], "human")[2])

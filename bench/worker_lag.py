@@ -37,7 +37,7 @@ def _games(app, count: int, turn_seconds: int) -> list[tuple[str, str]]:
     kit = app.extensions["game_kit"].games
     out = []
     for n in range(count):
-        doc, host = kit.create(
+        doc, host, _ = kit.create(
             {"players": 4, "seed": n, "clock": {"turn_seconds": turn_seconds, "max_timeouts": 3}}
         )
         _, _, token = kit.join(doc["id"], "human")
