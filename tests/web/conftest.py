@@ -4,9 +4,10 @@ real gunicorn on the session's Redis (``live_manhattan`` / ``live_windcity`` of
 
 - ``browser`` (session): Chromium; the tests fail (never skip) when it is missing, since
   ``make test`` installs it (``scripts/need_chromium.sh``).
-- ``open_page(viewport=DESKTOP)``: a page in a fresh browser context (its own
-  localStorage, as a separate player's browser), recording console errors and uncaught
-  exceptions in ``page.errors``.
+- ``open_page(viewport=DESKTOP, locale=None)``: a page in a fresh browser context (its
+  own localStorage, as a separate player's browser; ``locale`` sets the browser's
+  language, ``navigator.languages`` and ``Accept-Language``), recording console errors
+  and uncaught exceptions in ``page.errors``.
 """
 
 from __future__ import annotations
@@ -47,12 +48,17 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def open_page(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """``open_page(viewport=DESKTOP, reduced_motion=True)``: a page in its own context."""
+    """``open_page(viewport=DESKTOP, reduced_motion=True, locale=None)``: a page in its
+    own context."""
     contexts: list[Any] = []
 
-    def make(viewport: ViewportSize = DESKTOP, reduced_motion: bool = True) -> Page:
+    def make(
+        viewport: ViewportSize = DESKTOP, reduced_motion: bool = True, locale: str | None = None
+    ) -> Page:
         context = browser.new_context(
-            viewport=viewport, reduced_motion="reduce" if reduced_motion else "no-preference"
+            viewport=viewport,
+            reduced_motion="reduce" if reduced_motion else "no-preference",
+            locale=locale,
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

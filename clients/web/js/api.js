@@ -1,4 +1,5 @@
 // The public HTTP API, nothing else: fetch for requests, problem+json for errors.
+import { has, language, t } from "./i18n.js";
 
 export const LETTERS = ["A", "B", "C", "D", "E"];
 
@@ -7,10 +8,25 @@ function fieldMessages(errors, path = []) {
   const out = [];
   for (const [key, value] of Object.entries(errors || {})) {
     const at = key === "json" || key === "_schema" ? path : [...path, key];
-    if (Array.isArray(value)) out.push(`${at.join(".") || "request"}: ${value.map(String).join(" ")}`);
+    if (Array.isArray(value)) out.push(`${at.join(".") || t("problem.request")}: ${value.map(String).join(" ")}`);
     else if (value && typeof value === "object") out.push(...fieldMessages(value, at));
   }
   return out;
+}
+
+/**
+ * The words for a problem: the server's own when it answered in the page's language
+ * (`Content-Language`; the API speaks English by default), else the catalog's message
+ * for its `code` (problem.<code>), else whatever the server said.
+ */
+function problemMessage(status, body, answerLanguage) {
+  const code = body && body.code;
+  const sameLanguage = answerLanguage !== null && answerLanguage.split("-")[0].toLowerCase() === language();
+  const fields = code === "validation-error" ? fieldMessages(body.errors) : [];
+  const server = fields.length ? fields.join(" ") : body && (body.detail || body.title);
+  if (sameLanguage && server) return server;
+  if (code && has(`problem.${code}`)) return t(`problem.${code}`);
+  return server || t("problem.http", { status: String(status) });
 }
 
 /**
@@ -18,9 +34,8 @@ function fieldMessages(errors, path = []) {
  * validation problem's message names each refused field and says why (its `errors`).
  */
 export class Problem extends Error {
-  constructor(status, body) {
-    const fields = body && body.code === "validation-error" ? fieldMessages(body.errors) : [];
-    super(fields.length ? fields.join(" ") : (body && (body.detail || body.title)) || `HTTP ${status}`);
+  constructor(status, body, answerLanguage = null) {
+    super(problemMessage(status, body, answerLanguage));
     this.status = status;
     this.code = (body && body.code) || "error";
     this.body = body || {};
@@ -39,7 +54,7 @@ function randomKey() {
 
 /** One request; JSON in and out; throws a Problem for any error answer. */
 export async function call(method, path, { token, body, headers = {} } = {}) {
-  const init = { method, headers: { Accept: "application/json", ...headers } };
+  const init = { method, headers: { Accept: "application/json", "Accept-Language": language(), ...headers } };
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -49,16 +64,17 @@ export async function call(method, path, { token, body, headers = {} } = {}) {
   try {
     response = await fetch(base + path, init);
   } catch {
-    throw new Problem(0, {
-      code: "network-error",
-      detail: "The service cannot be reached. Check the connection and try again.",
-    });
+    throw new Problem(0, { code: "network-error" });
   }
   if (response.status === 304) return null;
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!response.ok) throw new Problem(response.status, data || { detail: response.statusText });
+  if (!response.ok) {
+    // Without a Content-Language the API answered in its default, English.
+    const spoken = response.headers.get("Content-Language") || (data && data.code ? "en" : null);
+    throw new Problem(response.status, data || { detail: response.statusText }, spoken);
+  }
   return data;
 }
 
@@ -139,3 +155,6 @@ export function gameLink(id, { watch = false, invite = null } = {}) {
   if (invite) query.set("invite", invite);
   return `/play?${query}`;
 }
+
+/** The page explaining this service's game ("How to play"). */
+export const howtoLink = (from = null) => (from ? `/play?${new URLSearchParams({ howto: "1", back: from })}` : "/play?howto=1");

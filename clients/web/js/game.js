@@ -1,7 +1,8 @@
 // A game page: joining, the host's start, whose turn, the board of the game's module,
 // live updates, the final score and a step-through of the finished game.
-import { LETTERS, Problem, call, forgetSeat, gameLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
+import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { h, rerender } from "./dom.js";
+import { clockTime, joined, num, t } from "./i18n.js";
 import { follow } from "./live.js";
 import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
 
@@ -9,7 +10,8 @@ const LOG_SIZE = 40;
 const MIN_PLAYERS = 2; // both games start with 2 players or more
 const NEXT_GAME_POLL_MS = 3000; // a finished game's page looks for a rematch (its stream has ended)
 const NEXT_GAME_POLL_FOR_MS = 10 * 60 * 1000; // as long as a rematch holds the seats
-const STATUS_TEXT = { bot: "bot", abandoned: "abandoned: a bot plays", resigned: "resigned: a bot plays" };
+const STATUS_TEXT = { bot: "game.seat.bot", abandoned: "game.seat.abandoned", resigned: "game.seat.resigned" };
+const statusText = (status) => (STATUS_TEXT[status] ? t(STATUS_TEXT[status]) : status);
 
 /** "1:05" / "1:02:03" for `ms` milliseconds (0 when past). */
 function remaining(ms) {
@@ -59,7 +61,7 @@ class GamePage {
 
   name(seat) {
     const player = this.view.players.find((p) => p.seat === seat);
-    return player ? player.name : `seat ${seat}`;
+    return player ? player.name : t("game.seat_name", { seat: LETTERS[seat] });
   }
 
   /** A player's name with the letter and colour that mark their pieces. */
@@ -78,8 +80,8 @@ class GamePage {
       history = await this.loadHistory();
       await this.load();
     } catch (error) {
-      this.main.replaceChildren(h("h1", {}, "Game not available"),
-        h("p", { class: "problem" }, error.message), h("p", {}, h("a", { href: "/play" }, "Back to the lobby")));
+      this.main.replaceChildren(h("h1", {}, t("game.not_available")),
+        h("p", { class: "problem" }, error.message), h("p", {}, h("a", { href: "/play" }, t("game.back"))));
       return;
     }
     if (history && this.rules.onHistory) this.rules.onHistory(history.events, this.context());
@@ -286,7 +288,7 @@ class GamePage {
     try {
       this.view = await call("POST", `/games/${encodeURIComponent(this.id)}/resign`, { token: this.token, body: {} });
       this.legal = [];
-      this.say("You resigned: a bot plays your seat to the end.");
+      this.say(t("game.resigned"));
     } catch (error) {
       this.say(error.message);
       try { await this.load(); } catch { /* shown above */ }
@@ -310,11 +312,11 @@ class GamePage {
     if (!clock) return;
     const deadline = this.nextDeadline();
     clock.hidden = deadline === null;
-    const text = deadline === null ? "" : `${remaining(deadline - Date.now())} left`;
+    const text = deadline === null ? "" : t("game.clock.left", { time: remaining(deadline - Date.now()) });
     if (clock.textContent !== text) clock.textContent = text;
     if (deadline !== null) clock.dataset.deadline = new Date(deadline).toISOString();
     for (const cell of document.querySelectorAll("[data-deadline-of]")) {
-      const left = `${remaining(Date.parse(cell.dataset.deadlineOf) - Date.now())} left`;
+      const left = t("game.clock.left", { time: remaining(Date.parse(cell.dataset.deadlineOf) - Date.now()) });
       if (cell.textContent !== left) cell.textContent = left;
     }
   }
@@ -349,33 +351,32 @@ class GamePage {
 
   renderLive() {
     const live = document.getElementById("live");
-    if (live) live.textContent = { live: "live", reconnecting: "reconnecting…", offline: "offline, retrying…", ended: "", connecting: "connecting…" }[this.live] || "";
+    if (live) live.textContent = this.live === "ended" || !this.live ? "" : t(`game.live.${this.live}`);
   }
 
   turnText() {
     const v = this.view;
     if (v.status === "open") {
       const host = Boolean(this.record && this.record.host);
-      const seats = `${v.players.length} of ${v.options.players} seats taken`;
+      const seats = t("game.turn.seats", { taken: v.players.length, seats: v.options.players });
       if (v.players.length >= v.options.players) {
-        return host ? `All seats are taken (${seats}): start the game.`
-          : `All seats are taken (${seats}): waiting for the host to start the game.`;
+        return host ? t("game.turn.full_host", { seats }) : t("game.turn.full", { seats });
       }
       // The view does not say how a game starts: a table this browser made or found says.
-      if (this.record && this.record.whenFull) return `Waiting for players: ${seats}. The game starts once every seat is taken.`;
-      if (!host) return `Waiting for players: ${seats}. The host starts the game.`;
+      if (this.record && this.record.whenFull) return t("game.turn.waiting_when_full", { seats });
+      if (!host) return t("game.turn.waiting_host", { seats });
       return v.players.length >= MIN_PLAYERS
-        ? `Waiting for players: ${seats}. Start the game now, or invite more with the link.`
-        : `Waiting for players: ${seats}. Invite them with the link, or add a bot.`;
+        ? t("game.turn.waiting_start", { seats })
+        : t("game.turn.waiting_invite", { seats });
     }
-    if (v.status === "cancelled") return "This game was cancelled.";
+    if (v.status === "cancelled") return t("game.turn.cancelled");
     if (v.status === "finished") {
       const winners = (v.result.winners || []).map((s) => this.name(s));
-      return `Game over. ${winners.length > 1 ? "Winners" : "Winner"}: ${winners.join(", ")}.`;
+      return t("game.turn.over", { count: winners.length, winners: joined(winners) });
     }
-    if (this.myTurn) return `Your turn: ${this.rules.hint(this.context())}`;
-    const who = v.to_act.map((s) => `${this.name(s)} (${LETTERS[s]})`).join(", ");
-    return `Waiting for ${who}.`;
+    if (this.myTurn) return t("game.turn.yours", { hint: this.rules.hint(this.context()) });
+    const who = joined(v.to_act.map((s) => `${this.name(s)} (${LETTERS[s]})`));
+    return t("game.turn.waiting_for", { who });
   }
 
   renderStatus() {
@@ -386,7 +387,7 @@ class GamePage {
       status.replaceChildren(h("span", { id: "turn", class: this.myTurn ? "mine" : "" }, text),
         h("span", { class: "status-side" },
           // role=timer is not announced every second; the time is in view in the sticky bar.
-          h("span", { id: "clock", class: "clock", role: "timer", "aria-label": "Time left for this turn", hidden: true }),
+          h("span", { id: "clock", class: "clock", role: "timer", "aria-label": t("game.clock.label"), hidden: true }),
           h("span", { id: "live", class: "live" })));
       this.renderLive();
     }
@@ -398,9 +399,10 @@ class GamePage {
   renderLinks() {
     const here = `${location.origin}/play?game=${encodeURIComponent(this.id)}`;
     document.getElementById("links").replaceChildren(
-      h("a", { href: "/play" }, "Lobby"),
-      h("a", { href: `${here}&watch=1`, id: "watch-link" }, "Spectator link"),
-      h("a", { href: leaderboardLink(), id: "leaderboard-link" }, "Leaderboard"));
+      h("a", { href: "/play" }, t("nav.lobby")),
+      h("a", { href: `${here}&watch=1`, id: "watch-link" }, t("nav.spectator")),
+      h("a", { href: howtoLink(this.id), id: "howto-link" }, t("nav.howto")),
+      h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
     // A private table's link carries its invite code: whoever opens it may join.
     if (this.view.visibility === "unlisted") return this.invite ? `${location.origin}${gameLink(this.id, { invite: this.invite })}` : null;
     return here;
@@ -413,19 +415,19 @@ class GamePage {
       const unlisted = v.visibility === "unlisted";
       if (joinLink) {
         parts.push(h("div", { class: "share" },
-          h("label", { for: "join-link" }, unlisted ? "Private table: invite with this link (it lets its holder join)" : "Invite with this link"),
+          h("label", { for: "join-link" }, unlisted ? t("game.seat.invite_private") : t("game.seat.invite")),
           h("input", { id: "join-link", readonly: true, value: joinLink, onfocus: (e) => e.target.select() })));
       } else if (unlisted) {
-        parts.push(h("p", { id: "private-note" }, "A private table: only the host's invite link lets people join."));
+        parts.push(h("p", { id: "private-note" }, t("game.seat.private_note")));
       }
       if (this.seat === null && !this.watch) {
         const form = h("form", { id: "join", class: "inline" },
-          h("label", { for: "join-name" }, "Your name"),
+          h("label", { for: "join-name" }, t("game.seat.your_name")),
           h("input", {
             id: "join-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname",
             value: this.player ? this.player.name : null,
           }),
-          h("button", { type: "submit", class: "primary" }, "Join"));
+          h("button", { type: "submit", class: "primary" }, t("game.seat.join")));
         form.addEventListener("submit", (event) => {
           event.preventDefault();
           const name = form.elements.name.value.trim();
@@ -435,32 +437,32 @@ class GamePage {
       }
       if (this.record && this.record.host && v.players.length < v.options.players) {
         const bot = h("form", { id: "add-bot-form", class: "inline" },
-          h("label", { for: "bot-kind" }, "Bot for a free seat"),
+          h("label", { for: "bot-kind" }, t("game.seat.bot_label")),
           h("select", { id: "bot-kind", name: "bot" },
-            h("option", { value: "greedy" }, "Greedy (plays well)"), h("option", { value: "random" }, "Random")),
-          h("button", { type: "submit", id: "add-bot" }, "Add bot"));
+            h("option", { value: "greedy" }, t("game.seat.bot_greedy")), h("option", { value: "random" }, t("game.seat.bot_random"))),
+          h("button", { type: "submit", id: "add-bot" }, t("game.seat.add_bot")));
         bot.addEventListener("submit", (event) => { event.preventDefault(); this.addBot(bot.elements.bot.value); });
         parts.push(bot);
       }
       if (this.record && this.record.host) {
         parts.push(h("div", { class: "inline" },
-          h("button", { type: "button", id: "start-game", class: "primary", onclick: () => this.host("start") }, "Start game"),
-          h("button", { type: "button", id: "cancel-game", class: "quiet", onclick: () => this.host("cancel") }, "Cancel game")));
+          h("button", { type: "button", id: "start-game", class: "primary", onclick: () => this.host("start") }, t("game.seat.start")),
+          h("button", { type: "button", id: "cancel-game", class: "quiet", onclick: () => this.host("cancel") }, t("game.seat.cancel"))));
       }
     } else if (this.seat === null) {
-      parts.push(h("p", {}, "You are watching this game."));
+      parts.push(h("p", {}, t("game.seat.watching")));
       if (v.next_game) {
-        parts.push(h("p", {}, h("a", { href: gameLink(v.next_game, { watch: true }), id: "watch-next" }, "Watch the next game")));
+        parts.push(h("p", {}, h("a", { href: gameLink(v.next_game, { watch: true }), id: "watch-next" }, t("game.seat.watch_next"))));
       }
     } else if (v.status === "finished") {
       parts.push(h("div", { class: "inline", id: "again" }, v.next_game
-        ? [h("p", {}, "The players asked for another game: your seat is kept for a few minutes."),
-          h("button", { type: "button", id: "next-game", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, "Go to the next game")]
-        : h("button", { type: "button", id: "play-again", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, "Play again")));
+        ? [h("p", {}, t("game.seat.next_asked")),
+          h("button", { type: "button", id: "next-game", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, t("game.seat.next_go"))]
+        : h("button", { type: "button", id: "play-again", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, t("game.seat.play_again"))));
     } else if (v.status === "running") {
       const me = v.players.find((p) => p.seat === this.seat);
       if (me && me.status === "active") parts.push(this.renderResign());
-      else if (me) parts.push(h("p", { id: "seat-status" }, `Your seat is ${STATUS_TEXT[me.status] || me.status}.`));
+      else if (me) parts.push(h("p", { id: "seat-status" }, t("game.seat.status", { status: statusText(me.status) })));
     }
     return parts;
   }
@@ -473,32 +475,32 @@ class GamePage {
           this.confirmingResign = true; this.render();
           document.getElementById("resign-confirm").focus();
         },
-      }, "Resign…"));
+      }, t("game.resign.open")));
     }
     return h("div", { class: "confirm", id: "resign-box", role: "group", "aria-labelledby": "resign-question" },
-      h("p", { id: "resign-question" }, "Resign this game? A bot plays your seat to the end and you rank last."),
+      h("p", { id: "resign-question" }, t("game.resign.question")),
       h("div", { class: "inline" },
-        h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => this.resign() }, "Yes, resign"),
+        h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => this.resign() }, t("game.resign.confirm")),
         h("button", {
           type: "button", id: "resign-cancel",
           onclick: () => { this.confirmingResign = false; this.render(); document.getElementById("resign-open").focus(); },
-        }, "Keep playing")));
+        }, t("game.resign.keep"))));
   }
 
   renderPlayers() {
     const v = this.view;
     return h("section", { class: "panel", "aria-labelledby": "players-title" },
-      h("h2", { id: "players-title" }, "Players"),
+      h("h2", { id: "players-title" }, t("game.players.title")),
       v.options.clock ? h("p", { class: "clock-rule", id: "clock-rule" },
-        `Turn clock: ${v.options.clock.turn_seconds} s per turn; a bot takes a seat over after ${v.options.clock.max_timeouts} missed turns in a row.`) : null,
+        t("game.players.clock", { seconds: v.options.clock.turn_seconds, timeouts: v.options.clock.max_timeouts })) : null,
       h("ul", { class: "players" }, v.players.map((p) => h("li", { class: v.to_act.includes(p.seat) ? "to-act" : "" },
-        this.tag(p.seat), p.seat === this.seat ? " (you)" : "",
-        v.to_act.includes(p.seat) ? h("span", { class: "badge" }, "to act") : null,
+        this.tag(p.seat), p.seat === this.seat ? t("common.you") : "",
+        v.to_act.includes(p.seat) ? h("span", { class: "badge" }, t("game.players.to_act")) : null,
         h("span", { class: `seat-status ${p.status || "active"}`, dataset: { seatStatus: p.status || "active" } },
-          p.status && p.status !== "active" ? `${STATUS_TEXT[p.status] || p.status}${p.bot ? ` (${p.bot})` : ""}` : "active"),
+          p.status && p.status !== "active" ? `${statusText(p.status)}${p.bot ? ` (${t(`game.bot.${p.bot}`)})` : ""}` : t("game.players.active")),
         p.deadline && v.status === "running" && v.to_act.includes(p.seat)
-          ? h("span", { class: "deadline", dataset: { deadlineOf: p.deadline }, title: `Deadline ${new Date(p.deadline).toLocaleTimeString()}` }, "") : null,
-        p.timeouts ? h("span", { class: "timeouts" }, ` missed ${p.timeouts} in a row`) : null,
+          ? h("span", { class: "deadline", dataset: { deadlineOf: p.deadline }, title: t("game.players.deadline", { time: clockTime(new Date(p.deadline)) }) }, "") : null,
+        p.timeouts ? h("span", { class: "timeouts" }, t("game.players.missed", { count: p.timeouts })) : null,
         v.state ? h("div", { class: "details" }, this.rules.playerDetails(this.context(), p.seat)) : null))));
   }
 
@@ -508,14 +510,14 @@ class GamePage {
     // A rated game's result says each seat's rating before and after it.
     const rated = new Map((v.result.ratings || []).map((r) => [r.seat, r]));
     return h("section", { class: "panel result", "aria-labelledby": "result-title", id: "result" },
-      h("h2", { id: "result-title" }, "Final score"),
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Rank"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col", class: "num" }, "Total"), rated.size ? h("th", { scope: "col", class: "num" }, "Rating") : null)),
+      h("h2", { id: "result-title" }, t("game.result.title")),
+      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.result.rank")), h("th", { scope: "col" }, t("board.player")),
+        h("th", { scope: "col", class: "num" }, t("game.result.total")), rated.size ? h("th", { scope: "col", class: "num" }, t("board.rating")) : null)),
         h("tbody", {}, v.result.standings.map((s) => h("tr", {},
-          h("td", {}, String(s.rank)), h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, String(s.total)),
+          h("td", {}, num(s.rank)), h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, num(s.total)),
           rated.size ? this.ratingCell(rated.get(s.seat)) : null)))),
-      rated.size ? h("p", { class: "hint" }, "Rating: a cautious estimate of skill (mu − 3 sigma), before → after this game. ",
-        h("a", { href: leaderboardLink() }, "Leaderboard")) : null);
+      rated.size ? h("p", { class: "hint" }, t("game.result.rating_hint"), " ",
+        h("a", { href: leaderboardLink() }, t("nav.leaderboard"))) : null);
   }
 
   /** "+2.1" (up or down), with "1.2 → 3.3" under it and the numbers on hover; a bot's rating is fixed. */
@@ -523,20 +525,22 @@ class GamePage {
     if (!entry) return h("td", {});
     const [before, after] = [entry.before.ordinal, entry.after.ordinal];
     const detail = `${ratingText(before)} → ${ratingText(after)}`;
-    const title = `Before: ${ratingText(before)} (mu ${ratingText(entry.before.mu)} ± ${ratingText(entry.before.sigma)}); ` +
-      `after: ${ratingText(after)} (mu ${ratingText(entry.after.mu)} ± ${ratingText(entry.after.sigma)})`;
-    if (entry.bot) return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat } }, ratingText(after), h("span", { class: "spread" }, "bot, fixed"));
+    const title = t("game.result.rating_title", {
+      before: ratingText(before), before_mu: ratingText(entry.before.mu), before_sigma: ratingText(entry.before.sigma),
+      after: ratingText(after), after_mu: ratingText(entry.after.mu), after_sigma: ratingText(entry.after.sigma),
+    });
+    if (entry.bot) return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat } }, ratingText(after), h("span", { class: "spread" }, t("game.result.bot_fixed")));
     const delta = after - before;
     const change = h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, changeText(delta));
     return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat, before: before.toFixed(3), after: after.toFixed(3) } },
-      entry.player ? h("a", { href: profileLink(entry.player), "aria-label": `${this.name(entry.seat)}: ${changeText(delta)}, ${detail}` }, change) : change,
+      entry.player ? h("a", { href: profileLink(entry.player), "aria-label": t("game.result.change_label", { name: this.name(entry.seat), change: changeText(delta), detail }) }, change) : change,
       h("span", { class: "spread" }, detail));
   }
 
   renderLog() {
-    const section = h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "What happened"));
+    const section = h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("game.log.title")));
     const ctx = this.context();
-    section.append(h("ol", { class: "log", id: "log", reversed: true, start: this.eventCount || null, tabindex: 0, "aria-label": "Latest events, newest first" },
+    section.append(h("ol", { class: "log", id: "log", reversed: true, start: this.eventCount || null, tabindex: 0, "aria-label": t("game.log.label") },
       this.events.map((e) => h("li", {}, this.describe(e, ctx)))));
     return section;
   }
@@ -545,23 +549,20 @@ class GamePage {
     const own = this.rules.describe(event, ctx);
     if (own) return own;
     switch (event.type) {
-      case "game_created": return "The game was created.";
-      case "player_joined": return `${event.name} joined (seat ${LETTERS[event.seat]})${event.bot ? ", a bot" : ""}.`;
-      case "player_left": return `${event.name} left.`;
-      case "seat_resigned": return `${this.name(event.seat)} resigned: a bot plays the seat.`;
-      case "seat_timed_out": return `${this.name(event.seat)} ran out of time: a bot moved.`;
-      case "seat_abandoned": return `${this.name(event.seat)} missed too many turns: a bot plays the seat.`;
-      case "game_started": return "The game started.";
-      case "game_cancelled": return "The host cancelled the game.";
-      case "game_finished": return "The game is over.";
-      default: return event.type.replace(/_/g, " ");
+      case "game_created": case "game_started": case "game_cancelled": case "game_finished":
+        return t(`event.${event.type}`);
+      case "player_joined": return t("event.player_joined", { name: event.name, seat: LETTERS[event.seat], bot: event.bot ? "yes" : "no" });
+      case "player_left": return t("event.player_left", { name: event.name });
+      case "seat_resigned": case "seat_timed_out": case "seat_abandoned":
+        return t(`event.${event.type}`, { name: this.name(event.seat) });
+      default: return t("event.other", { type: event.type.replace(/_/g, " ") });
     }
   }
 
   renderScorePanel(ctx) {
     if (!this.score || !this.score.score || !this.rules.renderScore) return null;
     return h("section", { class: "panel", "aria-labelledby": "score-title", id: "scores" },
-      h("h2", { id: "score-title" }, "Scores"), this.rules.renderScore(ctx, this.score.score));
+      h("h2", { id: "score-title" }, t("game.scores")), this.rules.renderScore(ctx, this.score.score));
   }
 
   async openReplay() {
@@ -575,21 +576,21 @@ class GamePage {
   /** A finished game's step-through, beside the board it steps. */
   renderReplay() {
     return this.replay ? this.renderStepper()
-      : h("button", { type: "button", id: "replay-open", onclick: () => this.openReplay() }, "Step through the whole game");
+      : h("button", { type: "button", id: "replay-open", onclick: () => this.openReplay() }, t("game.replay.open"));
   }
 
   renderStepper() {
     const r = this.replay;
     const go = (i) => { r.index = Math.max(0, Math.min(r.events.length, i)); this.render(); };
-    const current = r.index > 0 ? this.describe(r.events[r.index - 1], this.context()) : "The start.";
+    const current = r.index > 0 ? this.describe(r.events[r.index - 1], this.context()) : t("game.replay.start");
     return h("div", { class: "stepper" },
       h("div", { class: "inline" },
-        h("button", { type: "button", "data-key": "first", onclick: () => go(0) }, "First"),
-        h("button", { type: "button", "data-key": "back", onclick: () => go(r.index - 1) }, "Back"),
-        h("button", { type: "button", "data-key": "next", onclick: () => go(r.index + 1) }, "Next"),
-        h("button", { type: "button", "data-key": "last", onclick: () => go(r.events.length) }, "Last"),
-        h("button", { type: "button", "data-key": "close", onclick: () => { this.replay = null; this.render(); } }, "Close")),
-      h("label", { for: "replay-range" }, `Event ${r.index} of ${r.events.length}`),
+        h("button", { type: "button", "data-key": "first", onclick: () => go(0) }, t("game.replay.first")),
+        h("button", { type: "button", "data-key": "back", onclick: () => go(r.index - 1) }, t("game.replay.back")),
+        h("button", { type: "button", "data-key": "next", onclick: () => go(r.index + 1) }, t("game.replay.next")),
+        h("button", { type: "button", "data-key": "last", onclick: () => go(r.events.length) }, t("game.replay.last")),
+        h("button", { type: "button", "data-key": "close", onclick: () => { this.replay = null; this.render(); } }, t("game.replay.close"))),
+      h("label", { for: "replay-range" }, t("game.replay.position", { index: r.index, count: r.events.length })),
       h("input", { type: "range", id: "replay-range", min: 0, max: r.events.length, value: r.index, oninput: (e) => go(Number(e.target.value)) }),
       h("p", { id: "replay-now", "aria-live": "polite" }, current));
   }
@@ -600,20 +601,20 @@ class GamePage {
     const joinLink = this.renderLinks();
     const ctx = this.context();
     rerender(this.main, () => {
-      const title = h("h1", { class: "sr" }, `${this.config.title}, game ${this.id}`);
+      const title = h("h1", { class: "sr" }, t("game.heading", { title: this.config.title, id: this.id }));
       const seatParts = this.renderSeatPanel(joinLink);
-      const seatPanel = seatParts.length ? h("section", { class: "panel", id: "seat", "aria-label": "Your seat" }, seatParts) : null;
+      const seatPanel = seatParts.length ? h("section", { class: "panel", id: "seat", "aria-label": t("game.seat.label") }, seatParts) : null;
       if (!this.view.state) return [title, h("div", { class: "layout solo" }, h("div", { class: "side" }, seatPanel, this.renderPlayers()))];
       const boardState = this.replay ? this.rules.replayState(this.replay.events.slice(0, this.replay.index), ctx) : null;
-      const board = h("section", { class: "board-area", "aria-label": "Board" }, this.rules.renderBoard(ctx, boardState));
+      const board = h("section", { class: "board-area", "aria-label": t("game.board") }, this.rules.renderBoard(ctx, boardState));
       // The controls come next to the board (beside it on a wide screen, right under it
       // on a phone): a move, or the step-through of a finished game.
       const ended = this.view.status === "finished" || this.view.status === "cancelled";
       let controls = null;
       if (this.view.status === "running" && this.seat !== null) {
-        controls = h("section", { class: "panel controls", id: "controls", "aria-label": "Your move" }, this.rules.renderControls(ctx));
+        controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.move") }, this.rules.renderControls(ctx));
       } else if (ended) {
-        controls = h("section", { class: "panel controls", id: "controls", "aria-label": "Step through the game" }, this.renderReplay());
+        controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.replay") }, this.renderReplay());
       }
       return [title, h("div", { class: `layout${controls ? " with-controls" : ""}` },
         board, controls,

@@ -1,34 +1,34 @@
 // Ratings: this service's leaderboard (GET /leaderboards/{game}, paged with its cursor)
 // and a player's profile (GET /players/{id}). A rating is shown as its display value,
 // the ordinal (mu - 3 sigma), with mu ± sigma in small text.
-import { call, loadPlayer } from "./api.js";
+import { call, howtoLink, loadPlayer } from "./api.js";
 import { h } from "./dom.js";
+import { dec1, num, percent, t } from "./i18n.js";
 
 const PAGE = 25;
-const TITLES = { manhattan: "Manhattan", windcity: "Wind City" };
-
-export const ratingText = (value) => Number(value).toFixed(1);
-export const changeText = (delta) => `${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)}`;
+export const ratingText = (value) => dec1(value);
+export const changeText = (delta) => `${delta >= 0 ? "+" : "−"}${dec1(Math.abs(delta))}`;
 const spread = (r) => `${ratingText(r.mu)} ± ${ratingText(r.sigma)}`;
-const share = (value) => `${Math.round(100 * Number(value || 0))}%`;
+const share = (value) => percent(value);
 
 export const leaderboardLink = () => "/play?leaderboard=1";
 export const profileLink = (id) => `/play?${new URLSearchParams({ player: id })}`;
 
 function links() {
   document.getElementById("links").replaceChildren(
-    h("a", { href: "/play" }, "Lobby"),
-    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, "Leaderboard"));
+    h("a", { href: "/play" }, t("nav.lobby")),
+    h("a", { href: howtoLink(), id: "howto-link" }, t("nav.howto")),
+    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
 }
 
 function row(entry, me) {
   const mine = me && entry.player.id === me.id;
   return h("tr", { class: mine ? "mine" : null, dataset: { player: entry.player.id } },
-    h("td", { class: "num" }, String(entry.rank)),
-    h("td", { class: "who" }, h("a", { href: profileLink(entry.player.id) }, entry.player.name), mine ? " (you)" : ""),
+    h("td", { class: "num" }, num(entry.rank)),
+    h("td", { class: "who" }, h("a", { href: profileLink(entry.player.id) }, entry.player.name), mine ? t("common.you") : ""),
     h("td", { class: "num rating" }, ratingText(entry.ordinal),
       h("span", { class: "spread" }, spread(entry))),
-    h("td", { class: "num" }, String(entry.games)),
+    h("td", { class: "num" }, num(entry.games)),
     h("td", { class: "num" }, share(entry.win_share)));
 }
 
@@ -38,16 +38,16 @@ export async function showLeaderboard(config) {
   const main = document.getElementById("main");
   const me = loadPlayer();
   const body = h("tbody", { id: "board-rows" });
-  const more = h("button", { type: "button", id: "board-more", class: "quiet", hidden: true }, "More players");
+  const more = h("button", { type: "button", id: "board-more", class: "quiet", hidden: true }, t("board.more"));
   const note = h("p", { id: "board-note" });
   const table = h("table", { class: "leaderboard", id: "leaderboard" },
-    h("caption", { class: "sr" }, `${config.title} players by rating`),
+    h("caption", { class: "sr" }, t("board.caption", { title: config.title })),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col", class: "num" }, "#"),
-      h("th", { scope: "col" }, "Player"),
-      h("th", { scope: "col", class: "num" }, "Rating", h("span", { class: "spread" }, "mu ± sigma")),
-      h("th", { scope: "col", class: "num" }, "Games"),
-      h("th", { scope: "col", class: "num" }, "Won"))),
+      h("th", { scope: "col", class: "num" }, t("board.rank")),
+      h("th", { scope: "col" }, t("board.player")),
+      h("th", { scope: "col", class: "num" }, t("board.rating"), h("span", { class: "spread" }, t("board.spread"))),
+      h("th", { scope: "col", class: "num" }, t("board.games")),
+      h("th", { scope: "col", class: "num" }, t("board.won")))),
     body);
   let cursor = null;
   const load = async () => {
@@ -59,7 +59,7 @@ export async function showLeaderboard(config) {
       body.append(...page.entries.map((entry) => row(entry, me)));
       cursor = page.next_cursor;
       more.hidden = !cursor;
-      note.textContent = body.children.length ? "" : "Nobody yet: players show here after a few rated games.";
+      note.textContent = body.children.length ? "" : t("board.nobody");
     } catch (error) {
       note.textContent = error.message;
       note.className = "problem";
@@ -68,11 +68,10 @@ export async function showLeaderboard(config) {
   };
   more.addEventListener("click", load);
   main.replaceChildren(
-    h("h1", {}, `${config.title} leaderboard`),
+    h("h1", {}, t("board.heading", { title: config.title })),
     h("section", { class: "card-panel board-panel", "aria-labelledby": "board-title" },
-      h("h2", { id: "board-title" }, "Players by rating"),
-      h("p", { class: "hint" }, "The rating is a cautious estimate of skill (mu − 3 sigma), from every rated game's final ranking. " +
-        "A game is rated when every person at the table plays as a player."),
+      h("h2", { id: "board-title" }, t("board.title")),
+      h("p", { class: "hint" }, t("board.about")),
       table, note, more));
   await load();
   document.body.dataset.view = "leaderboard";
@@ -86,31 +85,31 @@ export async function showProfile(config, playerId) {
   try {
     profile = await call("GET", `/players/${encodeURIComponent(playerId)}`);
   } catch (error) {
-    main.replaceChildren(h("h1", {}, "Player not found"), h("p", { class: "problem" }, error.message),
-      h("p", {}, h("a", { href: leaderboardLink() }, "Back to the leaderboard")));
+    main.replaceChildren(h("h1", {}, t("profile.not_found")), h("p", { class: "problem" }, error.message),
+      h("p", {}, h("a", { href: leaderboardLink() }, t("profile.back"))));
     document.body.dataset.view = "profile";
     return;
   }
-  document.title = `${config.title} · ${profile.name}`;
+  document.title = t("page.title.profile", { title: config.title, name: profile.name });
   const me = loadPlayer();
   const games = Object.entries(profile.ratings);
   main.replaceChildren(
-    h("h1", { id: "profile-name", class: "who" }, profile.name, me && me.id === profile.id ? " (you)" : ""),
+    h("h1", { id: "profile-name", class: "who" }, profile.name, me && me.id === profile.id ? t("common.you") : ""),
     h("section", { class: "card-panel board-panel", id: "profile", "aria-labelledby": "profile-title", dataset: { player: profile.id } },
-      h("h2", { id: "profile-title" }, "Ratings"),
+      h("h2", { id: "profile-title" }, t("profile.ratings")),
       games.length
         ? h("table", { class: "leaderboard", id: "profile-ratings" },
           h("thead", {}, h("tr", {},
-            h("th", { scope: "col" }, "Game"),
-            h("th", { scope: "col", class: "num" }, "Rating", h("span", { class: "spread" }, "mu ± sigma")),
-            h("th", { scope: "col", class: "num" }, "Games"),
-            h("th", { scope: "col", class: "num" }, "Won"))),
+            h("th", { scope: "col" }, t("profile.game")),
+            h("th", { scope: "col", class: "num" }, t("board.rating"), h("span", { class: "spread" }, t("board.spread"))),
+            h("th", { scope: "col", class: "num" }, t("board.games")),
+            h("th", { scope: "col", class: "num" }, t("board.won")))),
           h("tbody", {}, games.map(([game, r]) => h("tr", { dataset: { game } },
-            h("td", {}, TITLES[game] || game),
+            h("td", {}, t(`games.${game}`)),
             h("td", { class: "num rating" }, ratingText(r.ordinal), h("span", { class: "spread" }, spread(r))),
-            h("td", { class: "num" }, String(r.games)),
+            h("td", { class: "num" }, num(r.games)),
             h("td", { class: "num" }, share(r.win_share))))))
-        : h("p", {}, "No rated games yet."),
-      h("p", {}, h("a", { href: leaderboardLink() }, `${config.title} leaderboard`))));
+        : h("p", {}, t("profile.none")),
+      h("p", {}, h("a", { href: leaderboardLink() }, t("board.heading", { title: config.title })))));
   document.body.dataset.view = "profile";
 }

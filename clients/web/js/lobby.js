@@ -1,27 +1,28 @@
 // The lobby: open and running games, a creation form, and this browser's own games;
 // with a player (POST /players, its key kept in localStorage): "My games" with their
 // your-turn badges and a quick match.
-import { apiBase, call, gameLink, loadPlayer, loadSeat, mySeats, saveSeat, savePlayer } from "./api.js";
+import { apiBase, call, gameLink, howtoLink, loadPlayer, loadSeat, mySeats, saveSeat, savePlayer } from "./api.js";
 import { h } from "./dom.js";
+import { ago, joined, t } from "./i18n.js";
 import { leaderboardLink } from "./leaderboard.js";
 
 const OPTIONS = {
   manhattan: {
     players: [2, 4, 2],
     fields: [
-      { name: "six_rounds", label: "Six rounds of 4 pieces (good with 3 players)", kind: "bool" },
-      { name: "promo_cards", label: "Promotion cards", kind: "bool" },
+      { name: "six_rounds", label: "lobby.option.six_rounds", kind: "bool" },
+      { name: "promo_cards", label: "lobby.option.promo_cards", kind: "bool" },
     ],
   },
   windcity: {
     players: [2, 5, 2],
     fields: [
       {
-        name: "play_area", label: "Play area", kind: "choice",
-        choices: [["used_sections", "Sections in use"], ["full", "Full board (24 rows)"]],
+        name: "play_area", label: "lobby.option.play_area", kind: "choice",
+        choices: [["used_sections", "lobby.option.used_sections"], ["full", "lobby.option.full"]],
       },
-      { name: "score_money", label: "Money counts as points", kind: "bool", checked: true },
-      { name: "max_turns", label: "Safety stop after turns", kind: "int", min: 10, max: 1000, value: 100 },
+      { name: "score_money", label: "lobby.option.score_money", kind: "bool", checked: true },
+      { name: "max_turns", label: "lobby.option.max_turns", kind: "int", min: 10, max: 1000, value: 100 },
     ],
   },
 };
@@ -91,14 +92,14 @@ function field(spec) {
   if (spec.kind === "bool") {
     return h("div", { class: "field check" },
       h("input", { type: "checkbox", id, name: spec.name, checked: spec.checked }),
-      h("label", { for: id }, spec.label));
+      h("label", { for: id }, t(spec.label)));
   }
   if (spec.kind === "choice") {
-    return h("div", { class: "field" }, h("label", { for: id }, spec.label),
+    return h("div", { class: "field" }, h("label", { for: id }, t(spec.label)),
       h("select", { id, name: spec.name },
-        spec.choices.map(([value, text]) => h("option", { value }, text))));
+        spec.choices.map(([value, text]) => h("option", { value }, t(text)))));
   }
-  return h("div", { class: "field" }, h("label", { for: id }, spec.label),
+  return h("div", { class: "field" }, h("label", { for: id }, t(spec.label)),
     h("input", { type: "number", id, name: spec.name, min: spec.min, max: spec.max, value: spec.value, required: true }));
 }
 
@@ -108,40 +109,40 @@ function createForm(config, say, player) {
   const players = [];
   for (let n = low; n <= high; n++) players.push(h("option", { value: n, selected: n === initial }, String(n)));
   const form = h("form", { id: "create", class: "card-panel", "aria-labelledby": "create-title" },
-    h("h2", { id: "create-title" }, "New game"),
-    h("div", { class: "field" }, h("label", { for: "opt-players" }, "Players"),
+    h("h2", { id: "create-title" }, t("lobby.create.title")),
+    h("div", { class: "field" }, h("label", { for: "opt-players" }, t("lobby.create.players")),
       h("select", { id: "opt-players", name: "players" }, players)),
     spec.fields.map(field),
-    h("div", { class: "field" }, h("label", { for: "host-name" }, "Your name (joins the first seat)"),
+    h("div", { class: "field" }, h("label", { for: "host-name" }, t("lobby.create.name")),
       h("input", {
-        id: "host-name", name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "leave empty to only host",
+        id: "host-name", name: "name", maxlength: 32, autocomplete: "nickname", placeholder: t("lobby.create.name_placeholder"),
         value: player ? player.name : null,
       })),
-    h("div", { class: "field" }, h("label", { for: "opt-visibility" }, "Table"),
+    h("div", { class: "field" }, h("label", { for: "opt-visibility" }, t("lobby.create.table")),
       h("select", { id: "opt-visibility", name: "visibility" },
-        h("option", { value: "public" }, "Public: listed in the lobby"),
-        h("option", { value: "unlisted" }, "Private: only with the invite link"))),
+        h("option", { value: "public" }, t("lobby.create.public")),
+        h("option", { value: "unlisted" }, t("lobby.create.unlisted")))),
     h("div", { class: "field check" },
       h("input", { type: "checkbox", id: "opt-start", name: "start" }),
-      h("label", { for: "opt-start" }, "Start as soon as every seat is taken")),
-    h("fieldset", { id: "clock-options" }, h("legend", {}, "Turn clock"),
+      h("label", { for: "opt-start" }, t("lobby.create.when_full"))),
+    h("fieldset", { id: "clock-options" }, h("legend", {}, t("lobby.clock.title")),
       h("div", { class: "field check" },
         h("input", { type: "checkbox", id: "opt-clock", name: "clock" }),
-        h("label", { for: "opt-clock" }, "Limit the time per turn (a bot moves for a late player)")),
-      h("div", { class: "field" }, h("label", { for: "opt-turn_seconds" }, "Seconds per turn"),
+        h("label", { for: "opt-clock" }, t("lobby.clock.limit"))),
+      h("div", { class: "field" }, h("label", { for: "opt-turn_seconds" }, t("lobby.clock.seconds")),
         h("input", {
           type: "number", id: "opt-turn_seconds", name: "turn_seconds", min: CLOCK_RANGE.turn_seconds[0],
           max: CLOCK_RANGE.turn_seconds[1], value: 120, inputmode: "numeric", required: true, disabled: true,
         })),
-      h("div", { class: "field" }, h("label", { for: "opt-max_timeouts" }, "Missed turns in a row before a bot takes the seat"),
+      h("div", { class: "field" }, h("label", { for: "opt-max_timeouts" }, t("lobby.clock.max_timeouts")),
         h("input", {
           type: "number", id: "opt-max_timeouts", name: "max_timeouts", min: CLOCK_RANGE.max_timeouts[0],
           max: CLOCK_RANGE.max_timeouts[1], value: 3, inputmode: "numeric", required: true, disabled: true,
         }))),
-    h("details", {}, h("summary", {}, "Advanced"),
-      h("div", { class: "field" }, h("label", { for: "opt-seed" }, "Seed (replays the same deal)"),
+    h("details", {}, h("summary", {}, t("lobby.create.advanced")),
+      h("div", { class: "field" }, h("label", { for: "opt-seed" }, t("lobby.create.seed")),
         h("input", { id: "opt-seed", name: "seed", type: "number", min: 0, inputmode: "numeric" }))),
-    h("button", { type: "submit", class: "primary", id: "create-game" }, "Create game"));
+    h("button", { type: "submit", class: "primary", id: "create-game" }, t("lobby.create.submit")));
   // The clock's fields count (and are checked) only with the clock on.
   const clockBox = form.querySelector("#opt-clock");
   clockBox.addEventListener("change", () => {
@@ -202,18 +203,18 @@ function createForm(config, say, player) {
 
 function gameRow(config, summary) {
   const mine = loadSeat(config.game, summary.id);
-  const names = summary.players.map((p) => (p.bot && p.status === "bot" ? `${p.name} (bot)` : p.name)).join(", ") || "nobody yet";
-  const seats = `${summary.players.length} of ${summary.options.players} seats`;
+  const names = joined(summary.players.map((p) => (p.bot && p.status === "bot" ? t("lobby.row.bot", { name: p.name }) : p.name))) || t("lobby.row.nobody");
+  const seats = t("lobby.row.seats", { taken: summary.players.length, seats: summary.options.players });
   const open = summary.status === "open";
   return h("li", { class: "game-row", dataset: { id: summary.id } },
     h("span", { class: "game-id" }, summary.id),
-    h("span", {}, open ? `${seats}: ${names}` : `${names}`),
+    h("span", {}, open ? t("lobby.row.open", { seats, names }) : `${names}`),
     h("span", { class: "row-links" },
       h("a", { href: gameLink(summary.id), class: "button" },
-        mine && mine.token ? "Resume" : open ? "Join" : "Open",
-        h("span", { class: "sr" }, ` game ${summary.id}`)),
-      h("a", { href: gameLink(summary.id, { watch: true }), class: "button quiet" }, "Watch",
-        h("span", { class: "sr" }, ` game ${summary.id}`))));
+        mine && mine.token ? t("lobby.row.resume") : open ? t("lobby.row.join") : t("lobby.row.open_game"),
+        h("span", { class: "sr" }, t("lobby.row.sr_game", { id: summary.id }))),
+      h("a", { href: gameLink(summary.id, { watch: true }), class: "button quiet" }, t("lobby.row.watch"),
+        h("span", { class: "sr" }, t("lobby.row.sr_game", { id: summary.id })))));
 }
 
 async function listSection(config, status, title) {
@@ -223,25 +224,24 @@ async function listSection(config, status, title) {
     const { games } = await call("GET", `/games?status=${status}&limit=20`);
     section.append(games.length
       ? h("ul", { class: "games", id: `games-${status}` }, games.map((g) => gameRow(config, g)))
-      : h("p", {}, status === "open" ? "No open game: create one." : "None right now."));
+      : h("p", {}, status === "open" ? t("lobby.list.no_open") : t("lobby.list.none")));
   } catch (error) {
     section.append(h("p", { class: "problem" }, error.message));
   }
   return section;
 }
 
-const STATUS_WORDS = { open: "waiting for players", running: "being played", finished: "finished", cancelled: "cancelled" };
+const STATUS_WORDS = { open: "lobby.status.open", running: "lobby.status.running", finished: "lobby.status.finished", cancelled: "lobby.status.cancelled" };
 
 /** Without a player: a name creates one (POST /players) and keeps its key here. */
 function playerForm(config, say) {
   const form = h("form", { id: "player-form", class: "card-panel", "aria-labelledby": "player-title" },
-    h("h2", { id: "player-title" }, "Your player"),
-    h("p", {}, "A player keeps your games together in this browser: “My games” shows where it is your turn, " +
-      "quick match finds you a table and “Play again” keeps the table together. No password: the key stays in this browser."),
+    h("h2", { id: "player-title" }, t("lobby.player.title")),
+    h("p", {}, t("lobby.player.about")),
     h("div", { class: "inline" },
-      h("label", { for: "player-name" }, "Name"),
+      h("label", { for: "player-name" }, t("lobby.player.name")),
       h("input", { id: "player-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname" }),
-      h("button", { type: "submit", class: "primary", id: "create-player" }, "Create player")));
+      h("button", { type: "submit", class: "primary", id: "create-player" }, t("lobby.player.submit"))));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     say("");
@@ -263,7 +263,7 @@ function playerForm(config, say) {
 /** The player's games in this service (GET /players/me/games), newest activity first. */
 async function myGames(config, player) {
   const section = h("section", { class: "card-panel", "aria-labelledby": "my-games-title", id: "my-games-panel" },
-    h("h2", { id: "my-games-title" }, `My games (${player.name})`));
+    h("h2", { id: "my-games-title" }, t("lobby.mine.title", { name: player.name })));
   let games;
   try {
     ({ games } = await call("GET", "/players/me/games?limit=20", { token: player.key }));
@@ -272,18 +272,19 @@ async function myGames(config, player) {
     return section;
   }
   if (!games.length) {
-    section.append(h("p", {}, "None yet: create a game, join one or try a quick match."));
+    section.append(h("p", {}, t("lobby.mine.none")));
     return section;
   }
   section.append(h("ul", { class: "games", id: "my-games" }, games.map((g) => {
-    const others = g.players.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(", ") || "nobody else yet";
+    const others = joined(g.players.map((p) => (p.bot ? t("lobby.row.bot", { name: p.name }) : p.name))) || t("lobby.mine.nobody");
     return h("li", { class: `game-row${g.my_turn ? " my-turn" : ""}`, dataset: { id: g.id, myTurn: String(g.my_turn) } },
       h("span", { class: "game-id" }, g.id),
-      g.my_turn ? h("span", { class: "badge turn-badge" }, "Your turn") : null,
-      h("span", {}, `${STATUS_WORDS[g.status] || g.status}, with ${others}`),
+      g.my_turn ? h("span", { class: "badge turn-badge" }, t("lobby.mine.your_turn")) : null,
+      h("span", {}, t("lobby.mine.row", { status: STATUS_WORDS[g.status] ? t(STATUS_WORDS[g.status]) : g.status, others })),
+      g.updated_at ? h("time", { class: "when", datetime: g.updated_at }, ago(g.updated_at)) : null,
       h("span", { class: "row-links" },
-        h("a", { href: gameLink(g.id), class: "button" }, g.my_turn ? "Play" : "Open",
-          h("span", { class: "sr" }, ` game ${g.id}`))));
+        h("a", { href: gameLink(g.id), class: "button" }, g.my_turn ? t("lobby.mine.play") : t("lobby.row.open_game"),
+          h("span", { class: "sr" }, t("lobby.row.sr_game", { id: g.id })))));
   })));
   return section;
 }
@@ -295,19 +296,19 @@ function quickMatch(config, say, player) {
   const players = [];
   for (let n = low; n <= high; n++) players.push(h("option", { value: n, selected: n === initial }, String(n)));
   const form = h("form", { id: "quick", class: "card-panel", "aria-labelledby": "quick-title" },
-    h("h2", { id: "quick-title" }, "Quick match"),
-    h("p", {}, "A seat at a table of people who asked for the same: the game starts once it is full."),
-    h("div", { class: "field" }, h("label", { for: "quick-players" }, "Players"),
+    h("h2", { id: "quick-title" }, t("lobby.quick.title")),
+    h("p", {}, t("lobby.quick.about")),
+    h("div", { class: "field" }, h("label", { for: "quick-players" }, t("lobby.create.players")),
       h("select", { id: "quick-players", name: "players" }, players)),
     h("div", { class: "field check" },
       h("input", { type: "checkbox", id: "quick-clock", name: "clock" }),
-      h("label", { for: "quick-clock" }, "Turn clock")),
-    h("div", { class: "field" }, h("label", { for: "quick-seconds" }, "Seconds per turn"),
+      h("label", { for: "quick-clock" }, t("lobby.clock.title"))),
+    h("div", { class: "field" }, h("label", { for: "quick-seconds" }, t("lobby.clock.seconds")),
       h("input", {
         type: "number", id: "quick-seconds", name: "turn_seconds", min: CLOCK_RANGE.turn_seconds[0],
         max: CLOCK_RANGE.turn_seconds[1], value: 120, inputmode: "numeric", required: true, disabled: true,
       })),
-    h("button", { type: "submit", class: "primary", id: "quick-match" }, "Find a table"));
+    h("button", { type: "submit", class: "primary", id: "quick-match" }, t("lobby.quick.submit")));
   const clockBox = form.querySelector("#quick-clock");
   clockBox.addEventListener("change", () => { form.querySelector("#quick-seconds").disabled = !clockBox.checked; });
   form.addEventListener("submit", async (event) => {
@@ -340,14 +341,15 @@ export async function showLobby(config) {
   const mine = mySeats(config.game).slice(0, 10);
   const player = loadPlayer();
   const [open, running, games] = await Promise.all([
-    listSection(config, "open", "Open games"),
-    listSection(config, "running", "Games being played"),
+    listSection(config, "open", t("lobby.list.open")),
+    listSection(config, "running", t("lobby.list.running")),
     player ? myGames(config, player) : null,
   ]);
   document.getElementById("links").replaceChildren(
-    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, "Leaderboard"));
+    h("a", { href: howtoLink(), id: "howto-link" }, t("nav.howto")),
+    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
   main.replaceChildren(
-    h("h1", {}, `${config.title}: play in the browser`),
+    h("h1", {}, t("lobby.heading", { title: config.title })),
     games, // first, across the page: where it is the player's turn
     h("div", { class: "lobby" },
       h("div", { class: "forms" },
@@ -355,11 +357,12 @@ export async function showLobby(config) {
         createForm(config, say, player)),
       h("div", { class: "lists" },
         mine.length ? h("section", { class: "card-panel", "aria-labelledby": "mine" },
-          h("h2", { id: "mine" }, "Your games in this browser"),
+          h("h2", { id: "mine" }, t("lobby.browser.title")),
           h("ul", { class: "games" }, mine.map((m) => h("li", { class: "game-row" },
             h("span", { class: "game-id" }, m.id),
-            h("span", {}, m.name ? `as ${m.name}` : "as host"),
-            h("a", { href: gameLink(m.id), class: "button" }, "Resume", h("span", { class: "sr" }, ` game ${m.id}`)))))) : null,
+            h("span", {}, m.name ? t("lobby.browser.as", { name: m.name }) : t("lobby.browser.host")),
+            m.saved ? h("time", { class: "when", datetime: new Date(m.saved).toISOString() }, ago(m.saved)) : null,
+            h("a", { href: gameLink(m.id), class: "button" }, t("lobby.row.resume"), h("span", { class: "sr" }, t("lobby.row.sr_game", { id: m.id }))))))) : null,
         open, running,
-        h("button", { type: "button", class: "quiet", onclick: () => showLobby(config) }, "Refresh lists"))));
+        h("button", { type: "button", class: "quiet", onclick: () => showLobby(config) }, t("lobby.refresh")))));
 }

@@ -1,34 +1,52 @@
-// Entry point: which game this service serves, then the lobby or a game page.
-import { call, setBase } from "./api.js";
-import { showLobby } from "./lobby.js";
-import { showGame } from "./game.js";
-import { showLeaderboard, showProfile } from "./leaderboard.js";
+// Entry point: the page's language, which game this service serves, then the lobby, a
+// game page, the leaderboard, a profile or the game's "How to play".
+import { LANGUAGES, language, loadLanguage, setLanguage, t } from "./i18n.js";
+import { setBase } from "./api.js";
 import { h } from "./dom.js";
 
+/** The switch in the header: the language is kept in this browser (localStorage). */
+function languageSwitch() {
+  const select = h("select", { id: "lang", "aria-label": t("page.language"), onchange: (e) => setLanguage(e.target.value) },
+    Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
+  document.getElementById("language").replaceChildren(select);
+}
+
 async function main() {
+  await loadLanguage();
+  languageSwitch();
+  document.getElementById("links").setAttribute("aria-label", t("page.links"));
   const config = await fetch("/play/config.json").then((r) => r.json());
+  config.title = t(`games.${config.game}`);
   setBase(config.api_base || "");
   document.body.dataset.game = config.game;
-  document.getElementById("brand").textContent = `${config.title}`;
+  document.getElementById("brand").textContent = config.title;
   const params = new URLSearchParams(location.search);
   const gameId = params.get("game");
+  const titled = (key, fields = {}) => { document.title = t(key, { title: config.title, ...fields }); };
   if (gameId) {
-    document.title = `${config.title} · game ${gameId}`;
+    titled("page.title.game", { id: gameId });
+    const { showGame } = await import("./game.js");
     await showGame(config, gameId, params.get("watch") === "1", params.get("invite"));
   } else if (params.get("player")) {
-    document.title = `${config.title} · player`;
+    titled("page.title.player");
+    const { showProfile } = await import("./leaderboard.js");
     await showProfile(config, params.get("player"));
   } else if (params.has("leaderboard")) {
-    document.title = `${config.title} · leaderboard`;
+    titled("page.title.leaderboard");
+    const { showLeaderboard } = await import("./leaderboard.js");
     await showLeaderboard(config);
+  } else if (params.has("howto")) {
+    titled("page.title.howto");
+    const { showHowto } = await import("./howto.js");
+    showHowto(config);
   } else {
-    document.title = `${config.title} · lobby`;
+    titled("page.title.lobby");
+    const { showLobby } = await import("./lobby.js");
     await showLobby(config);
   }
 }
 
 main().catch((error) => {
   const where = document.getElementById("main");
-  where.replaceChildren(h("p", { class: "problem" }, `Something went wrong: ${error.message}`));
-  void call; // the API module is loaded for its side effects only here
+  where.replaceChildren(h("p", { class: "problem" }, t("page.broken", { message: error.message })));
 });

@@ -2,17 +2,18 @@
 // the observatories, the plan builder, the insurance answer and the turn's playback.
 import { LETTERS } from "./api.js";
 import { h, keyboardGrid } from "./dom.js";
+import { joined, num, t } from "./i18n.js";
 
 const COLS = "ABCDEFGHIJKL";
-const DIRS = { N: "north", S: "south", E: "east", W: "west" };
+const dirName = (dir) => t(`windcity.dir.${dir}`);
 const STEP_MS = 250;
 
 const rowOf = (square) => Number(square.slice(1));
 const colOf = (square) => COLS.indexOf(square[0]);
 const section = (row) => (row <= 4 ? 0 : Math.floor((row - 5) / 5) + 1);
-const terrain = (row) => (row <= 4 ? "sea" : row === 5 ? "beach" : `land section ${section(row)}`);
-const actionText = (a) => (a.kind === "kauf" ? "Kauf (buy a house)" : `${DIRS[a.dir]} ${a.steps}`);
-const actionShort = (a) => (a.kind === "kauf" ? "Kauf" : `${a.dir}${a.steps}`);
+const terrain = (row) => (row <= 4 ? t("windcity.terrain.sea") : row === 5 ? t("windcity.terrain.beach") : t("windcity.terrain.land", { section: section(row) }));
+const actionText = (a) => (a.kind === "kauf" ? t("windcity.kauf_long") : t("windcity.move_long", { dir: dirName(a.dir), steps: a.steps }));
+const actionShort = (a) => (a.kind === "kauf" ? t("windcity.kauf") : t("windcity.move_short", { dir: t(`windcity.dir_short.${a.dir}`), steps: a.steps }));
 
 // The last resolved turn, collected from the live events, and its playback position.
 let lastTurn = null;
@@ -71,10 +72,7 @@ const mine = (ctx) => (ctx.state.you ? ctx.state.you : null);
 
 export function hint(ctx) {
   switch (ctx.state.phase) {
-    case "hurricane": return "place the hurricane on a square of row 1.";
-    case "houses": return "place a house on a highlighted square.";
-    case "plan": return "plan 1 to 3 actions of your card.";
-    case "insure": return "buy insurance from the active player, or none.";
+    case "hurricane": case "houses": case "plan": case "insure": return t(`windcity.hint.${ctx.state.phase}`);
     default: return "";
   }
 }
@@ -118,8 +116,8 @@ function plannedPath(ctx) {
 
 async function squareClick(ctx, square) {
   const phase = ctx.state.phase;
-  if (ctx.seat === null) { ctx.say(`${square}. You are watching: join a game to play.`); return; }
-  if (!ctx.myTurn) { ctx.say(`It is not your turn: waiting for ${ctx.view.to_act.map(ctx.name).join(", ")}.`); return; }
+  if (ctx.seat === null) { ctx.say(`${square}. ${t("common.watching")}`); return; }
+  if (!ctx.myTurn) { ctx.say(t("common.not_your_turn_waiting", { who: joined(ctx.view.to_act.map(ctx.name)) })); return; }
   if (phase === "hurricane" || phase === "houses") {
     // Legal or not, the server decides; a refused move changes nothing and says why.
     const type = phase === "hurricane" ? "place_hurricane" : "place_house";
@@ -128,10 +126,10 @@ async function squareClick(ctx, square) {
   }
   if (phase === "plan" && hasKauf(ctx)) {
     if (kaufTargets(ctx).includes(square)) { ctx.say(""); ctx.ui.kauf = square; ctx.update(); return; }
-    ctx.say(`${square} cannot be bought on: a Kauf needs one of your own single houses off the beach that you do not renew.`);
+    ctx.say(t("windcity.why.kauf_target", { square }));
     return;
   }
-  ctx.say(phase === "plan" ? "Choose actions from your card first." : "Choose the houses to insure below.");
+  ctx.say(phase === "plan" ? t("windcity.why.plan_first") : t("windcity.why.insure_below"));
 }
 
 function squareButton(ctx, state, square, marks) {
@@ -143,16 +141,19 @@ function squareButton(ctx, state, square, marks) {
   const passed = marks.passed.get(square);
   const planned = marks.planned.get(square);
   const unused = row > 4 && section(row) > state.land_sections;
-  const parts = [`${square}: ${terrain(row)}${unused ? " (not in use)" : ""}`];
+  const parts = [t("windcity.square.where", { square, terrain: terrain(row), unused: unused ? "yes" : "no" })];
   if (house) {
-    parts.push(`${ctx.name(house.owner)}'s ${house.duplex ? "duplex" : house.beach ? "beach house" : "house"} (${LETTERS[house.owner]})${house.insured ? ", insured" : ""}`);
+    parts.push(t("windcity.square.house", {
+      name: ctx.name(house.owner), kind: house.duplex ? "duplex" : house.beach ? "beach" : "house",
+      letter: LETTERS[house.owner], insured: house.insured ? "yes" : "no",
+    }));
   }
-  if (obs) parts.push(`observatory${obs.marker ? " with its 5-point marker" : ""}`);
-  if (hurricane) parts.push("the hurricane");
-  if (passed) parts.push(`hurricane path step ${passed}`);
-  if (planned) parts.push(`planned path step ${planned}`);
-  if (legal) parts.push(marks.kauf ? "Kauf target" : "legal");
-  if (marks.kauf && ctx.ui.kauf === square) parts.push("chosen");
+  if (obs) parts.push(t("windcity.square.observatory", { marker: obs.marker ? "yes" : "no" }));
+  if (hurricane) parts.push(t("windcity.square.hurricane"));
+  if (passed) parts.push(t("windcity.square.passed", { step: passed }));
+  if (planned) parts.push(t("windcity.square.planned", { step: planned }));
+  if (legal) parts.push(marks.kauf ? t("windcity.square.kauf_target") : t("windcity.square.legal"));
+  if (marks.kauf && ctx.ui.kauf === square) parts.push(t("windcity.square.chosen"));
   const classes = ["sq", row <= 4 ? "sea" : row === 5 ? "beach" : `land s${section(row) % 2}`];
   if (unused) classes.push("unused");
   if (house) classes.push("house", `p${house.owner}`);
@@ -167,7 +168,7 @@ function squareButton(ctx, state, square, marks) {
   if (house) text = LETTERS[house.owner] + (house.duplex ? LETTERS[house.owner] : "") + (house.insured ? "✓" : "");
   else if (obs) text = obs.marker ? "★" : "◎";
   return h("button", {
-    type: "button", class: classes.join(" "), "aria-label": parts.join(", "),
+    type: "button", class: classes.join(" "), "aria-label": parts.join(t("common.sep")),
     "aria-disabled": marks.active && !legal ? "true" : null,
     dataset: { key: square, square, legal: String(legal) },
     onclick: () => squareClick(ctx, square),
@@ -196,7 +197,7 @@ export function renderBoard(ctx, replay) {
     if (lastTurn.done && lastTurn.step < lastTurn.path.length) marks.hurricane = shown[shown.length - 1] || marks.hurricane;
   }
   plannedPath(ctx).forEach((sq, i) => marks.planned.set(sq, i + 1));
-  const grid = h("div", { class: "grid", role: "group", "aria-label": "The squares, north at the top" });
+  const grid = h("div", { class: "grid", role: "group", "aria-label": t("windcity.board.squares") });
   for (let row = state.north_edge; row >= 1; row--) {
     for (let col = 0; col < 12; col++) grid.append(squareButton(ctx, state, `${COLS[col]}${row}`, marks));
   }
@@ -211,9 +212,9 @@ export function renderBoard(ctx, replay) {
   // (a style property, not an attribute: the page's CSP has no 'unsafe-inline').
   board.style.setProperty("--rows", String(state.north_edge));
   return [
-    h("h2", { class: "board-title" }, replay ? "The board at this step" : "The city, north at the top"),
+    h("h2", { class: "board-title" }, replay ? t("common.board_at_step") : t("windcity.board.title")),
     board,
-    h("p", { class: "legend" }, "Letters: owners (doubled: duplex), ✓ insured, ★ observatory with its marker (◎ taken), @ the hurricane. Sea in blue, the beach row in sand."),
+    h("p", { class: "legend" }, t("windcity.board.legend")),
   ];
 }
 
@@ -227,7 +228,7 @@ function renderPlan(ctx) {
   const toggle = (index) => {
     const at = ui.actions.indexOf(index);
     if (at >= 0) ui.actions.splice(at, 1);
-    else if (ui.actions.length >= 3) { ctx.say("A plan has at most 3 actions: remove one first."); return; }
+    else if (ui.actions.length >= 3) { ctx.say(t("windcity.plan.at_most")); return; }
     else ui.actions.push(index);
     if (!hasKauf(ctx)) ui.kauf = null;
     ctx.say("");
@@ -239,40 +240,40 @@ function renderPlan(ctx) {
   if (ui.kauf && !targets.includes(ui.kauf)) ui.kauf = null;
   const kaufPart = hasKauf(ctx)
     ? h("div", { class: "field" },
-      h("label", { for: "kauf-target" }, "Kauf target (or click your house on the board)"),
+      h("label", { for: "kauf-target" }, t("windcity.plan.kauf_target")),
       targets.length
         ? h("select", { id: "kauf-target", onchange: (e) => { ui.kauf = e.target.value || null; ctx.update(); } },
-          h("option", { value: "" }, "choose a house"),
+          h("option", { value: "" }, t("windcity.plan.choose_house")),
           targets.map((sq) => h("option", { value: sq, selected: ui.kauf === sq }, sq)))
-        : h("p", { class: "problem" }, "You have no single house off the beach to buy on."))
+        : h("p", { class: "problem" }, t("windcity.plan.no_target")))
     : null;
   return h("div", { id: "plan" },
-    h("h2", {}, `Your card: ${card.number}`),
-    h("div", { class: "actions", role: "group", "aria-label": "The card's actions, in the order you pick them" }, card.actions.map((a, i) => {
+    h("h2", {}, t("windcity.plan.card", { number: card.number })),
+    h("div", { class: "actions", role: "group", "aria-label": t("windcity.plan.actions_label") }, card.actions.map((a, i) => {
       const index = i + 1;
       const order = ui.actions.indexOf(index);
       return h("button", {
         type: "button", class: `action${order >= 0 ? " chosen" : ""}`, "aria-pressed": String(order >= 0),
-        "aria-label": `Action ${index}: ${actionText(a)}, cost ${a.cost}${order >= 0 ? `, step ${order + 1} of the plan` : ""}`,
+        "aria-label": t("windcity.plan.action_label", { index, action: actionText(a), cost: a.cost, chosen: order >= 0 ? "yes" : "no", step: order + 1 }),
         dataset: { key: `action${index}`, index: String(index), kind: a.kind },
         onclick: () => toggle(index),
       }, h("span", { class: "order", "aria-hidden": "true" }, order >= 0 ? String(order + 1) : ""),
-      h("span", { "aria-hidden": "true" }, `${actionShort(a)} · ${a.cost}`));
+      h("span", { "aria-hidden": "true" }, `${actionShort(a)} · ${num(a.cost)}`));
     })),
     kaufPart,
-    you.renewable.length ? h("fieldset", {}, h("legend", {}, "Renew insurance (others lapse)"),
+    you.renewable.length ? h("fieldset", {}, h("legend", {}, t("windcity.plan.renew")),
       h("div", { class: "checks" }, you.renewable.map((r) => h("div", { class: "field check" },
         h("input", {
           type: "checkbox", id: `renew-${r.square}`, checked: ui.renew.has(r.square),
           onchange: (e) => { if (e.target.checked) ui.renew.add(r.square); else ui.renew.delete(r.square); ctx.update(); },
         }),
-        h("label", { for: `renew-${r.square}` }, `${r.square}, costs ${r.price}`))))) : null,
+        h("label", { for: `renew-${r.square}` }, t("windcity.costs", { square: r.square, price: r.price })))))) : null,
     h("p", { id: "plan-cost", class: renewCost > money ? "problem" : "" },
-      `Renewals now: ${renewCost}. Actions, paid at the end of the turn: ${actionCost}. You have ${money}.`),
+      t("windcity.plan.cost", { renew: renewCost, actions: actionCost, money })),
     h("button", {
       type: "button", class: "primary", id: "make-plan", disabled: !ui.actions.length || ctx.busy,
       onclick: () => ctx.send({ type: "plan", actions: [...ui.actions], kauf: hasKauf(ctx) ? ui.kauf : null, renew: you.renewable.map((r) => r.square).filter((sq) => ui.renew.has(sq)) }),
-    }, "Make plan"));
+    }, t("windcity.plan.submit")));
 }
 
 function renderInsure(ctx) {
@@ -283,19 +284,19 @@ function renderInsure(ctx) {
   const cost = you.insurable.filter((r) => ui.insure.has(r.square)).reduce((s, r) => s + r.price, 0);
   const squares = you.insurable.map((r) => r.square).filter((sq) => ui.insure.has(sq));
   return h("div", { id: "insure-panel" },
-    h("h2", {}, `Insurance from ${ctx.name(ctx.state.active)}`),
-    h("fieldset", {}, h("legend", {}, "Insure these houses"),
+    h("h2", {}, t("windcity.insure.title", { name: ctx.name(ctx.state.active) })),
+    h("fieldset", {}, h("legend", {}, t("windcity.insure.legend")),
       h("div", { class: "checks" }, you.insurable.map((r) => h("div", { class: "field check" },
         h("input", {
           type: "checkbox", id: `insure-${r.square}`, checked: ui.insure.has(r.square),
           onchange: (e) => { if (e.target.checked) ui.insure.add(r.square); else ui.insure.delete(r.square); ctx.update(); },
         }),
-        h("label", { for: `insure-${r.square}` }, `${r.square}, costs ${r.price}`))))),
-    h("p", { id: "insure-cost", class: cost > money ? "problem" : "" }, `Cost: ${cost}. You have ${money}.`),
+        h("label", { for: `insure-${r.square}` }, t("windcity.costs", { square: r.square, price: r.price })))))),
+    h("p", { id: "insure-cost", class: cost > money ? "problem" : "" }, t("windcity.insure.cost", { cost, money })),
     h("button", {
       type: "button", class: "primary", id: "insure", disabled: ctx.busy,
       onclick: () => ctx.send({ type: "insure", squares }),
-    }, squares.length ? `Insure ${squares.length} house${squares.length > 1 ? "s" : ""} for ${cost}` : "Insure nothing"));
+    }, t("windcity.insure.submit", { count: squares.length, cost })));
 }
 
 export function renderControls(ctx) {
@@ -303,66 +304,67 @@ export function renderControls(ctx) {
   const you = mine(ctx);
   if (ctx.myTurn && s.phase === "plan" && you && you.card) return renderPlan(ctx);
   if (ctx.myTurn && s.phase === "insure" && you) return renderInsure(ctx);
-  if (ctx.myTurn) return h("p", {}, `Your turn: ${hint(ctx)}`);
+  if (ctx.myTurn) return h("p", {}, t("game.turn.yours", { hint: hint(ctx) }));
   if (you && you.plan && you.card) {
-    return h("p", {}, `Your plan: ${you.plan.actions.map((i) => actionShort(you.card.actions[i - 1])).join(", ")}` +
-      `${you.plan.kauf ? `, Kauf on ${you.plan.kauf}` : ""}. Waiting for insurance answers.`);
+    return h("p", {}, t("windcity.wait.plan", {
+      actions: joined(you.plan.actions.map((i) => actionShort(you.card.actions[i - 1]))), kauf: you.plan.kauf || "",
+    }));
   }
-  return h("p", {}, s.phase === "insure" ? `${ctx.name(s.active)} sells insurance: waiting for ${s.pending.map(ctx.name).join(", ")}.` : "Waiting for the other players.");
+  return h("p", {}, s.phase === "insure" ? t("windcity.wait.insure", { name: ctx.name(s.active), who: joined(s.pending.map(ctx.name)) }) : t("windcity.wait.others"));
 }
 
 export function playerDetails(ctx, seat) {
   const p = ctx.state.players[seat];
-  return h("span", {}, p.in_game ? `money ${p.money} · ${p.houses_on_board} on the board · ${p.stock} in stock` : "out of the game");
+  return h("span", {}, p.in_game ? t("windcity.player.line", { money: p.money, board: p.houses_on_board, stock: p.stock }) : t("windcity.player.out"));
 }
 
 export function renderInfo(ctx) {
   const s = ctx.state;
-  const turnPart = s.phase === "hurricane" || s.phase === "houses" ? "Setting up" : `Turn ${s.turn} of at most ${s.max_turns}`;
+  const turnPart = s.phase === "hurricane" || s.phase === "houses" ? t("windcity.info.setup") : t("windcity.info.turn", { turn: s.turn, max: s.max_turns });
   return h("section", { class: "panel", "aria-labelledby": "turn-title" },
     h("h2", { id: "turn-title" }, turnPart),
-    h("p", {}, `Hurricane: ${s.hurricane || "off the board"} · ${s.deck_size} cards in the deck · north edge row ${s.north_edge}`),
+    h("p", {}, t("windcity.info.line", { hurricane: s.hurricane || t("windcity.info.off_board"), deck: s.deck_size, edge: s.north_edge })),
     lastTurn ? h("div", { id: "last-turn" },
-      h("h3", {}, "Last turn"),
-      h("ol", {}, lastTurn.events.map((e) => h("li", {}, describe(e, ctx) || e.type))),
-      h("button", { type: "button", id: "play-back", "data-key": "play-back", onclick: () => play(ctx) }, "Play the turn back")) : null);
+      h("h3", {}, t("windcity.info.last_turn")),
+      h("ol", {}, lastTurn.events.map((e) => h("li", {}, describe(e, ctx) || t("event.other", { type: e.type.replace(/_/g, " ") })))),
+      h("button", { type: "button", id: "play-back", "data-key": "play-back", onclick: () => play(ctx) }, t("windcity.info.play_back"))) : null);
 }
 
 /** One column per player (names wrap), one row per figure: fits a phone with 5 players. */
 export function renderScore(ctx, score) {
   if (!score.seats) return null;
   const rows = [
-    ["houses", "Houses"], ["beach", "Beach houses"], ["duplex", "Duplexes"], ["house_points", "House points"],
-    ["money", score.score_money === false ? "Money (not counted)" : "Money"], ["total", "Total"],
+    ["houses", t("windcity.score.houses")], ["beach", t("windcity.score.beach")], ["duplex", t("windcity.score.duplex")],
+    ["house_points", t("windcity.score.house_points")],
+    ["money", score.score_money === false ? t("windcity.score.money_uncounted") : t("windcity.score.money")], ["total", t("game.result.total")],
   ];
   return h("table", { class: "scores" },
     h("thead", {}, h("tr", {}, h("td", { class: "corner" }), score.seats.map((s) => h("th", { scope: "col" }, ctx.tag(s.seat))))),
     h("tbody", {}, rows.map(([key, label]) => h("tr", { class: key === "total" ? "total" : "" },
       h("th", { scope: "row" }, label),
-      score.seats.map((s) => h("td", { class: "num", dataset: { seat: String(s.seat), key } }, String(s[key])))))));
+      score.seats.map((s) => h("td", { class: "num", dataset: { seat: String(s.seat), key } }, num(s[key])))))));
 }
 
 export function describe(e, ctx) {
-  const who = (s) => (typeof s === "number" ? `${ctx.name(s)} (${LETTERS[s]})` : "the bank");
+  const who = (s) => (typeof s === "number" ? `${ctx.name(s)} (${LETTERS[s]})` : t("windcity.event.bank"));
+  const E = (key, params) => t(`windcity.event.${key}`, params);
   switch (e.type) {
-    case "hurricane_placed": return `${who(e.seat)} put the hurricane on ${e.square}.`;
-    case "house_placed": return `${who(e.seat)} built a house on ${e.square}.`;
-    case "turn_started": return `Turn ${e.turn}: ${who(e.seat)}.`;
-    case "card_drawn": return `${who(e.seat)} drew a card.`;
-    case "deck_reshuffled": return `The deck was reshuffled (${e.size} cards).`;
-    case "plan_made": return `${who(e.seat)} made a plan${e.renew.length ? `, renewing ${e.renew.join(" ")}` : ""}${e.lapsed.length ? `; lapsed ${e.lapsed.join(" ")}` : ""}.`;
-    case "insurance_market": return `${who(e.seller)} sells insurance${e.pending.length ? ` to ${e.pending.map(who).join(", ")}` : ""}.`;
-    case "insured": return `${who(e.seat)} insured ${e.squares.length ? e.squares.join(" ") : "nothing"}${e.paid ? ` for ${e.paid}` : ""}.`;
-    case "payment": return `${who(e.payer)} paid ${who(e.payee)} ${e.amount} (${e.reason}).`;
-    case "turn_revealed": return `Card ${e.card} revealed; plan: ${e.plan.map((i) => actionShort(e.card_actions[i - 1])).join(", ")}${e.kauf ? `, Kauf on ${e.kauf}` : ""}.`;
-    case "hurricane_moved": return `The hurricane went ${DIRS[e.dir]}${e.rest ? " to rest" : ""}: ${e.squares.join(" ") || "nowhere"}${e.left_board ? ", off the north edge" : ""}.`;
-    case "house_destroyed": return `The house on ${e.square} (${who(e.owner)}) was destroyed.`;
-    case "observatory_taken": return `${who(e.seat)} took the observatory marker on ${e.square}.`;
-    case "calm_bonus": return `${who(e.seat)} gets the calm bonus.`;
-    case "kauf": return `${who(e.seat)} bought a duplex on ${e.square}.`;
-    case "kauf_void": return `${who(e.seat)}'s Kauf on ${e.square} is void (${e.reason}).`;
-    case "bankrupt": return `${who(e.seat)} is bankrupt and out of the game.`;
-    case "game_over": return `The game ends (${String(e.reason).replace(/_/g, " ")}).`;
+    case "hurricane_placed": case "house_placed": case "observatory_taken": case "kauf":
+      return E(e.type, { who: who(e.seat), square: e.square });
+    case "turn_started": return E("turn_started", { turn: e.turn, who: who(e.seat) });
+    case "card_drawn": case "calm_bonus": case "bankrupt": return E(e.type, { who: who(e.seat) });
+    case "deck_reshuffled": return t("event.deck_reshuffled", { size: e.size });
+    case "plan_made": return E("plan_made", { who: who(e.seat), renew: e.renew.join(" "), lapsed: e.lapsed.join(" ") });
+    case "insurance_market": return E("insurance_market", { who: who(e.seller), to: joined(e.pending.map(who)) });
+    case "insured": return E("insured", { who: who(e.seat), squares: e.squares.join(" "), paid: e.paid || 0 });
+    case "payment": return E("payment", { payer: who(e.payer), payee: who(e.payee), amount: e.amount, reason: E(`reason.${e.reason}`) });
+    case "turn_revealed": return E("turn_revealed", { card: e.card, plan: joined(e.plan.map((i) => actionShort(e.card_actions[i - 1]))), kauf: e.kauf || "" });
+    case "hurricane_moved": return E("hurricane_moved", {
+      dir: dirName(e.dir), rest: e.rest ? "yes" : "no", squares: e.squares.join(" "), left: e.left_board ? "yes" : "no",
+    });
+    case "house_destroyed": return E("house_destroyed", { square: e.square, who: who(e.owner) });
+    case "kauf_void": return E("kauf_void", { who: who(e.seat), square: e.square, reason: E(`void.${e.reason}`) });
+    case "game_over": return E("game_over", { reason: E(`end.${e.reason}`) });
     default: return null;
   }
 }
