@@ -56,3 +56,7 @@ _.WEBHOOK_DELIVERIES, _.WEBHOOK_LATENCY
 # cache attribute set by a test.
 _.daemon_threads, _.log_message, _.do_GET, _.do_POST, _.do_DELETE, _.ctx, _.sha
 _.merge_slashes  # Flask's url_map setting (shared/http/app.py)
+
+# PettingZoo's AECEnv API, called by its tests and users (shared/rl/env.py); pytest's
+# module-level marks (tests/rl/test_envs.py).
+_.observation_space, _.action_space, _.pytestmark

@@ -36,9 +36,9 @@ def _counting(self, command, check_health=True):
     return _orig(self, command, check_health)
 
 
-def _asking(self, packed):
+def _asking(self, packed, count=1):
     _sent[0] += 1
-    return _orig_ask(self, packed)
+    return _orig_ask(self, packed, count)
 
 
 def commandstats(client) -> collections.Counter:

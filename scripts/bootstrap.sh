@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Creates the virtual environment and installs the project with its dev extra.
+# Creates the virtual environment and installs the project with its dev and rl extras
+# (rl: PettingZoo for shared/rl, which tests/rl tests).
 set -euo pipefail
 venv=${1:-.venv}
 py=${PYTHON:-python3}
@@ -20,4 +21,4 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q -e '.[dev]'
+"$venv/bin/python" -m pip install -q -e '.[dev,rl]'

@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# A three-node Redis Cluster on loopback, for the scale-out bench and the API tests.
+# A Redis Cluster on loopback, for the scale-out bench, the API tests and the failover
+# rehearsal: three primaries and three replicas by default.
 #   scripts/redis_cluster.sh start   # prints REDIS_URL=... REDIS_CLUSTER=1
 #   scripts/redis_cluster.sh stop
-#   scripts/redis_cluster.sh status
-# Settings: CLUSTER_PORTS (default "7101 7102 7103"), CLUSTER_DIR (default ./var/cluster).
-# Each node: --cluster-enabled yes, append-only, its own dir; no replicas.
+#   scripts/redis_cluster.sh status  # each node's state and role
+# Settings: CLUSTER_PORTS (default "7101 7102 7103 7104 7105 7106"), CLUSTER_REPLICAS
+# (replicas per primary; default 1 with six ports or more, else 0: the test session's
+# three ports make three primaries and no replicas), CLUSTER_NODE_TIMEOUT (ms before a
+# silent primary is failed over, default 5000), CLUSTER_DIR (default ./var/cluster).
+# Each node: --cluster-enabled yes, append-only, its own dir; bus port = port + 10000.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PORTS=(${CLUSTER_PORTS:-7101 7102 7103})
+PORTS=(${CLUSTER_PORTS:-7101 7102 7103 7104 7105 7106})
 DIR=${CLUSTER_DIR:-$PWD/var/cluster}
+if [ "${#PORTS[@]}" -ge 6 ]; then default_replicas=1; else default_replicas=0; fi
+REPLICAS=${CLUSTER_REPLICAS:-$default_replicas}
+NODE_TIMEOUT=${CLUSTER_NODE_TIMEOUT:-5000}
 
 ping() { redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null | grep -q PONG; }
 
@@ -21,7 +28,7 @@ start() {
   for p in "${PORTS[@]}"; do
     mkdir -p "$DIR/$p"
     redis-server --daemonize yes --bind 127.0.0.1 --port "$p" \
-      --cluster-enabled yes --cluster-config-file "$DIR/$p/nodes.conf" --cluster-node-timeout 5000 \
+      --cluster-enabled yes --cluster-config-file "$DIR/$p/nodes.conf" --cluster-node-timeout "$NODE_TIMEOUT" \
       --dir "$DIR/$p" --appendonly yes --save "" --maxclients 10000 \
       --pidfile "$DIR/$p/redis.pid" --logfile "$DIR/$p/redis.log"
   done
@@ -31,7 +38,7 @@ start() {
   done
   nodes=()
   for p in "${PORTS[@]}"; do nodes+=("127.0.0.1:$p"); done
-  redis-cli --cluster create "${nodes[@]}" --cluster-replicas 0 --cluster-yes >"$DIR/create.log"
+  redis-cli --cluster create "${nodes[@]}" --cluster-replicas "$REPLICAS" --cluster-yes >"$DIR/create.log"
   for _ in $(seq 200); do
     ok=1
     for p in "${PORTS[@]}"; do
@@ -41,6 +48,18 @@ start() {
     sleep 0.05
   done
   [ "$ok" = 1 ] || { echo "error: the cluster did not reach state ok; see $DIR/create.log" >&2; exit 1; }
+  if [ "$REPLICAS" -gt 0 ]; then  # every replica's link to its primary up (WAIT counts on it)
+    for _ in $(seq 200); do
+      ok=1
+      for p in "${PORTS[@]}"; do
+        info=$(redis-cli -p "$p" info replication)
+        if grep -q 'role:slave' <<<"$info" && ! grep -q 'master_link_status:up' <<<"$info"; then ok=0; fi
+      done
+      [ "$ok" = 1 ] && break
+      sleep 0.05
+    done
+    [ "$ok" = 1 ] || { echo "error: the replicas did not sync; see $DIR/*/redis.log" >&2; exit 1; }
+  fi
   echo "REDIS_URL=redis://127.0.0.1:${PORTS[0]}/0 REDIS_CLUSTER=1"
 }
 
@@ -58,7 +77,11 @@ stop() {
 
 status() {
   for p in "${PORTS[@]}"; do
-    printf '%s: ' "$p"; redis-cli -p "$p" cluster info 2>/dev/null | grep cluster_state || echo down
+    printf '%s: ' "$p"
+    state=$(redis-cli -p "$p" cluster info 2>/dev/null | grep cluster_state | tr -d '\r') || state=""
+    if [ -z "$state" ]; then echo down; continue; fi
+    role=$(redis-cli -p "$p" info replication | grep '^role:' | tr -d '\r')
+    echo "$state $role"
   done
 }
 

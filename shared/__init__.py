@@ -8,6 +8,7 @@ Layers, top to bottom; a package imports only those below it (docs/architecture.
 - ``games``: the domain, behind :class:`shared.games.Games`;
 - ``store``: the only door to Redis;
 - ``ops``: settings and metrics;
+- ``i18n``: the API's languages (catalogs, ``Accept-Language``), used by ``http``;
 - ``engine``, ``rng``: the pure contract a game's rules implement (all a rules package
   may import).
 """

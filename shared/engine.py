@@ -52,13 +52,20 @@ class RuleError(ValueError):
     """A move, option or setup that the rules forbid.
 
     ``code`` is stable and machine-readable (it becomes the problem+json ``code``),
-    e.g. ``not-your-turn``, ``wrong-phase``, ``cannot-afford``.
+    e.g. ``not-your-turn``, ``wrong-phase``, ``cannot-afford``. ``message`` is an
+    English template whose ``{name}`` fields ``params`` fill
+    (``RuleError("cannot-afford", "insurance costs {cost}", cost=3)``): the API
+    translates the template (the catalogs' msgid) and inserts the values after.
+    ``.message`` is the English text; ``.template`` and ``.params`` what it was made of.
     """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        text = message.format_map(params) if params else message
+        super().__init__(text)
         self.code = code
-        self.message = message
+        self.message = text
+        self.template = message
+        self.params = params
 
 
 class Engine(Protocol):

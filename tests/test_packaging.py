@@ -26,13 +26,22 @@ print(backend.build_editable(out))
 
 
 def tree_packages() -> set[str]:
-    """Every package (a folder with ``__init__.py``) under the top-level names."""
-    return {
+    """Every package (a folder with ``__init__.py``) under the top-level names, and every
+    folder of message catalogs (gettext's layout, ``locales/<lang>/LC_MESSAGES``: data
+    that setuptools ships as the package data of a package of its own)."""
+    code = {
         ".".join(init.parent.relative_to(ROOT).parts)
         for top in TOP_LEVEL
         for init in (ROOT / top).rglob("__init__.py")
         if "__pycache__" not in init.parts
     }
+    catalogs = {
+        ".".join(found.parent.relative_to(ROOT).parts)
+        for top in TOP_LEVEL
+        for pattern in ("*.po", "*.pot")
+        for found in (ROOT / top).rglob(pattern)
+    }
+    return code | catalogs
 
 
 def test_package_list_matches_the_tree() -> None:
@@ -73,7 +82,12 @@ def test_builds_without_warnings_and_ships_package_data(tmp_path: Path) -> None:
         "shared/store/document-1.dict",
     } <= names
     for package in tree_packages():
-        assert f"{package.replace('.', '/')}/__init__.py" in names, package
+        folder = package.replace(".", "/")
+        assert any(n.startswith(f"{folder}/") for n in names), package
+        if (ROOT / folder / "__init__.py").exists():
+            assert f"{folder}/__init__.py" in names, package
+    for language in ("de", "ja"):  # the API's message catalogs (shared/i18n)
+        assert f"shared/i18n/locales/{language}/LC_MESSAGES/messages.po" in names
     tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert tops == set(TOP_LEVEL)  # no tests/, bench/ or scripts/ installed
     top_level_txt = next(n for n in names if n.endswith(".dist-info/top_level.txt"))

@@ -76,6 +76,10 @@ class Games:
 
     def __init__(self, engine: Engine, store: GameStore, settings: dict[str, Any]) -> None:
         self.ctx = Context(engine, store, settings)
+        # every write waits for this many replicas (the service's and the worker's stores)
+        store.replicate(
+            settings.get("REDIS_WAIT_REPLICAS", 0), settings.get("REDIS_WAIT_TIMEOUT_MS", 200)
+        )
         self.writes = WriteLoop(self.ctx)
         self.answers = Answers(self.ctx)
         self.lifecycle = Lifecycle(self.ctx, self.writes)

@@ -10,9 +10,11 @@ nothing), and two workers playing the same turn cannot both succeed.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from shared.engine import Engine, Move, RuleError, Strategy
+from shared import bots as levels
+from shared.engine import Engine, Move, RuleError, State, Strategy
 from shared.games import OPEN, Games, Outcome, matches, seats
 from shared.games.document import GameDoc, started
 from shared.games.errors import NotFound
@@ -48,7 +50,20 @@ def bot_rng(doc: GameDoc, seat: int) -> random.Random:
     return random.Random(f"{doc['id']}:{doc['version']}:{seat}")
 
 
-def play_due(games: Games, game_id: str) -> tuple[GameDoc, int]:
+class Thinking(Exception):  # noqa: N818 (a signal, not an error)
+    """A search bot's decision is being made elsewhere (shared/worker/thinking.py):
+    come back to this game later."""
+
+
+Think = Callable[[Engine, State, int, str, int, Any], Move]
+"""Where a search bot's move is decided: ``(engine, state, seat, level, seed, key)``."""
+
+
+def _think_here(engine: Engine, state: State, seat: int, level: str, seed: int, key: Any) -> Move:
+    return levels.decide(engine, state, seat, level, seed)
+
+
+def play_due(games: Games, game_id: str, think: Think | None = None) -> tuple[GameDoc, int]:
     """Play one due seat of the game: the written document and the lag in ms (from the
     moment the move was due to now). Raises :class:`NothingDue`."""
     engine = games.engine
@@ -85,11 +100,16 @@ def play_due(games: Games, game_id: str) -> tuple[GameDoc, int]:
                 player["status"] = seats.ABANDONED
                 player["bot"] = seats.TAKEOVER_BOT
                 events.append({"type": "seat_abandoned", "seat": seat})
-        choose = strategy(engine, player.get("bot"))
+        name = player.get("bot") or seats.TAKEOVER_BOT
         before = started(doc)
         legal = list(engine.legal_moves(before, seat))
         rng = bot_rng(doc, seat)
-        move = choose(games.view(doc, seat), legal, rng)
+        if name in levels.SEARCH_LEVELS:  # a search bot: the worker's pool thinks
+            seed = rng.getrandbits(63)
+            key = (doc["id"], doc["version"], seat)
+            move = (think or _think_here)(engine, before, seat, name, seed, key)
+        else:
+            move = strategy(engine, name)(games.view(doc, seat), legal, rng)
         try:
             state, move_events = engine.apply_move(before, seat, move)
         except RuleError:  # a strategy's own move (not a listed one) was refused

@@ -75,7 +75,7 @@ def now_text() -> str:
 
 
 def not_found(game_id: str) -> NotFound:
-    return NotFound("game-not-found", f"There is no game {game_id!r}.")
+    return NotFound("game-not-found", "There is no game {game_id!r}.", game_id=game_id)
 
 
 def check_if_match(doc: GameDoc, if_match: IfMatch) -> None:
@@ -83,7 +83,8 @@ def check_if_match(doc: GameDoc, if_match: IfMatch) -> None:
     if if_match is not None and not if_match(doc["version"]):
         raise PreconditionFailed(
             "version-mismatch",
-            f"The game is at version {doc['version']}; If-Match does not match.",
+            "The game is at version {version}; If-Match does not match.",
+            extra={"version": doc["version"]},
             version=doc["version"],
         )
 

@@ -3,9 +3,13 @@ python-chess's ``IllegalMoveError``), each kind one reason a request cannot be d
 
 Every error carries a stable machine-readable ``code`` (``game-not-found``,
 ``invalid-token``, ``not-your-turn`` ...), a human ``detail`` and extra fields for the
-answer (``version=``, ``errors=``). The kinds say *why*, never *how to answer*: status
-codes, titles and headers belong to the HTTP layer, whose error handlers map each kind
-to its status (its ``errors`` module). The webhooks layer raises these too.
+answer (``extra={"version": 3}``, ``errors``). The detail is an English template whose
+``{name}`` fields the keyword arguments fill (``Conflict("not-your-turn", "Seat {seat} is
+not expected to act now.", seat=2)``): the HTTP layer translates the template (the
+catalogs' msgid, shared/i18n) and inserts the values after, so never build a detail with
+an f-string. The kinds say *why*, never *how to answer*: status codes, titles and
+headers belong to the HTTP layer, whose error handlers map each kind to its status (its
+``errors`` module). The webhooks layer raises these too.
 
 The engine's own :class:`shared.engine.RuleError` stays apart: it is the rules' refusal,
 these are the kit's.
@@ -13,20 +17,27 @@ these are the kit's.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
 class GameError(ValueError):
-    """A refusal of the games layer: ``code``, ``detail`` and ``extra`` answer fields.
+    """A refusal of the games layer: ``code``, ``detail`` (the English text, made from
+    ``template`` and ``params``) and ``extra`` answer fields.
 
     Raise one of the kinds below; the base class is for catching them all.
     """
 
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
-        super().__init__(detail)
+    def __init__(
+        self, code: str, detail: str, /, *, extra: Mapping[str, Any] | None = None, **params: Any
+    ) -> None:
+        text = detail.format_map(params) if params else detail
+        super().__init__(text)
         self.code = code
-        self.detail = detail
-        self.extra = extra
+        self.detail = text
+        self.template = detail
+        self.params = params
+        self.extra = dict(extra or {})
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.detail!r})"
@@ -60,16 +71,27 @@ class Invalid(GameError):
     ``idempotency-key-reused``, ``webhook-url-refused`` ...)."""
 
     @classmethod
-    def field(cls, location: str, name: str, detail: str, message: str) -> Invalid:
+    def field(cls, location: str, name: str, detail: str, message: str, **params: Any) -> Invalid:
         """``validation-error`` for one field, shaped like the schemas' own refusals
-        (``errors={location: {field: [message]}}``)."""
-        return cls("validation-error", detail, errors={location: {name: [message]}})
+        (``errors={location: {field: [message]}}``; ``message`` stays English, as the
+        schemas' own do); ``detail`` a template ``params`` fill."""
+        errors = {location: {name: [message]}}
+        return cls("validation-error", detail, extra={"errors": errors}, **params)
 
 
 class RateLimited(GameError):
     """Too many requests of one kind (``rate-limited``): retry in ``retry_after``
     seconds."""
 
-    def __init__(self, code: str, detail: str, retry_after: int, **extra: Any) -> None:
-        super().__init__(code, detail, **extra)
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        retry_after: int,
+        /,
+        *,
+        extra: Mapping[str, Any] | None = None,
+        **params: Any,
+    ) -> None:
+        super().__init__(code, detail, extra=extra, **params)
         self.retry_after = retry_after

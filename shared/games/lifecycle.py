@@ -97,7 +97,7 @@ class Lifecycle:
         try:  # a trial set-up: option combinations the schema cannot judge are bad input
             engine.setup(count, options, seed)
         except RuleError as error:
-            raise Invalid(error.code, error.message) from error
+            raise Invalid(error.code, error.template, **error.params) from error
         host_token = tokens.new_token()
         game_id = game_id or secrets.token_hex(8)
         now = now_text()
@@ -162,6 +162,8 @@ class Lifecycle:
         metrics.record_write(engine.NAME, None, OPEN, "ok")
         ttl = settings["GAME_TTL_IDLE"]
         store.tracking.moved(game_id, None, OPEN, owner, created_us, ttl)
+        if result.unconfirmed is not None:  # (REDIS_WAIT_REPLICAS) not yet on the replicas
+            raise result.unconfirmed
         return doc, host_token, invite
 
     def _check_clock(self, clock: dict[str, Any] | None) -> Clock | None:
@@ -170,8 +172,10 @@ class Lifecycle:
             return None
         low = self.ctx.settings.get("CLOCK_MIN_TURN_SECONDS", 10)
         if not low <= clock["turn_seconds"] <= seats.MAX_TURN_SECONDS:
-            detail = f"turn_seconds must be {low}..{seats.MAX_TURN_SECONDS}."
-            raise Invalid.field("json", "clock", detail, "Out of range.")
+            detail = "turn_seconds must be {low}..{high}."
+            raise Invalid.field(
+                "json", "clock", detail, "Out of range.", low=low, high=seats.MAX_TURN_SECONDS
+            )
         return {
             "turn_seconds": clock["turn_seconds"],
             "max_timeouts": clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS),
@@ -251,7 +255,9 @@ class Lifecycle:
             if joined < engine.MIN_PLAYERS:
                 raise Conflict(
                     "not-enough-players",
-                    f"{joined} joined; at least {engine.MIN_PLAYERS} are needed.",
+                    "{joined} joined; at least {needed} are needed.",
+                    joined=joined,
+                    needed=engine.MIN_PLAYERS,
                 )
             return started_outcome(engine, doc, [])
 
@@ -262,7 +268,7 @@ class Lifecycle:
 
         def decide(doc: GameDoc) -> Outcome:
             if doc["status"] in OVER:
-                raise Conflict("game-over", f"The game is already {doc['status']}.")
+                raise Conflict("game-over", "The game is already {status}.", status=doc["status"])
             new: GameDoc = {**doc, "status": CANCELLED, "to_act": []}
             return Outcome(new, [{"type": "game_cancelled"}])
 

@@ -80,7 +80,7 @@ def quick_match(
     try:  # a bad mix is refused before any table is opened for it
         engine.setup(options["players"], dict(engine_options), 0)
     except RuleError as error:
-        raise Invalid(error.code, error.message) from error
+        raise Invalid(error.code, error.template, **error.params) from error
     pool = _pool(options, bots_after)
     ttl = int(settings["GAME_TTL_OPEN"])
     for _ in range(CLAIMS):

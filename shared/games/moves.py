@@ -50,9 +50,11 @@ class Moves:
             seat = require_seat(doc, digest)
             check_if_match(doc, if_match)
             if doc["status"] != RUNNING:
-                raise Conflict("game-not-running", f"The game is {doc['status']}.")
+                raise Conflict("game-not-running", "The game is {status}.", status=doc["status"])
             if seat not in doc["to_act"]:
-                raise Conflict("not-your-turn", f"Seat {seat} is not expected to act now.")
+                raise Conflict(
+                    "not-your-turn", "Seat {seat} is not expected to act now.", seat=seat
+                )
             seats.require_active(doc, seat)
             state, events = engine.apply_move(started(doc), seat, move)
             new: GameDoc = {

@@ -140,8 +140,10 @@ def check(name: str) -> str:
     hidden = next((char for char in name if invisible(char)), None)
     if hidden is not None:
         label = unicodedata.name(hidden, "unassigned")
-        detail = f"name: U+{ord(hidden):04X} ({label}) cannot be seen; use visible characters."
-        raise Invalid.field("json", "name", detail, MESSAGE)
+        detail = "name: U+{point} ({label}) cannot be seen; use visible characters."
+        raise Invalid.field(
+            "json", "name", detail, MESSAGE, point=f"{ord(hidden):04X}", label=label
+        )
     if not 1 <= len(name) <= 32 or not name.strip():
         raise Invalid.field("json", "name", "name: 1-32 characters, not only spaces.", MESSAGE)
     return name
@@ -197,5 +199,8 @@ def refuse_taken(name: str, players: list[PlayerEntry]) -> None:
     taken = taken_by(name, players)
     if taken is not None:
         raise Conflict(
-            "name-taken", f"{name!r} is taken or too like {taken!r}, who already joined."
+            "name-taken",
+            "{name!r} is taken or too like {taken!r}, who already joined.",
+            name=name,
+            taken=taken,
         )

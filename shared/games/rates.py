@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import time
+from typing import Final
 
 import limits
 from limits import RateLimitItem
@@ -44,11 +45,6 @@ def parse_rate(text: str | None) -> Rate | None:
     return rate
 
 
-def describe(rate: Rate) -> str:
-    """``"3 per 60 s"``: how a refusal's detail names a rate."""
-    return f"{rate.amount} per {rate.get_expiry()} s"
-
-
 def window_of(rate: Rate, now: float | None = None) -> tuple[int, int]:
     """The current window's number and the whole seconds until it ends (at least 1)."""
     now = time.time() if now is None else now
@@ -58,12 +54,34 @@ def window_of(rate: Rate, now: float | None = None) -> tuple[int, int]:
     return number, retry_after
 
 
+TOO_MANY: Final = {
+    "moves": "Too many moves: at most {amount} per {seconds} s; retry in {retry} s.",
+    "requests": "Too many requests: at most {amount} per {seconds} s; retry in {retry} s.",
+    "games created": (
+        "Too many games created: at most {amount} per {seconds} s; retry in {retry} s."
+    ),
+    "joins": "Too many joins: at most {amount} per {seconds} s; retry in {retry} s.",
+    "webhook tests of this game": (
+        "Too many webhook tests of this game: at most {amount} per {seconds} s; retry in {retry} s."
+    ),
+    "failed authentications": (
+        "Too many failed authentications: at most {amount} per {seconds} s; retry in {retry} s."
+    ),
+}
+"""The detail template of each limit (``what`` is counted), one msgid each: the thing
+counted is part of the sentence a translation builds."""
+
+
 def rate_limited(rate: Rate, retry_after: int, what: str) -> RateLimited:
-    """``rate-limited``: retry in ``retry_after`` seconds."""
+    """``rate-limited``: retry in ``retry_after`` seconds (``what``: a key of
+    :data:`TOO_MANY`)."""
     return RateLimited(
         "rate-limited",
-        f"Too many {what}: at most {describe(rate)}; retry in {retry_after} s.",
+        TOO_MANY[what],
         retry_after,
+        amount=rate.amount,
+        seconds=rate.get_expiry(),
+        retry=retry_after,
     )
 
 

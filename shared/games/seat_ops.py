@@ -73,9 +73,9 @@ def resign(
                 "The game has not started: leave it with DELETE /games/{id}/players/me.",
             )
         if doc["status"] != RUNNING:
-            raise Conflict("game-not-running", f"The game is {doc['status']}.")
+            raise Conflict("game-not-running", "The game is {status}.", status=doc["status"])
         if doc["players"][seat].get("status") == seats.RESIGNED:
-            raise Conflict("seat-resigned", f"Seat {seat} has already resigned.")
+            raise Conflict("seat-resigned", "Seat {seat} has already resigned.", seat=seat)
         players: list[PlayerEntry] = [
             {**p, "status": seats.RESIGNED, "bot": seats.TAKEOVER_BOT} if p["seat"] == seat else p
             for p in doc["players"]

@@ -20,7 +20,8 @@ ABANDONED: Final = "abandoned"
 RESIGNED: Final = "resigned"
 BOT: Final = "bot"
 STATUSES = (ACTIVE, ABANDONED, RESIGNED, BOT)
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "medium", "strong")
+"""Bot levels a seat may ask for (see shared/bots: ``medium`` and ``strong`` search)."""
 TAKEOVER_BOT = "greedy"
 """The strategy that plays a timed-out, abandoned or resigned seat: a sensible move keeps
 the game fair for the others (a random one would hand points to whoever moves next)."""
@@ -136,7 +137,12 @@ def require_active(doc: GameDoc, seat: int) -> None:
     """409 for a move by a seat that a bot now plays to the end (resigned or abandoned)."""
     status = doc["players"][seat].get("status", ACTIVE)
     if status != ACTIVE:
-        raise Conflict(f"seat-{status}", f"Seat {seat} is {status}; a bot plays it to the end.")
+        raise Conflict(
+            f"seat-{status}",
+            "Seat {seat} is {status}; a bot plays it to the end.",
+            seat=seat,
+            status=status,
+        )
 
 
 def human_moved(players: list[PlayerEntry], seat: int) -> list[PlayerEntry]:

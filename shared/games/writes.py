@@ -63,7 +63,7 @@ class WriteLoop:
             try:
                 doc["state"] = self.ctx.engine.upgrade(doc["state"])
             except RuleError as error:  # stored by code this version cannot read
-                raise Conflict(error.code, error.message) from error
+                raise Conflict(error.code, error.template, **error.params) from error
         return doc
 
     def ttl(self, doc: GameDoc) -> int:
@@ -107,6 +107,7 @@ class WriteLoop:
                 doc = self._upgraded(raw)
             decided = self._decide(doc, tail, decide, key, digest)
             if isinstance(decided, Retry):
+                store.confirm(game_id)  # (REDIS_WAIT_REPLICAS: the replicas have it)
                 return doc, [], decided
             new, events, written, due, outbox = decided
             stored = self.ctx.stored(new)
@@ -124,6 +125,8 @@ class WriteLoop:
                     store.tracking.moved(game_id, doc["status"], new["status"], doc.get("owner"))
                 if new.get("ratings_pending"):
                     self.settle_ratings(new)
+                if result.unconfirmed is not None:  # written, not yet on enough replicas
+                    raise result.unconfirmed
                 return new, events, None
             if result.outcome == "missing":
                 raise not_found(game_id)

@@ -1,12 +1,19 @@
-"""RFC 9457 problem+json for every error, each with a stable machine-readable ``code``."""
+"""RFC 9457 problem+json for every error, each with a stable machine-readable ``code``.
+
+``title`` and ``detail`` speak the request's language (``Accept-Language``, negotiated
+by :mod:`shared.i18n`; English by default), stated in ``Content-Language``; ``code`` and
+``type`` never change with it. A detail is a template (the catalogs' msgid) with named
+parameters, translated first and filled after.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, g, has_request_context
+from flask import Flask, Response, current_app, g, has_request_context, request
 from werkzeug.exceptions import HTTPException
 
 from shared.engine import RuleError
@@ -21,7 +28,8 @@ from shared.games.errors import (
     Unauthorized,
 )
 from shared.http.middleware.request_log import request_id
-from shared.store import STORE_DOWN, StoreFull
+from shared.i18n import DEFAULT, negotiate, render, translate
+from shared.store import STORE_DOWN, NotReplicated, StoreFull
 from shared.streaming.events import ServerBusy, WaitRefused
 
 PROBLEM_MIME = "application/problem+json"
@@ -69,14 +77,16 @@ CHALLENGE = 'Bearer realm="boardgames"'
 
 
 def title(status: int) -> str:
-    """The problem title of a status."""
+    """The problem title of a status (in English: the catalogs' msgid)."""
     return HTTP[status][1] if status in HTTP else "Error"
 
 
 class ApiError(Exception):
     """An error the API answers with a problem document.
 
-    Raise it anywhere below a view; the handler turns it into the response.
+    Raise it anywhere below a view; the handler turns it into the response. ``detail``
+    is an English template the keyword arguments fill (as a domain error's); ``extra``
+    holds the answer's own fields (``errors``).
     """
 
     def __init__(
@@ -84,23 +94,29 @@ class ApiError(Exception):
         status: int,
         code: str,
         detail: str,
+        /,
         *,
         headers: dict[str, str] | None = None,
-        **extra: Any,
+        extra: Mapping[str, Any] | None = None,
+        **params: Any,
     ) -> None:
-        super().__init__(detail)
+        text = detail.format_map(params) if params else detail
+        super().__init__(text)
         self.status = status
         self.code = code
-        self.detail = detail
+        self.detail = text
+        self.template = detail
+        self.params = params
         self.headers = headers or {}
-        self.extra = extra
+        self.extra = dict(extra or {})
 
 
-def invalid(location: str, name: str, detail: str, message: str) -> ApiError:
+def invalid(location: str, name: str, detail: str, message: str, **params: Any) -> ApiError:
     """422 ``validation-error`` for one field of the request itself (a header, the
     query), shaped like the schemas' own (by location); the games layer's are
     :meth:`shared.games.errors.Invalid.field`."""
-    return ApiError(422, "validation-error", detail, errors={location: {name: [message]}})
+    errors = {location: {name: [message]}}
+    return ApiError(422, "validation-error", detail, extra={"errors": errors}, **params)
 
 
 def status_of(error: GameError) -> int:
@@ -121,27 +137,54 @@ def game_problem(error: GameError) -> Response:
         headers["WWW-Authenticate"] = CHALLENGE
     if isinstance(error, RateLimited):
         headers["Retry-After"] = str(error.retry_after)
-    return problem(status_of(error), error.code, error.detail, headers, **error.extra)
+    return problem(
+        status_of(error), error.code, error.template, headers, params=error.params, **error.extra
+    )
 
 
-def wait_problem(error: WaitRefused) -> Response:
+def wait_problem(error: WaitRefused, language: str | None = None) -> Response:
     """A refused wait: 429 ``too-many-waits`` for the address, 503 ``server-busy`` for
     the process, with ``Retry-After``."""
     status = 503 if isinstance(error, ServerBusy) else 429
     headers = {"Retry-After": str(error.retry_after)}
-    return problem(status, error.code, error.detail, headers)
+    return problem(
+        status, error.code, error.template, headers, params=error.params, language=language
+    )
 
 
-def problem_body(status: int, code: str, detail: str, **extra: Any) -> dict[str, Any]:
-    """The RFC 9457 document (also written by gunicorn's own error answers)."""
+def problem_body(
+    status: int,
+    code: str,
+    detail: str,
+    *,
+    params: Mapping[str, Any] | None = None,
+    language: str = DEFAULT,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The RFC 9457 document (also written by gunicorn's own error answers): ``title``
+    and ``detail`` (a template ``params`` fill) in ``language``, ``type`` and ``code``
+    the same in every language."""
     return {
         "type": TYPE_PREFIX + code,
-        "title": title(status),
+        "title": translate(title(status), language),
         "status": status,
-        "detail": detail,
+        "detail": render(detail, params, language),
         "code": code,
         **extra,
     }
+
+
+def request_language() -> str:
+    """The language of the request being answered (English outside one)."""
+    if not has_request_context():
+        return DEFAULT
+    return negotiate(request.headers.get("Accept-Language"))
+
+
+def language_headers(headers: dict[str, str], language: str) -> dict[str, str]:
+    """``headers`` with the problem's ``Content-Language`` and ``Vary: Accept-Language``
+    (its words depend on that header)."""
+    return {**headers, "Content-Language": language, "Vary": "Accept-Language"}
 
 
 def problem(
@@ -149,13 +192,19 @@ def problem(
     code: str,
     detail: str,
     headers: dict[str, str] | None = None,
+    *,
+    params: Mapping[str, Any] | None = None,
+    language: str | None = None,
     **extra: Any,
 ) -> Response:
-    """A ``application/problem+json`` response, carrying the request's ``request_id``."""
-    body = problem_body(status, code, detail, **extra)
+    """A ``application/problem+json`` response, carrying the request's ``request_id``,
+    in ``language`` (by default the request's, see :func:`request_language`)."""
+    language = language or request_language()
+    body = problem_body(status, code, detail, params=params, language=language, **extra)
     if has_request_context():
         body["request_id"] = request_id()
         g.problem_code = code  # for the request log line and the metrics
+    headers = language_headers(headers or {}, language)
     return Response(json.dumps(body), status=status, mimetype=PROBLEM_MIME, headers=headers)
 
 
@@ -164,13 +213,15 @@ def _from_http_exception(error: HTTPException) -> Response:
     data = getattr(error, "data", None) or {}
     messages = data.get("errors") or data.get("messages")
     extra: dict[str, Any] = {}
+    params: dict[str, Any] = {}
     code = HTTP[status][0] if status in HTTP else f"http-{status}"
     detail = error.description or title(status)
     if status == 400 and messages and "json" in messages:
         code, detail = "invalid-json", "The request body is not valid JSON."
         reasons = messages["json"]
         if isinstance(reasons, list) and reasons and isinstance(reasons[0], str):
-            detail = f"The request body is not valid JSON: {reasons[0][:200]}."
+            detail = "The request body is not valid JSON: {reason}."
+            params["reason"] = reasons[0][:200]
     elif status == 422:
         detail = "The request failed validation; see `errors`."
         # webargs nests messages by location ("json", "query"): keep that, it says where.
@@ -180,13 +231,13 @@ def _from_http_exception(error: HTTPException) -> Response:
     elif status == 404:
         detail = "No such resource."
     elif status == 413:
-        limit = current_app.config.get("MAX_CONTENT_LENGTH")
-        detail = f"The request body is larger than {limit} bytes."
+        params["limit"] = current_app.config.get("MAX_CONTENT_LENGTH")
+        detail = "The request body is larger than {limit} bytes."
     headers = dict(data.get("headers") or {})
     allowed = getattr(error, "valid_methods", None)
     if status == 405 and allowed:
         headers["Allow"] = ", ".join(allowed)
-    return problem(status, code, detail, headers, **extra)
+    return problem(status, code, detail, headers, params=params, **extra)
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -194,14 +245,21 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ApiError)
     def _api_error(error: ApiError) -> Response:
-        return problem(error.status, error.code, error.detail, error.headers, **error.extra)
+        return problem(
+            error.status,
+            error.code,
+            error.template,
+            error.headers,
+            params=error.params,
+            **error.extra,
+        )
 
     app.register_error_handler(GameError, game_problem)
     app.register_error_handler(WaitRefused, wait_problem)
 
     @app.errorhandler(RuleError)
     def _rule_error(error: RuleError) -> Response:
-        return problem(409, error.code, error.message or error.code)
+        return problem(409, error.code, error.template or error.code, params=error.params)
 
     app.register_error_handler(HTTPException, _from_http_exception)
 
@@ -218,6 +276,17 @@ def register_error_handlers(app: Flask) -> None:
 
     for kind in STORE_DOWN:
         app.register_error_handler(kind, _storage_down)
+
+    @app.errorhandler(NotReplicated)
+    def _not_replicated(error: NotReplicated) -> Response:
+        """REDIS_WAIT_REPLICAS: the primary wrote it, too few replicas confirmed it in
+        time; a retry with the same Idempotency-Key gets the first answer once they do."""
+        log.warning("write not replicated: %s", error)
+        return _unavailable(
+            "storage-not-replicated",
+            "The write was not confirmed by the store's replicas in time, so it may not "
+            "survive a failover; retry with the same Idempotency-Key.",
+        )
 
     @app.errorhandler(StoreFull)
     def _storage_full(error: Exception) -> Response:

@@ -7,6 +7,7 @@ written by ``gunicorn.util.write_error``. Every worker class (sync, gthread, gev
 reaches it through ``Worker.handle_error``, which keeps its logging and access log; only
 the page is replaced, by :func:`write_problem` (``install`` from a gunicorn hook, see
 ``gunicorn.conf.py``). The detail is fixed per status: nothing of the request is echoed.
+The request's headers are not read, so these answers are English (``Content-Language``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def problem_page(status: int, reason: str) -> bytes:
         "Connection: close\r\n"
         f"Content-Type: {PROBLEM_MIME}\r\n"
         f"Content-Length: {len(payload)}\r\n"
+        "Content-Language: en\r\n"
         "X-Content-Type-Options: nosniff\r\n"
         "\r\n"
     )

@@ -55,7 +55,9 @@ def platform_player(api_key: str, external: str) -> tuple[PlayerRef, dict[str, s
     if key is None:
         raise ApiError(403, "invalid-api-key", "This API key is not valid (unknown or revoked).")
     if not 1 <= len(external) <= MAX_EXTERNAL_ID:
-        raise ApiError(400, "invalid-header", f"X-Player must be 1-{MAX_EXTERNAL_ID} characters.")
+        raise ApiError(
+            400, "invalid-header", "X-Player must be 1-{max} characters.", max=MAX_EXTERNAL_ID
+        )
     return players.by_external(_games().store.registry, key.id, external)
 
 

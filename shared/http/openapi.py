@@ -16,6 +16,7 @@ from flask_smorest import Api
 from marshmallow import Schema
 
 from shared.http.errors import PROBLEM_MIME
+from shared.http.schemas.answers import PROBLEM_DESCRIPTION
 from shared.http.schemas.events import KIT_EVENTS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "openapi" / "examples"
@@ -96,6 +97,8 @@ def finish(
         {"url": f"http://127.0.0.1:{PORTS.get(game, 8000)}", "description": "`make run`"}
     ]
     components = doc.setdefault("components", {})
+    if "Problem" in components.get("schemas", {}):
+        components["schemas"]["Problem"]["description"] = PROBLEM_DESCRIPTION
     for schema in components.get("schemas", {}).values():
         _resolve_payloads(schema, prefix)
         _constants(schema)

@@ -98,8 +98,9 @@ def send_test(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:
     if ids is None:
         raise Conflict(
             "webhook-outbox-full",
-            f"This game's webhook outbox holds {cap} notifications at most, and too many "
+            "This game's webhook outbox holds {cap} notifications at most, and too many "
             "wait for their receivers; try again once they are delivered.",
+            cap=cap,
         )
     return {"ids": [message_id(game_id, i) for i in ids]}
 

@@ -17,6 +17,10 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     # under gevent workers, a process's concurrent game reads and writes share one
     # connection and its sends (shared/store/connection.py Pipe); off: a connection each
     "REDIS_PIPELINE": (bool, True),
+    # every game write waits for this many replicas (WAIT, in the write's own send) before
+    # it is acknowledged; not confirmed within the timeout: 503 storage-not-replicated
+    "REDIS_WAIT_REPLICAS": (int, 0),
+    "REDIS_WAIT_TIMEOUT_MS": (int, 200),
     "GAME_TTL_FINISHED": (int, 7 * 24 * 3600),
     "GAME_TTL_IDLE": (int, 30 * 24 * 3600),
     "GAME_TTL_OPEN": (int, 24 * 3600),  # an open game nobody starts, from its creation
@@ -62,6 +66,7 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WORKER_POLL_SECONDS": (float, 0.1),
     "WORKER_LEASE_SECONDS": (float, 5.0),
     "WORKER_BATCH": (int, 50),
+    "WORKER_BOT_PROCESSES": (int, 1),  # processes where search bots think (0: in the worker)
     # due games of one client (its API key, or its address) claimed per tick: a fair share
     "WORKER_CLIENT_BATCH": (int, 4),
     "WORKER_HEARTBEAT_FILE": (str, "/tmp/boardgames-worker.heartbeat"),

@@ -9,7 +9,8 @@ no longer holds come back as the history they are rebuilt from, and the games la
 above it (games, http, streaming, worker, webhooks): only ``shared.ops`` and its own
 modules, one job each:
 
-- ``errors``: the store's failures (:data:`StoreError`, :data:`StoreFull`, :data:`STORE_DOWN`);
+- ``errors``: the store's failures (:data:`StoreError`, :data:`StoreFull`, :data:`STORE_DOWN`,
+  :class:`NotReplicated`);
 - ``clients``: the redis-py clients and :func:`open_store`;
 - ``connection``: the fast path of the hot commands (a lane of sockets; the pipe under gevent);
 - ``layout``: the key names;
@@ -40,7 +41,7 @@ from shared.store.entries import (
     position,
 )
 from shared.store.entries import stored_events as _stored_events  # (tests)
-from shared.store.errors import STORE_DOWN, StoreError, StoreFull
+from shared.store.errors import STORE_DOWN, NotReplicated, StoreError, StoreFull
 from shared.store.events import Events, History, LegacyLog
 from shared.store.gamestore import GameStore
 from shared.store.layout import DUE_SHARDS, address_owner, client_of
@@ -59,6 +60,7 @@ __all__ = [
     "History",
     "HistoryWrite",
     "LegacyLog",
+    "NotReplicated",
     "StoreError",
     "StoreFull",
     "StoredDoc",

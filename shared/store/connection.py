@@ -37,6 +37,7 @@ back in one read. Through gunicorn this cut a move's CPU (workers and Redis) by 
 
 from __future__ import annotations
 
+import contextlib
 import socket
 from collections import deque
 from os import getpid
@@ -111,6 +112,90 @@ def call(client: Any, *args: Any) -> Any:
     if isinstance(reply, hiredis.ReplyError):
         raise _error(reply)
     return reply
+
+
+def call_waited(
+    client: Any, key: str, replicas: int, timeout_ms: int, *args: Any
+) -> tuple[Any, int]:
+    """``client.execute_command(*args)`` followed by ``WAIT replicas timeout_ms`` in the
+    same send on the same connection (one round trip): the command's reply and how many
+    replicas confirmed it (and every write before it on that connection). ``key``: a key
+    of the command, whose node takes both on Redis Cluster.
+
+    WAIT blocks the connection it is sent on until the replicas answer, so under gevent
+    the pair takes a socket of the lane's own, never the pipe (every greenlet's command
+    would queue behind it). A client with no lane sends the two as a redis-py pipeline
+    (one connection); a ``RedisCluster`` as a pipeline on the key's primary."""
+    wait: tuple[Any, ...] = ("WAIT", replicas, timeout_ms)
+    if isinstance(client, redis.RedisCluster):
+        return _cluster_waited(client, key, wait, args)
+    lane = _lane(client) if type(client) is redis.Redis else None
+    if lane is not None:
+        try:
+            conn = lane.take()
+        except OSError:  # no connection to be had: redis-py's path says so
+            return _pipelined(client, wait, args)
+        try:
+            reply, acked = conn.ask(hiredis.pack_command(args) + hiredis.pack_command(wait), 2)
+        except OSError:
+            conn.close()
+            lane.drop_idle()
+            return _pipelined(client, wait, args)
+        except BaseException:
+            conn.close()
+            raise
+        lane.give(conn)
+        if isinstance(reply, hiredis.ReplyError):
+            raise _error(reply)
+        if isinstance(acked, hiredis.ReplyError):
+            raise _error(acked)
+        return reply, int(acked)
+    return _pipelined(client, wait, args)
+
+
+def _pipelined(client: Any, wait: tuple[Any, ...], args: tuple[Any, ...]) -> tuple[Any, int]:
+    """The command and its WAIT as a redis-py pipeline (one connection, one send)."""
+    pipe = client.pipeline(transaction=False)
+    pipe.execute_command(*args)
+    pipe.execute_command(*wait)
+    reply, acked = pipe.execute(raise_on_error=False)
+    for answer in (reply, acked):
+        if isinstance(answer, Exception):
+            raise answer
+    return reply, int(acked)
+
+
+_MOVED = (
+    redis.exceptions.MovedError,
+    redis.exceptions.AskError,
+    redis.exceptions.TryAgainError,
+    redis.exceptions.ClusterDownError,
+)
+
+
+def _cluster_waited(
+    client: Any, key: str, wait: tuple[Any, ...], args: tuple[Any, ...]
+) -> tuple[Any, int]:
+    """On a cluster, a pipeline on the primary of ``key``'s slot (redis-py would send a
+    lone WAIT to every node). A slot that moved (a failover) ran nothing there: the
+    topology is read again and the pair sent to the new primary; a node that cannot be
+    reached fails the call (503), after the topology is marked for a new read."""
+    for _ in range(3):
+        node = client.get_node_from_key(key)
+        try:
+            return _pipelined(client.get_redis_connection(node), wait, args)
+        except _MOVED:
+            _refresh(client)
+        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            _refresh(client)
+            raise
+    raise redis.exceptions.ClusterDownError("the game's slot kept moving; try again")
+
+
+def _refresh(client: Any) -> None:
+    """Read the cluster's slots again (a failed read is left to the next command)."""
+    with contextlib.suppress(redis.exceptions.RedisError):
+        client.nodes_manager.initialize()
 
 
 _LANES: WeakKeyDictionary[Any, Lane | None] = WeakKeyDictionary()
@@ -250,10 +335,17 @@ class Conn:
         self.reader = reader
         self.buffer = bytearray(_BUFFER)
 
-    def ask(self, packed: bytes) -> Any:
-        """Send one packed command and read its whole reply (an error reply returned)."""
+    def ask(self, packed: bytes, count: int = 1) -> Any:
+        """Send packed commands and read the whole reply (an error reply returned); of
+        ``count`` > 1 commands, the list of their replies."""
+        self.sock.sendall(packed)
+        if count == 1:
+            return self.reply()
+        return [self.reply() for _ in range(count)]
+
+    def reply(self) -> Any:
+        """The next whole reply on the socket."""
         sock, reader, buffer = self.sock, self.reader, self.buffer
-        sock.sendall(packed)
         reply = reader.gets()
         while reply is False:
             n = sock.recv_into(buffer)

@@ -27,6 +27,7 @@ from shared.store import connection as fastcall
 from shared.store import document_codec as doccodec
 from shared.store import jsoncodec
 from shared.store.entries import PACKED, stored_events
+from shared.store.errors import NotReplicated
 from shared.store.layout import Layout, client_of
 from shared.store.players import member_keys
 
@@ -66,6 +67,10 @@ class WriteResult:
     outcome: str
     record: str | None = None
     current: tuple[StoredDoc, str | None] | None = None
+    unconfirmed: NotReplicated | None = None
+    """An ``ok`` write that fewer replicas than asked confirmed in time
+    (``REDIS_WAIT_REPLICAS``): written on the primary, not to be acknowledged (the
+    caller finishes its bookkeeping, then raises it: 503)."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,28 @@ class Documents(Layout):
     signal_ready: Callable[[str], None]  # (shared/store/outbox.py)
     lower_due: Callable[[str, str, int], None]  # (shared/store/schedule.py)
     touch_members: Callable[[str, list[tuple[str, bool]], int], None]  # (players.py)
+    replicas = 0  # REDIS_WAIT_REPLICAS: replicas each write waits for (0: none)
+    wait_ms = 200  # REDIS_WAIT_TIMEOUT_MS: how long it waits
+
+    def replicate(self, replicas: int, timeout_ms: int) -> None:
+        """Make every game write wait for ``replicas`` replicas (``WAIT``, in the write's
+        own send), ``timeout_ms`` at most (0 never waits: at least 1 ms)."""
+        self.replicas = max(0, int(replicas))
+        self.wait_ms = max(1, int(timeout_ms))
+
+    def confirm(self, game_id: str) -> None:
+        """Before an earlier write of the game is acknowledged again (a retry's first
+        answer): raise :class:`NotReplicated` unless the replicas have every write its
+        primary made so far. A tiny write in the game's slot and a WAIT for it: one
+        round trip, and none when no replicas are asked for."""
+        if not self.replicas:
+            return
+        key = f"{self.prefix}:{{{game_id}}}:sync"
+        _, acked = fastcall.call_waited(
+            self.client, key, self.replicas, self.wait_ms, "SET", key, "1", "PX", 1000
+        )
+        if acked < self.replicas:
+            raise NotReplicated(self.replicas, acked)
 
     # -- reads -------------------------------------------------------------------------
 
@@ -203,10 +230,16 @@ class Documents(Layout):
             args.extend("1" if live else "0" for _, live in inline_members)
             for player_id, _ in inline_members:
                 keys.extend(member_keys(self.prefix, player_id))
-        try:  # the script's EVALSHA on the short path (shared/store/connection.py)
-            reply = fastcall.call(self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args)
-        except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
-            reply = self._write(keys=keys, args=args)
+        acked = None
+        if self.replicas:  # the EVALSHA and a WAIT in one send (shared/store/connection.py)
+            reply, acked = self._write_waited(keys, args)
+        else:
+            try:  # the script's EVALSHA on the short path (shared/store/connection.py)
+                reply = fastcall.call(
+                    self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args
+                )
+            except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
+                reply = self._write(keys=keys, args=args)
         game_id = doc["id"]
         if reply[0] != "ok":
             if len(reply) < 4 or not reply[2]:  # missing, or a create that found the game
@@ -220,7 +253,19 @@ class Documents(Layout):
             self.signal_ready(game_id)
         if members and self.cluster:
             self.touch_members(game_id, members, ttl)
+        if acked is not None and acked < self.replicas:
+            return WriteResult("ok", unconfirmed=NotReplicated(self.replicas, acked))
         return WriteResult("ok")
+
+    def _write_waited(self, keys: list[str], args: list[Any]) -> tuple[Any, int]:
+        """The write script and ``WAIT`` on one connection in one send: its reply and
+        the replicas that confirmed it (a refused write wrote nothing to confirm)."""
+        command = ("EVALSHA", self._write.sha, len(keys), *keys, *args)
+        try:
+            return fastcall.call_waited(self.client, keys[0], self.replicas, self.wait_ms, *command)
+        except redis.exceptions.NoScriptError:  # not run: loaded, then sent again
+            self.client.script_load(self._write.script)
+            return fastcall.call_waited(self.client, keys[0], self.replicas, self.wait_ms, *command)
 
     def discard(self, game_id: str) -> None:
         """Delete every key of a game (undoes a create that could not be listed). DEL

@@ -19,3 +19,15 @@ STORE_DOWN: tuple[type[Exception], ...] = (
     redis.exceptions.ReadOnlyError,
 )
 """Failures that mean the store is unreachable or not writable for now (503)."""
+
+
+class NotReplicated(redis.exceptions.RedisError):
+    """A write the primary made but fewer than ``REDIS_WAIT_REPLICAS`` replicas confirmed
+    within ``REDIS_WAIT_TIMEOUT_MS`` (503 ``storage-not-replicated``): it may still be
+    lost in a failover, so it is not acknowledged. A retry with the same
+    ``Idempotency-Key`` finds it, waits for the replicas again and then answers."""
+
+    def __init__(self, wanted: int, confirmed: int) -> None:
+        super().__init__(f"{confirmed} of {wanted} replicas confirmed the write in time")
+        self.wanted = wanted
+        self.confirmed = confirmed

@@ -35,6 +35,11 @@ KEPT = 3  # snapshots kept: a reader has about two refresh periods to page throu
 CHUNK = 1000  # players copied per command when a snapshot is taken
 
 
+def _seconds(stamp: str) -> float:
+    """A snapshot's stamp in seconds (µs written by this code, s.mmm by earlier code)."""
+    return float(stamp) / 1_000_000 if "." not in stamp else float(stamp)
+
+
 def rated_key(player_id: str) -> str:
     return f"{registry_key(player_id)}:rated"
 
@@ -113,7 +118,7 @@ class Ratings:
         one taken now when there is none or the newest is more than two periods old (no
         worker runs)."""
         latest = self.client.get(f"{self.board_key(tenant)}:snap")
-        if latest is not None and time.time() - float(latest) < 2 * every_s:
+        if latest is not None and time.time() - _seconds(latest) < 2 * every_s:
             return str(latest)
         return self.refresh(tenant, every_s)
 
@@ -127,11 +132,12 @@ class Ratings:
         board = self.board_key(tenant)
         latest = self.client.get(f"{board}:snap")
         now = time.time()
-        if latest is not None and now - float(latest) < every_s:
+        if latest is not None and now - _seconds(latest) < every_s:
             return str(latest)
         if latest is not None and not self.client.set(f"{board}:taking", "1", nx=True, ex=60):
             return str(latest)  # another process is taking one
-        stamp = f"{now:.3f}"
+        # a stamp (µs) newer than the newest, also when two are taken within one µs
+        stamp = str(max(int(now * 1_000_000), int(_seconds(latest or "0.0") * 1_000_000) + 1))
         snap = f"{board}:snap:{stamp}"
         cursor = 0
         while True:

@@ -34,13 +34,17 @@ log = logging.getLogger(__name__)
 
 
 class WaitRefused(Exception):
-    """A wait turned away by the caps; ``retry_after`` seconds is when to come back."""
+    """A wait turned away by the caps; ``retry_after`` seconds is when to come back.
+    ``detail`` is an English template ``params`` fill (translated by the HTTP layer)."""
 
     code = ""
 
-    def __init__(self, detail: str, retry_after: int) -> None:
-        super().__init__(detail)
-        self.detail = detail
+    def __init__(self, detail: str, retry_after: int, **params: Any) -> None:
+        text = detail.format_map(params) if params else detail
+        super().__init__(text)
+        self.detail = text
+        self.template = detail
+        self.params = params
         self.retry_after = retry_after
 
 
@@ -114,16 +118,24 @@ class WaitGate:
     def refusal(self, address: str) -> WaitRefused | None:
         """Why a wait of ``address`` would be refused now, or ``None``."""
         held = self.by_address.get(address, 0)
-        if held >= self.per_address:
-            kind: type[WaitRefused] = TooManyWaits
-            detail = f"Too many waits from this address ({held} open)"
-        elif self.total >= self.per_process:
-            kind = ServerBusy
-            detail = f"This server process holds all the waits it can ({self.total})"
-        else:
-            return None
         retry = self.retry_after
-        return kind(f"{detail}; poll without waiting (wait=0) or retry in {retry} s.", retry)
+        if held >= self.per_address:
+            return TooManyWaits(
+                "Too many waits from this address ({held} open); poll without waiting "
+                "(wait=0) or retry in {retry} s.",
+                retry,
+                held=held,
+                retry=retry,
+            )
+        if self.total >= self.per_process:
+            return ServerBusy(
+                "This server process holds all the waits it can ({total}); poll without "
+                "waiting (wait=0) or retry in {retry} s.",
+                retry,
+                total=self.total,
+                retry=retry,
+            )
+        return None
 
     def _leave(self, address: str) -> None:
         with self._lock:

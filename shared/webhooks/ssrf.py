@@ -15,6 +15,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from shared.games.errors import Invalid
@@ -41,14 +42,14 @@ class Target:
     path: str
 
 
-def refused(detail: str) -> Invalid:
-    return Invalid("webhook-url-refused", detail)
+def refused(detail: str, **params: Any) -> Invalid:
+    return Invalid("webhook-url-refused", detail, **params)
 
 
 def parse(url: str) -> Target:
     """The URL's parts; ``webhook-url-refused`` for a scheme, port or form we refuse."""
     if len(url) > MAX_URL:
-        raise refused(f"A webhook URL has at most {MAX_URL} characters.")
+        raise refused("A webhook URL has at most {max} characters.", max=MAX_URL)
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -118,16 +119,18 @@ def resolve(target: Target, allow_private: bool) -> list[str]:
     try:
         infos = socket.getaddrinfo(target.host, target.port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
-        raise refused(f"The webhook host {target.host!r} does not resolve.") from error
+        raise refused("The webhook host {host!r} does not resolve.", host=target.host) from error
     addresses = list(dict.fromkeys(str(info[4][0]) for info in infos))
     if not addresses:
-        raise refused(f"The webhook host {target.host!r} does not resolve.")
+        raise refused("The webhook host {host!r} does not resolve.", host=target.host)
     if not allow_private:
         bad = [a for a in addresses if is_forbidden(a)]
         if bad:
             raise refused(
-                f"The webhook host {target.host!r} resolves to a private or reserved "
-                f"address ({bad[0]}); only public addresses are called."
+                "The webhook host {host!r} resolves to a private or reserved "
+                "address ({address}); only public addresses are called.",
+                host=target.host,
+                address=bad[0],
             )
     return addresses
 

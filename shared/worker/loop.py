@@ -32,11 +32,12 @@ from pathlib import Path
 from typing import Any
 
 from shared.games import Games, privacy, seats
-from shared.games.autoplay import NothingDue, play_due
+from shared.games.autoplay import NothingDue, Thinking, play_due
 from shared.ops import metrics
 from shared.ops.config import load_settings
 from shared.store import Claim, GameStore, client_of, make_clients
 from shared.webhooks.delivery import Deliverer
+from shared.worker.thinking import Thinker
 
 log = logging.getLogger("shared.worker")
 LAGS_KEPT = 100_000
@@ -84,6 +85,7 @@ class Worker:
         self.late_ms = 0
         self.moves = 0
         self.deliverer = Deliverer([g.store for g in games], settings)
+        self.thinker = Thinker(int(settings["WORKER_BOT_PROCESSES"]))
         self.board_every = int(settings["LEADERBOARD_SNAPSHOT_SECONDS"])
         self.deliverer.stop = self.stop.is_set
 
@@ -120,6 +122,7 @@ class Worker:
             if not busy:
                 self.stop.wait(self.poll)
         sender.join(self.deliverer.timeout + 1)  # let a delivery in flight finish
+        self.thinker.close()
 
     def tick(self) -> int:
         """Claim and play every game due now; the number of games looked at. The lag
@@ -175,21 +178,34 @@ class Worker:
                 turns.setdefault((n, claim.client), deque()).append(InHand(games, claim))
         seen = sum(len(queue) for queue in turns.values())
         rounds = deque(turns.values())
+        idle = 0  # steps in a row that only found bots thinking
         while rounds and not self.stop.is_set():
             queue = rounds.popleft()
-            if self.step(queue[0]):
+            done = self.step(queue[0])
+            if done is None:  # its bot is thinking: the next client's turn
+                idle += 1
+                if idle >= len(rounds) + 1:  # everyone left is waiting on the pool
+                    self.thinker.wait(0.05)
+                    idle = 0
+                rounds.append(queue)
+                continue
+            idle = 0
+            if done:
                 queue.popleft()
             if queue:
                 rounds.append(queue)
         return seen
 
-    def step(self, held: InHand) -> bool:
+    def step(self, held: InHand) -> bool | None:
         """Play one due seat of a claimed game; whether the game is done with for this
-        claim. When nothing is due it goes back in the schedule at its next due time
-        (unless a write moved it meanwhile, which set its own)."""
+        claim (``None``: its search bot is thinking, come back). When nothing is due it
+        goes back in the schedule at its next due time (unless a write moved it
+        meanwhile, which set its own)."""
         games, claim = held.games, held.claim
         try:
-            _, lag = play_due(games, claim.game_id)
+            _, lag = play_due(games, claim.game_id, self.thinker)
+        except Thinking:
+            return None
         except NothingDue as nothing:
             doc = nothing.doc
             due = None if doc is None else seats.due_ms(doc, seats.now_ms())

@@ -82,9 +82,9 @@ def sent_to_redis() -> Iterator[list[bytes]]:
         record(command)
         original(self, command, check_health)
 
-    def asking(self: fastcall.Conn, packed: bytes) -> Any:
+    def asking(self: fastcall.Conn, packed: bytes, count: int = 1) -> Any:
         record(packed)
-        return asked(self, packed)
+        return asked(self, packed, count)
 
     redis.connection.Connection.send_packed_command = counting  # type: ignore[method-assign]
     fastcall.Conn.ask = asking  # type: ignore[method-assign]

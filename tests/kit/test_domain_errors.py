@@ -121,7 +121,7 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("layer", ["games", "webhooks", "store", "ops"])
+@pytest.mark.parametrize("layer", ["games", "webhooks", "store", "ops", "i18n"])
 def test_no_layer_below_http_imports_it(layer: str) -> None:
     for path in sorted((ROOT / "shared" / layer).glob("*.py")):
         upward = {m for m in _imports(path) if m == "shared.http" or m.startswith("shared.http.")}

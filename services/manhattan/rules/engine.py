@@ -27,13 +27,15 @@ def redeal(state: State, seat: int | None, salt: int) -> State:
     redrawn from ``salt``; ``seat``'s own hand and every public part unchanged."""
     s = rng.seed_state(salt)
     others = [p for p in range(state["num_players"]) if p != seat]
-    pool = list(state["deck"]) + [c for p in others for c in state["hands"][p]]
+    # Sorted first: the redeal is a function of what ``seat`` sees and ``salt`` alone,
+    # not of how the hidden cards happen to lie (a search bot's determinizations).
+    pool = sorted([*state["deck"], *(c for p in others for c in state["hands"][p])])
     s, pool = rng.shuffle(s, pool)
     hands = [list(h) for h in state["hands"]]
     for p in others:
         size = len(hands[p])
         hands[p], pool = sorted(pool[:size]), pool[size:]
-    s, promo_deck = rng.shuffle(s, list(state["promo_deck"]))
+    s, promo_deck = rng.shuffle(s, sorted(state["promo_deck"]))
     return {**state, "hands": hands, "deck": pool, "promo_deck": promo_deck, "rng": s}
 
 

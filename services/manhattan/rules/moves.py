@@ -34,12 +34,17 @@ _KEYS = {t: frozenset(("type", *f)) for t, f in MOVE_FIELDS.items()}
 def _int(move: Move, key: str, lo: int, hi: int) -> int:
     v = move.get(key)
     if type(v) is not int or not lo <= v <= hi:
-        raise RuleError("bad-move", f"{key!r} must be an integer {lo}-{hi}")
+        raise RuleError("bad-move", "{key!r} must be an integer {lo}-{hi}", key=key, lo=lo, hi=hi)
     return v
 
 
 def _fields_error(kind: str) -> RuleError:
-    return RuleError("bad-move", f"a {kind!r} move has exactly the fields {sorted(_KEYS[kind])}")
+    return RuleError(
+        "bad-move",
+        "a {kind!r} move has exactly the fields {fields}",
+        kind=kind,
+        fields=sorted(_KEYS[kind]),
+    )
 
 
 CARD = {n: tuple((0, *UNROTATION[side]) for side in sides) for n, sides in SIDES_BY_COUNT.items()}
@@ -61,14 +66,14 @@ def apply_move(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanS
     if phase == "over":
         raise RuleError("game-over", "the game is over")
     if seat != state["current_player"] or type(seat) is not int:
-        raise RuleError("not-your-turn", f"it is seat {state['current_player']}'s turn")
+        raise RuleError("not-your-turn", "it is seat {seat}'s turn", seat=state["current_player"])
     if not isinstance(move, dict):
         raise RuleError("bad-move", "a move must be an object")
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in MOVE_FIELDS:
-        raise RuleError("unknown-move", f"unknown move type {kind!r}")
+        raise RuleError("unknown-move", "unknown move type {kind!r}", kind=kind)
     if (kind == "select") != (phase == "select"):
-        raise RuleError("wrong-phase", f"no {kind!r} in the {phase} phase")
+        raise RuleError("wrong-phase", "no {kind!r} in the {phase} phase", kind=kind, phase=phase)
     if kind == "place":  # the common move: the same field check, spelled out (cheaper)
         if len(move) != 4 or "city" not in move or "lot" not in move or "floors" not in move:
             raise _fields_error(kind)
@@ -91,7 +96,7 @@ def _select(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanStat
             raise RuleError("bad-move", "'pieces' must be a list of floor sizes 1-4")
     k = rounds(state["options"])[1]
     if len(pieces) != k:
-        raise RuleError("invalid-selection", f"select exactly {k} pieces")
+        raise RuleError("invalid-selection", "select exactly {k} pieces", k=k)
     counts = piece_counts(pieces)
     for c, h in zip(counts, state["stock"][seat], strict=True):
         if c > h:
@@ -120,17 +125,19 @@ def _place(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanState
     card = CARD[state["num_players"]][seat][lot]
     hand = state["hands"][seat]
     if card not in hand:
-        raise RuleError("lot-not-on-card", f"no card in your hand allows lot {lot}")
+        raise RuleError("lot-not-on-card", "no card in your hand allows lot {lot}", lot=lot)
     mine = state["selected"][seat]
     if floors not in mine:
-        raise RuleError("piece-not-selected", f"you have no selected {floors}-floor piece")
+        raise RuleError(
+            "piece-not-selected", "you have no selected {floors}-floor piece", floors=floors
+        )
     i = (city - 1) * LOTS + lot - 1
     building = state["board"][i]
     if building and building[-1] // 10 != seat:
         need = building[0] % 10 if len(building) == 1 else floors_needed(seat, tuple(building))
         if floors < need:
             raise RuleError(
-                "insufficient-floors", f"you need a piece of at least {need} floors here"
+                "insufficient-floors", "you need a piece of at least {need} floors here", need=need
             )
     tall = floors  # the building's height after the move (a loop: no comprehension frame)
     for p in building:
@@ -166,7 +173,7 @@ def _discard(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanSta
         raise RuleError("discard-not-allowed", "you may only discard when you cannot build")
     card = CARD[state["num_players"]][seat][lot]
     if card not in state["hands"][seat]:
-        raise RuleError("card-not-in-hand", f"no card in your hand allows lot {lot}")
+        raise RuleError("card-not-in-hand", "no card in your hand allows lot {lot}", lot=lot)
     new = state.copy()
     hands = new["hands"] = list(state["hands"])
     hands[seat] = list(hands[seat])
@@ -182,7 +189,9 @@ def _forfeit(state: ManhattanState, seat: int, move: Move) -> tuple[ManhattanSta
     if placements(state, seat) or stuck_move(state, seat) != "forfeit":
         raise RuleError("forfeit-not-allowed", "you may only forfeit when nothing can be built")
     if floors not in state["selected"][seat]:
-        raise RuleError("piece-not-selected", f"you have no selected {floors}-floor piece")
+        raise RuleError(
+            "piece-not-selected", "you have no selected {floors}-floor piece", floors=floors
+        )
     new = state.copy()
     sel = new["selected"] = list(state["selected"])
     sel[seat] = list(sel[seat])

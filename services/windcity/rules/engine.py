@@ -40,7 +40,9 @@ def redeal(state: WindCityState, seat: int | None, salt: int) -> WindCityState:
     s = rng.seed_state(salt)
     card = state["card"]
     secret_card = card is not None and seat != state["active"]
-    pool = list(state["deck"]) + ([card] if card is not None and secret_card else [])
+    # Sorted first: the redeal is a function of what ``seat`` sees and ``salt`` alone,
+    # not of how the hidden cards happen to lie (a search bot's determinizations).
+    pool = sorted([*state["deck"], *([card] if card is not None and secret_card else [])])
     s, pool = rng.shuffle(s, pool)
     new: WindCityState = {**state, "deck": pool, "rng": s}
     if secret_card:

@@ -64,10 +64,10 @@ def check_insure(state: WindCityState, seat: int, move: Move) -> tuple[list[str]
         squares = square_list(squares, "squares")
         for sq in squares:
             if own_house(houses, seat, sq).insured:
-                raise RuleError("already-insured", f"your house on {sq} is already insured")
+                raise RuleError("already-insured", "your house on {sq} is already insured", sq=sq)
     cost = insurance_cost(houses, squares) if squares else 0
     if cost > state["money"][seat]:
-        raise RuleError("cannot-afford", f"insurance costs {cost}")
+        raise RuleError("cannot-afford", "insurance costs {cost}", cost=cost)
     return squares, cost
 
 

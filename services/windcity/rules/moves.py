@@ -35,11 +35,13 @@ def _check_turn(state: WindCityState, seat: Any, move: Any) -> None:
         raise RuleError("bad-move", "a move is a JSON object")
     mtype = move.get("type")
     if not isinstance(mtype, str) or mtype not in _PHASE_OF:
-        raise RuleError("unknown-move", f"unknown move type {mtype!r}")
+        raise RuleError("unknown-move", "unknown move type {mtype!r}", mtype=mtype)
     if _PHASE_OF[mtype] != phase:
-        raise RuleError("wrong-phase", f"{mtype} is not possible in phase {phase}")
+        raise RuleError(
+            "wrong-phase", "{mtype} is not possible in phase {phase}", mtype=mtype, phase=phase
+        )
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["num_players"]:
-        raise RuleError("not-your-turn", f"no seat {seat!r}")
+        raise RuleError("not-your-turn", "no seat {seat!r}", seat=seat)
     if phase == "insure":
         if seat in state["pending"]:
             return
@@ -47,7 +49,7 @@ def _check_turn(state: WindCityState, seat: Any, move: Any) -> None:
             raise RuleError("already-answered", "you have already answered this turn")
         raise RuleError("not-your-turn", "you do not take part in this insurance market")
     if seat != state["active"]:
-        raise RuleError("not-your-turn", f"it is seat {state['active']}'s turn")
+        raise RuleError("not-your-turn", "it is seat {seat}'s turn", seat=state["active"])
 
 
 def apply_move(

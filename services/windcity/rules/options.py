@@ -34,14 +34,18 @@ def validate(num_players: Any, options: dict[str, Any] | None) -> Options:
         or isinstance(num_players, bool)
         or not MIN_PLAYERS <= num_players <= MAX_PLAYERS
     ):
-        raise RuleError("invalid-player-count", f"Wind City needs 2-5 players, not {num_players!r}")
+        raise RuleError(
+            "invalid-player-count",
+            "Wind City needs 2-5 players, not {num_players!r}",
+            num_players=num_players,
+        )
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise RuleError("invalid-option", "options must be an object")
     for key in options:
         if key not in DEFAULTS:
-            raise RuleError("invalid-option", f"unknown option {key!r}")
+            raise RuleError("invalid-option", "unknown option {key!r}", key=key)
     out: dict[str, Any] = dict(DEFAULTS)
     out.update(options)
     if out["play_area"] not in PLAY_AREAS:
@@ -51,5 +55,5 @@ def validate(num_players: Any, options: dict[str, Any] | None) -> Options:
     mt = out["max_turns"]
     lo, hi = MAX_TURNS_RANGE
     if not isinstance(mt, int) or isinstance(mt, bool) or not lo <= mt <= hi:
-        raise RuleError("invalid-option", f"max_turns must be an integer {lo}-{hi}")
+        raise RuleError("invalid-option", "max_turns must be an integer {lo}-{hi}", lo=lo, hi=hi)
     return cast(Options, out)

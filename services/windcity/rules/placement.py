@@ -34,7 +34,7 @@ def check_hurricane(move: Move) -> str:
     """The square of a hurricane placement, which must be on row 1."""
     sq = move.get("square")
     if not isinstance(sq, str) or sq not in board.POS:
-        raise RuleError("bad-square", f"{sq!r} is not a square")
+        raise RuleError("bad-square", "{sq!r} is not a square", sq=sq)
     if board.ROW[sq] != 1:
         raise RuleError("not-row-one", "the hurricane starts on row 1")
     return sq
@@ -64,28 +64,30 @@ def check_house(state: WindCityState, seat: int, sq: Any, t: list[list[int]] | N
     """Raise RuleError unless ``seat`` may place a house on ``sq`` now."""
     info = _INFO.get(sq) if isinstance(sq, str) else None
     if info is None or info[0] > state["north"]:
-        raise RuleError("bad-square", f"{sq!r} is not a square of the play area")
+        raise RuleError("bad-square", "{sq!r} is not a square of the play area", sq=sq)
     _, section, beach = info
     if section == 0:
-        raise RuleError("not-a-land-square", f"{sq} is in the sea")
+        raise RuleError("not-a-land-square", "{sq} is in the sea", sq=sq)
     n = state["num_players"]
     used = _IN_USE[n]
     if section > used:
-        raise RuleError("section-not-in-use", f"houses go only in land sections 1-{used}")
+        raise RuleError("section-not-in-use", "houses go only in land sections 1-{used}", used=used)
     if sq in state["observatories"]:
-        raise RuleError("observatory", f"{sq} is an observatory")
+        raise RuleError("observatory", "{sq} is an observatory", sq=sq)
     if sq in state["houses"]:
-        raise RuleError("square-occupied", f"{sq} already holds a house")
+        raise RuleError("square-occupied", "{sq} already holds a house", sq=sq)
     if t is None:
         t = tally(state)
     q = _QUOTA[n]
     mine = t[seat]
     if mine[section] >= q:
-        raise RuleError("quota-full", f"you already have {q} houses in section L{section}")
+        raise RuleError(
+            "quota-full", "you already have {q} houses in section L{section}", q=q, section=section
+        )
     if beach and mine[0] >= _BEACH_MAX[n]:
-        raise RuleError("beach-limit", f"at most {_BEACH_MAX[n]} beach houses each")
+        raise RuleError("beach-limit", "at most {max} beach houses each", max=_BEACH_MAX[n])
     if not _feasible_after(state, seat, sq, section, beach, t):
-        raise RuleError("quota-impossible", f"placing on {sq} makes the quotas impossible")
+        raise RuleError("quota-impossible", "placing on {sq} makes the quotas impossible", sq=sq)
 
 
 def _feasible_after(
@@ -131,7 +133,7 @@ def check_placement(state: WindCityState, seat: int, move: Move) -> str:
     if len(move) != 2 or "square" not in move:
         for key in move:
             if key not in ("type", "square"):
-                raise RuleError("bad-move", f"unexpected field {key!r}")
+                raise RuleError("bad-move", "unexpected field {key!r}", key=key)
     sq: Any = move.get("square")
     t = state.get("tally")
     info = _INFO.get(sq) if type(sq) is str else None

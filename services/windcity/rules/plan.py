@@ -70,16 +70,16 @@ def check_plan(
             renew = square_list(renew, "renew")
             for sq in renew:
                 if not own_house(houses, seat, sq).insured:
-                    raise RuleError("not-insured", f"your house on {sq} is not insured")
+                    raise RuleError("not-insured", "your house on {sq} is not insured", sq=sq)
         cost = renewal_cost(houses, renew)
     kauf = move.get("kauf")
     if has_kauf:
         if kauf is None:
             raise RuleError("kauf-target-required", "a Kauf action needs a target square")
         if not isinstance(kauf, str) or kauf not in _POS or _ROW[kauf] > state["north"]:
-            raise RuleError("bad-square", f"{kauf!r} is not a square of the play area")
+            raise RuleError("bad-square", "{kauf!r} is not a square of the play area", kauf=kauf)
         if _SECTION[kauf] == 0:
-            raise RuleError("not-a-land-square", f"{kauf} is in the sea")
+            raise RuleError("not-a-land-square", "{kauf} is in the sea", kauf=kauf)
         h = own_house(houses, seat, kauf)
         if h.pieces == 2 or _ROW[kauf] == _BEACH or kauf in renew:
             raise RuleError(
@@ -88,7 +88,7 @@ def check_plan(
     elif kauf is not None:
         raise RuleError("bad-move", "kauf must be null when no Kauf action is chosen")
     if cost > state["money"][seat]:
-        raise RuleError("cannot-afford", f"renewals cost {cost}")
+        raise RuleError("cannot-afford", "renewals cost {cost}", cost=cost)
     return actions, kauf, renew, cost
 
 

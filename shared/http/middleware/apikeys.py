@@ -161,10 +161,9 @@ def _authenticate(ring: KeyRing) -> ApiKey:
     return key
 
 
-def _over_quota(detail: str, retry_after: int) -> ApiError:
-    return ApiError(
-        429, "quota-exceeded", detail, headers={"Retry-After": str(max(1, retry_after))}
-    )
+def _over_quota(detail: str, retry_after: int, **params: Any) -> ApiError:
+    headers = {"Retry-After": str(max(1, retry_after))}
+    return ApiError(429, "quota-exceeded", detail, headers=headers, **params)
 
 
 def owner() -> str:
@@ -212,15 +211,18 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
             tracking.release(key.id, member, creation=True)
             wait = math.ceil((oldest or time.time()) + HOUR - time.time())
             raise _over_quota(
-                f"This key may create {key.games_per_hour} games per hour; retry in {wait} s.",
+                "This key may create {games} games per hour; retry in {wait} s.",
                 wait,
+                games=key.games_per_hour,
+                wait=wait,
             )
         if key.max_live_games is not None and live > key.max_live_games:
             tracking.release(key.id, member, creation=True)
             raise _over_quota(
-                f"This key may have {key.max_live_games} games open or running at once; "
+                "This key may have {games} games open or running at once; "
                 "finish or cancel one first.",
                 LIVE_RETRY_AFTER,
+                games=key.max_live_games,
             )
         g.api_key_reservation = member
 

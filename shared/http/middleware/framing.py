@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.http.errors import problem
+from shared.i18n import negotiate
 
 
 class TransferCodings:
@@ -25,7 +26,8 @@ class TransferCodings:
         codings = environ.get("HTTP_TRANSFER_ENCODING")
         if codings is not None and codings.strip().lower() != "chunked":
             detail = "This transfer coding is not supported; send the body plain or chunked."
-            response = problem(501, "not-implemented", detail)
+            language = negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
+            response = problem(501, "not-implemented", detail, language=language)
             response.headers["X-Content-Type-Options"] = "nosniff"
             return response(environ, start_response)
         return self.app(environ, start_response)

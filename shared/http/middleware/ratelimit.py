@@ -218,10 +218,11 @@ class AddressLimits:
         retry_after = min(rate.get_expiry(), max(1, math.ceil(reset - time.time())))
         self._block(address, retry_after)
         limited = self._auth_limited(retry_after)
-        body = problem(429, limited.code, limited.detail)
+        body = problem(429, limited.code, limited.template, params=limited.params)
         response.status_code = 429
         response.set_data(body.get_data())
         response.mimetype = PROBLEM_MIME
+        response.headers["Content-Language"] = body.headers["Content-Language"]
         response.headers["Retry-After"] = str(retry_after)
         response.headers.pop("WWW-Authenticate", None)
         return response

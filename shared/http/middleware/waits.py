@@ -2,7 +2,7 @@
 cap is answered before Flask runs (the caps are :class:`shared.streaming.events.WaitGate`'s).
 
 May import ``shared.http.errors``, ``shared.http.middleware.ratelimit`` and
-``shared.streaming``.
+``shared.streaming`` (and ``shared.i18n``, to answer in the request's language).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 from shared.http.errors import wait_problem
 from shared.http.middleware.ratelimit import address_of
+from shared.i18n import negotiate
 from shared.streaming.events import WaitGate
 
 _EVENTS_PATH = re.compile(r"^/games/[^/]+/events$")
@@ -36,7 +37,8 @@ class WaitGateMiddleware:
         if self.gate.total and self._asks_to_wait(environ):
             refusal = self.gate.refusal(address_of(environ.get("REMOTE_ADDR")))
             if refusal is not None:
-                response = wait_problem(refusal)
+                language = negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
+                response = wait_problem(refusal, language)
                 response.headers["X-Content-Type-Options"] = "nosniff"
                 return response(environ, start_response)
         return self.app(environ, start_response)

@@ -74,7 +74,7 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         if game != kit.engine.NAME:
-            raise NotFound("game-not-found", f"This service serves {kit.engine.NAME}.")
+            raise NotFound("game-not-found", "This service serves {game}.", game=kit.engine.NAME)
         key = g.get("api_key")
         tenant = key.id if key is not None else ""
         board = kit.ctx.ratings

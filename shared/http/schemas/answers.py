@@ -47,13 +47,40 @@ def _events() -> fields.List[Any]:
     return fields.List(payload("Event"), required=True, metadata={"description": EVENT_DESCRIPTION})
 
 
+PROBLEM_DESCRIPTION = (
+    "An RFC 9457 problem. `title` and `detail` are in the request's language "
+    "(`Accept-Language`: English, Japanese or German; English by default), named in the "
+    "answer's `Content-Language` header. `code` and `type` never change with the language: "
+    "branch on `code`."
+)
+
+
 class ProblemSchema(Schema):
-    type = fields.String(required=True, metadata={"example": "urn:boardgames:problem:not-found"})
-    title = fields.String(required=True)
+    """An RFC 9457 problem (:data:`PROBLEM_DESCRIPTION`; the OpenAPI document carries it:
+    a ``Meta.description`` would cost the schema its ``additionalProperties``)."""
+
+    type = fields.String(
+        required=True,
+        metadata={
+            "example": "urn:boardgames:problem:not-found",
+            "description": "`urn:boardgames:problem:<code>`; the same in every language.",
+        },
+    )
+    title = fields.String(
+        required=True,
+        metadata={"description": "The status's name, in the language of `Content-Language`."},
+    )
     status = fields.Integer(required=True)
-    detail = fields.String(required=True)
+    detail = fields.String(
+        required=True,
+        metadata={
+            "description": "What happened, in the language of `Content-Language` "
+            "(negotiated from `Accept-Language`)."
+        },
+    )
     code = fields.String(
-        required=True, metadata={"description": "Stable machine-readable error code."}
+        required=True,
+        metadata={"description": "Stable machine-readable error code; the same in every language."},
     )
     errors = fields.Dict(metadata={"description": "Validation messages by location and field."})
     version = fields.Integer(metadata={"description": "The game's current version (on 412)."})

@@ -13,7 +13,7 @@ SEED_MAX = 2**63 - 1
 TURN_SECONDS_MAX = 1209600
 STATUSES = ("open", "running", "finished", "cancelled")
 SEAT_STATUSES = ("active", "abandoned", "resigned", "bot")
-BOT_STRATEGIES = ("random", "greedy")
+BOT_STRATEGIES = ("random", "greedy", "medium", "strong")
 REQ: dict[str, Any] = {"required": True}
 TIMESTAMP = {"format": "date-time", "example": "2024-06-01T12:00:00.000Z"}
 

@@ -1,0 +1,57 @@
+"""The API's message catalogs (shared/i18n/locales): ``extract`` and ``check``.
+
+``python scripts/i18n.py extract`` reads the sources for every problem title and detail
+template (shared/i18n/extract.py), writes ``locales/messages.pot`` and merges it into each
+language's ``messages.po``: a new msgid comes in untranslated, a gone one goes, every
+translation stays. Translate the new entries (a translator needs only the ``.po``), then
+``python scripts/i18n.py check``: it fails (exit 1) on a stale ``.pot``, a detail built
+with an f-string, or a msgid a language lacks (``tests/kit/test_languages.py`` runs the
+same check). The service reads the ``.po`` files at start; nothing is compiled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from shared.i18n import LANGUAGES, catalog_path  # noqa: E402
+from shared.i18n.extract import POT, problems, read, scan, template_catalog, write  # noqa: E402
+
+
+def extract() -> None:
+    found = scan()
+    pot = template_catalog(found)
+    write(POT, pot)
+    print(f"wrote {POT.relative_to(ROOT)}: {len(pot)} messages")
+    for language in LANGUAGES[1:]:
+        path = catalog_path(language)
+        catalog = read(path, language)
+        catalog.update(pot, no_fuzzy_matching=True)
+        catalog.obsolete.clear()
+        write(path, catalog)
+        print(f"updated {path.relative_to(ROOT)}")
+    for where in found.fstrings:
+        print(f"{where}: a detail built with an f-string; pass its values as parameters")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("command", choices=("extract", "check"))
+    args = parser.parse_args()
+    if args.command == "extract":
+        extract()
+        return
+    found = problems()
+    for problem in found:
+        print(problem)
+    if found:
+        sys.exit(1)
+    print("catalogs complete")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""Bots by level for any engine: ``decide(engine, state, seat, level, seed) -> move``.
+
+Holds the levels a host or player may ask for (:data:`LEVELS`): ``random`` and ``greedy``
+are the engine's own strategies (``engine.BOTS``) given the seat's view; ``medium`` and
+``strong`` search (determinized Monte Carlo tree search over :meth:`Engine.redeal`, see
+:mod:`shared.bots.search` and docs/bots.md). Pure like the rules: this package imports
+only shared/engine.py, shared/rng.py and the standard library (no I/O, no clock except
+the search's optional time cap), so rules, the worker, the CLI and benches may import it.
+
+A decision is a function of what the seat may see and the seed: the search starts from
+``engine.redeal(state, seat, salt)`` (salts drawn from the seed), never from ``state``'s
+hidden parts, so two states that differ only in what the seat cannot see get the same
+move (tests/bots/test_hidden.py), as long as the iteration budget, not the time cap,
+ends the search.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from shared.bots.search import Plan, search
+from shared.engine import Engine, Move, State
+
+ViewOf = Callable[[State, int], dict[str, Any]]
+"""Builds the view a strategy gets for a seat (the worker's ``games.view``-shaped one)."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot level: ``strategy`` (a name in ``engine.BOTS``), or a search ``plan`` (its
+    budget), with per-game overrides in ``games`` (by ``engine.NAME``)."""
+
+    strategy: str | None = None
+    plan: Plan | None = None
+    games: dict[str, Plan] = field(default_factory=dict)
+
+    def plan_for(self, game: str) -> Plan | None:
+        """The search plan for ``game`` (``None``: a strategy level)."""
+        return self.games.get(game, self.plan)
+
+
+LEVELS: dict[str, Level] = {
+    "random": Level(strategy="random"),
+    "greedy": Level(strategy="greedy"),
+    "medium": Level(plan=Plan(iterations=60, ms=100.0, width=4, sampled=1)),
+    "strong": Level(plan=Plan(iterations=240, ms=250.0, width=6, sampled=2)),
+}
+"""Every level by name, weakest first, with its budget per decision."""
+
+SEARCH_LEVELS = tuple(name for name, level in LEVELS.items() if level.strategy is None)
+
+
+def seat_view(engine: Engine, state: State, seat: int) -> dict[str, Any]:
+    """The service-shaped view a strategy reads (``you``, ``to_act``, ``state``), as
+    :meth:`shared.games.Games.view` gives it, from the engine alone."""
+    return {
+        "game": engine.NAME,
+        "status": "finished" if engine.is_over(state) else "running",
+        "you": seat,
+        "to_act": engine.to_act(state),
+        "state": engine.view(state, seat),
+    }
+
+
+def decide(
+    engine: Engine,
+    state: State,
+    seat: int,
+    level: str,
+    seed: int,
+    *,
+    view: ViewOf | None = None,
+    iterations: int | None = None,
+    ms: float | None = None,
+) -> Move:
+    """The move of ``seat`` (one of ``engine.legal_moves(state, seat)``) at ``level``.
+
+    ``view`` builds a strategy's view (default :func:`seat_view`); ``iterations`` and
+    ``ms`` override the level's search budget (``ms=0``: no time cap). Deterministic for
+    a given view of the seat and seed while the iterations bound the search.
+    """
+    spec = LEVELS[level]
+    legal = engine.legal_moves(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no legal move")
+    if len(legal) == 1:
+        return legal[0]
+    shown = view(state, seat) if view else seat_view(engine, state, seat)
+    rng = random.Random(seed)
+    plan = spec.plan_for(engine.NAME)
+    if plan is None:
+        choose = engine.BOTS.get(spec.strategy or "random") or engine.BOTS.get("random")
+        return choose(shown, legal, rng) if choose else rng.choice(legal)
+    if iterations is not None:
+        plan = replace(plan, iterations=iterations)
+    if ms is not None:
+        plan = replace(plan, ms=ms or None)
+    return search(engine, state, seat, legal, plan, seed, shown)

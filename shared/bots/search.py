@@ -1,0 +1,237 @@
+"""Determinized Monte Carlo search from one seat, over :meth:`Engine.redeal`.
+
+The search sees the game only through determinizations: each one is
+``engine.redeal(state, seat, salt)`` with a salt drawn from the seed, so everything the
+seat cannot see (other hands, deck order, the RNG) is redrawn, and what it can see (its
+view, its legal moves) is kept. The real hidden parts of ``state`` are never read.
+
+How a decision is made (an anytime best-arm search, game-agnostic):
+
+1. **Candidates.** The engine's ``greedy`` strategy ranks the root's legal moves: asked
+   again without its last pick, it names the next one, up to ``width`` moves (under a
+   share of the time cap), and a few others are sampled from the rest. One move only:
+   no search.
+2. **Sequential halving with common random numbers.** Each round plays every remaining
+   candidate on the same determinizations with the same playout seeds, so candidates
+   are compared on equal luck, then keeps the better half, until one is left or the
+   budget (iterations, time cap) runs out. Greedy's pick always stays in, and is played unless
+   another candidate beat it on the same determinizations by ``margin`` standard
+   errors of the paired difference (noise alone rarely overturns the heuristic).
+3. **Playouts** from a fork of the determinization after the candidate: every seat to
+   act (several at once: Wind City's insurance answers, each in turn) plays a random
+   listed move, to the end or to ``horizon`` moves, where the public score judges.
+4. **Reward** of the seat: ``0.5 * win share + 0.5 * rank share`` from
+   :meth:`Engine.result` (ties split), or from the score totals at the horizon.
+
+Moves with subset fields (:class:`~shared.engine.Choice`) are searched as listed, plus
+greedy's filled-in pick; a candidate that is not a listed move is applied with
+``apply_move`` (checked) and forked, the listed ones with ``play``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from shared.engine import Engine, Move, RuleError, State
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much a search does: at most ``iterations`` playouts (each of one candidate on
+    one determinization), at most ``ms`` of wall clock (``None``: no cap), ``width``
+    candidates ranked by greedy plus ``sampled`` random ones, ``horizon`` playout moves
+    (``0``: to the end)."""
+
+    iterations: int
+    ms: float | None = None
+    width: int = 6
+    sampled: int = 2
+    horizon: int = 0
+    margin: float = 1.0
+
+
+def reward(engine: Engine, state: State, seat: int) -> float:
+    """The seat's reward in [0, 1]: half its win share, half its rank share; from the
+    final result when over, else from the public score totals."""
+    result = engine.result(state)
+    if result is not None:
+        standings = result["standings"]
+        n = len(standings)
+        winners = result.get("winners") or []
+        win = 1 / len(winners) if seat in winners else 0.0
+        rank = next((s["rank"] for s in standings if s["seat"] == seat), n)
+        return 0.5 * win + 0.5 * (n - rank) / max(n - 1, 1)
+    totals = score_totals(engine.score(state))
+    if not totals:
+        return 0.5
+    mine = totals.get(seat, 0)
+    above = sum(1 for s, t in totals.items() if s != seat and t > mine)
+    ties = sum(1 for s, t in totals.items() if s != seat and t == mine)
+    n = len(totals)
+    win = 1 / (ties + 1) if above == 0 else 0.0
+    return 0.5 * win + 0.5 * (n - 1 - above - ties / 2) / max(n - 1, 1)
+
+
+def score_totals(score: dict[str, Any]) -> dict[int, float]:
+    """Each seat's total from :meth:`Engine.score`: ``{"totals": [...]}`` (Manhattan) or
+    ``{"seats": [{"seat", "total"}]}`` (Wind City)."""
+    if isinstance(score.get("totals"), list):
+        return dict(enumerate(score["totals"]))
+    seats = score.get("seats")
+    if isinstance(seats, list):
+        return {s["seat"]: s.get("total", 0) for s in seats if "seat" in s}
+    return {}
+
+
+def _key(move: Move, fields: set[str]) -> tuple[tuple[str, str], ...]:
+    """A move without its subset fields, to match a filled-in pick to its listed move."""
+    return tuple(sorted((k, repr(v)) for k, v in move.items() if k not in fields))
+
+
+def candidates(
+    engine: Engine,
+    state: State,
+    seat: int,
+    legal: list[Move],
+    plan: Plan,
+    rng: random.Random,
+    view: dict[str, Any],
+    deadline: float | None,
+) -> list[Move]:
+    """Up to ``plan.width`` moves in greedy's order, then ``plan.sampled`` random others."""
+    choose = engine.BOTS.get("greedy")
+    fields = {c["field"] for c in engine.choices(state, seat)}
+    left = list(legal)
+    picked: list[Move] = []
+    while choose is not None and left and len(picked) < plan.width:
+        if picked and deadline is not None and time.perf_counter() > deadline:
+            break
+        pick = choose(view, list(left), random.Random(rng.getrandbits(32)))
+        key = _key(pick, fields)
+        rest = [m for m in left if _key(m, fields) != key]
+        if len(rest) == len(left):  # not one of the listed moves: stop ranking
+            picked.append(pick)
+            break
+        picked.append(pick)
+        left = rest
+    if left and plan.sampled:
+        picked += rng.sample(left, min(plan.sampled, len(left)))
+    return picked or [rng.choice(legal)]
+
+
+def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int) -> float:
+    """Random listed moves by every seat to act from ``state`` (changed in place), to the
+    end or ``horizon`` moves; the seat's :func:`reward`."""
+    moves = 0
+    to_act = engine.to_act
+    actions = engine.legal_actions
+    play = engine.play
+    while True:
+        acting = to_act(state)
+        if not acting or (horizon and moves >= horizon):
+            break
+        for mover in acting:
+            listed: Sequence[Move] = actions(state, mover)
+            if listed:
+                play(state, mover, listed[int(rng.random() * len(listed))])
+                moves += 1
+                break
+        else:
+            break
+    return reward(engine, state, seat)
+
+
+def _after(engine: Engine, world: State, seat: int, move: Move, index: int | None) -> State:
+    """A fork of ``world`` with ``move`` played (listed: by index; else checked)."""
+    if index is not None:
+        state = engine.fork(world)
+        engine.play(state, seat, engine.legal_actions(state, seat)[index])
+        return state
+    new, _ = engine.apply_move(world, seat, move)
+    return engine.fork(new)
+
+
+def search(
+    engine: Engine,
+    state: State,
+    seat: int,
+    legal: list[Move],
+    plan: Plan,
+    seed: int,
+    view: dict[str, Any],
+) -> Move:
+    """The move the search prefers among ``legal`` (see the module's docstring)."""
+    start = time.perf_counter()
+    deadline = None if plan.ms is None else start + plan.ms / 1000
+    rank_deadline = None if plan.ms is None else start + plan.ms / 4000
+    rng = random.Random(seed)
+    pool = candidates(engine, state, seat, legal, plan, rng, view, rank_deadline)
+    if len(pool) == 1:
+        return pool[0]
+    where = {id(m): i for i, m in enumerate(legal)}
+    indices: list[int | None] = []
+    for move in pool:
+        index = where.get(id(move))
+        if index is None:
+            index = next((i for i, m in enumerate(legal) if m == move), None)
+        indices.append(index)
+    alive = list(range(len(pool)))
+    scores: list[list[float]] = [[] for _ in pool]  # per determinization, aligned
+    budget = plan.iterations
+    rounds = max(1, math.ceil(math.log2(len(pool))))
+    done = 0
+    while len(alive) > 1 and done < budget:
+        per = max(1, (budget - done) // (len(alive) * rounds))
+        for _ in range(per):
+            salt = rng.getrandbits(63)
+            play_seed = rng.getrandbits(63)
+            world = engine.redeal(state, seat, salt)
+            for c in alive:
+                try:
+                    after = _after(engine, world, seat, pool[c], indices[c])
+                except RuleError:
+                    scores[c].append(-1.0)
+                    continue
+                dice = random.Random(play_seed)
+                scores[c].append(playout(engine, after, seat, dice, plan.horizon))
+                done += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                budget = done
+                break
+        if done >= budget:
+            break
+        # Keep the better half; greedy's pick (0) stays as the reference.
+        alive.sort(key=lambda c: (c != 0, -_mean(scores[c]), c))
+        keep = max(2, (len(alive) + 1) // 2)
+        alive = [0, *sorted(alive[1:], key=lambda c: (-_mean(scores[c]), c))[: keep - 1]]
+        rounds = max(rounds - 1, 1)
+    return pool[_choose(scores, alive, plan.margin)]
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else float("-inf")
+
+
+def _choose(scores: list[list[float]], alive: list[int], margin: float) -> int:
+    """Greedy's pick (0) unless a candidate beats it on the same determinizations by
+    ``margin`` standard errors of the paired difference."""
+    best, best_z = 0, margin
+    base = scores[0]
+    for c in alive:
+        if c == 0:
+            continue
+        diffs = [a - b for a, b in zip(scores[c], base, strict=False)]
+        n = len(diffs)
+        if n < 2:
+            continue
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        z = mean / math.sqrt(var / n) if var > 0 else (math.inf if mean > 0 else 0.0)
+        if z > best_z:
+            best, best_z = c, z
+    return best

@@ -1,0 +1,316 @@
+"""The failover rehearsal of issue 33: a Redis Cluster of three primaries and three
+replicas (scripts/redis_cluster.sh), three Manhattan services (gunicorn) and two workers
+on it, clients playing many games (every move with an Idempotency-Key, retried on a 503
+or a dropped connection, every acknowledged move recorded). Mid-load a primary's link
+to its replica is cut (its replica output buffer limited to 1 byte, so the primary
+drops the link at every write: the partition that makes asynchronous replication lose
+writes) and the primary is SIGKILLed half a second later; one service and one worker
+are SIGKILLed too. Its replica takes over.
+
+- ``REDIS_WAIT_REPLICAS=1``: every acknowledged move is in the final games
+  (``GET /games/{id}/log``), every game replays to its stored state and every game
+  finishes.
+- ``0``: the acknowledged moves lost are counted and reported, not failed on.
+
+Figures (printed, and written to ``var/failover-<wait>.json``): how long moves failed,
+throughput and p99 before, during and after the failover.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+import requests
+
+from services.manhattan import rules as manhattan_rules
+from tests.conftest import ROOT, _cluster_ports
+from tests.reliability.conftest import Service, assert_consistent, wait_until
+from tests.reliability.player import TRANSPORT_ERRORS, bearer
+from tests.worker.conftest import WorkerProcess
+
+CLIENTS = 12
+LOAD_BEFORE = 6.0  # s of steady load before the partition
+PARTITION = 0.5  # s between the cut link and the primary's death
+LOAD_AFTER = 10.0  # s of new games after the kill
+
+
+@pytest.fixture
+def cluster() -> Iterator[tuple[str, list[int], str]]:
+    """A private 3+3 cluster (node timeout 1 s, for a quick failover): URL, ports, dir."""
+    workdir = tempfile.mkdtemp(prefix="test-failover-")
+    ports = _cluster_ports(6)
+    env = {
+        **os.environ,
+        "CLUSTER_PORTS": " ".join(map(str, ports)),
+        "CLUSTER_DIR": workdir,
+        "CLUSTER_NODE_TIMEOUT": "1000",
+    }
+    script = str(ROOT / "scripts" / "redis_cluster.sh")
+    try:
+        subprocess.run(["bash", script, "start"], env=env, check=True, capture_output=True)
+        yield f"redis://127.0.0.1:{ports[0]}/0", ports, workdir
+    finally:
+        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+class Player:
+    """A client thread: plays whole games (two seats, one of them a bot in every third
+    game) through the live services, recording every attempt and acknowledged move."""
+
+    def __init__(self, bases: list[str], n: int, stop_new: threading.Event) -> None:
+        self.bases = bases
+        self.at = n % len(bases)
+        self.rng = random.Random(n)
+        self.n = n
+        self.stop_new = stop_new
+        self.session = requests.Session()
+        self.games: list[dict[str, Any]] = []
+        self.attempts: list[tuple[float, float, str]] = []  # (start, end, outcome)
+        self.acked: list[tuple[float, float, str, dict[str, Any]]] = []  # (t0, t, game, move)
+        self.error: BaseException | None = None
+
+    def call(self, method: str, path: str, deadline: float, **kwargs: Any) -> requests.Response:
+        """A request retried on a 503 or a dropped connection (the next service then)."""
+        while True:
+            start = time.monotonic()
+            try:
+                r = self.session.request(
+                    method, f"{self.bases[self.at]}{path}", timeout=10, **kwargs
+                )
+            except TRANSPORT_ERRORS:
+                self.attempts.append((start, time.monotonic(), "dropped"))
+                self.at = (self.at + 1) % len(self.bases)
+            else:
+                if r.status_code != 503:
+                    return r
+                assert r.headers.get("Retry-After"), r.text
+                self.attempts.append((start, time.monotonic(), r.json()["code"]))
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no answer to {method} {path} in time")
+            time.sleep(0.05)
+
+    def run(self) -> None:
+        try:
+            while not self.stop_new.is_set():
+                self.play(time.monotonic() + 120)
+        except BaseException as error:  # reported by the test
+            self.error = error
+
+    def play(self, deadline: float) -> None:
+        bot = len(self.games) % 3 == 2
+        r = self.call("POST", "/games", deadline, json={"players": 2})
+        assert r.status_code == 201, r.text
+        game_id, host = r.json()["id"], r.json()["host_token"]
+        game = {"id": game_id, "tokens": [], "acked": []}
+        self.games.append(game)
+        for i in range(2):
+            body = {"bot": "random"} if bot and i == 1 else {"name": f"c{self.n}p{i}"}
+            headers = bearer(host) if "bot" in body else {}
+            r = self.call("POST", f"/games/{game_id}/players", deadline, json=body, headers=headers)
+            assert r.status_code == 201, r.text
+            game["tokens"].append(r.json().get("token"))
+        r = self.call("POST", f"/games/{game_id}/start", deadline, headers=bearer(host))
+        assert r.status_code == 200, r.text
+        while True:
+            view = self.call("GET", f"/games/{game_id}", deadline).json()
+            if view["status"] != "running":
+                return
+            seat = view["to_act"][0]
+            token = game["tokens"][seat]
+            if token is None:  # the bot's turn: the workers play it
+                time.sleep(0.02)
+                continue
+            r = self.call("GET", f"/games/{game_id}/legal-moves", deadline, headers=bearer(token))
+            moves = r.json()["moves"]
+            if not moves:
+                time.sleep(0.02)
+                continue
+            move = self.rng.choice(moves)
+            headers = {**bearer(token), "Idempotency-Key": uuid.uuid4().hex}
+            start = time.monotonic()
+            r = self.call("POST", f"/games/{game_id}/moves", deadline, json=move, headers=headers)
+            if r.status_code == 409:  # the seat's turn passed meanwhile (a lost write)
+                continue
+            assert r.status_code == 200, r.text
+            self.attempts.append((start, time.monotonic(), "ok"))
+            acked = {"version": r.json()["game"]["version"], "seat": seat, "move": move}
+            game["acked"].append(acked)
+            self.acked.append((start, time.monotonic(), game_id, acked))
+
+
+def node_of(client: redis.Redis) -> dict[str, str]:
+    return {k: str(v) for k, v in client.info("replication").items()}
+
+
+def cluster_ok(ports: list[int]) -> bool:
+    for port in ports:
+        info = redis.Redis(port=port, socket_timeout=1).cluster("info")
+        if info.get("cluster_state") != "ok":
+            return False
+    return True
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
+
+
+def restart(port: int, workdir: str) -> None:
+    """The killed node back, as its pod would be: it rejoins as a replica of the primary
+    that took its place (its nodes.conf says so) and syncs from it."""
+    node = f"{workdir}/{port}"
+    subprocess.run(
+        ["redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "--port", str(port)]
+        + ["--cluster-enabled", "yes", "--cluster-config-file", f"{node}/nodes.conf"]
+        + ["--cluster-node-timeout", "1000", "--dir", node, "--appendonly", "yes"]
+        + ["--save", "", "--pidfile", f"{node}/redis.pid", "--logfile", f"{node}/redis.log"],
+        check=True,
+    )
+
+
+@pytest.mark.parametrize("wait", [1, 0], ids=["wait-1-replica", "no-wait"])
+def test_a_primary_dies_mid_load(cluster: tuple[str, list[int], str], wait: int) -> None:
+    url, ports, workdir_cluster = cluster
+    env = {
+        "REDIS_WAIT_REPLICAS": str(wait),
+        "REDIS_WAIT_TIMEOUT_MS": "200",
+        "REDIS_CLUSTER": "1",
+        "LOG_LEVEL": "CRITICAL",
+    }
+    services = [Service("manhattan", url, workers=1, **env) for _ in range(3)]
+    workdir = tempfile.mkdtemp(prefix="test-failover-workers-")
+    workers = [
+        WorkerProcess(url, workdir, WORKER_GAMES="manhattan", METRICS_PORT="0", **env)
+        for _ in range(2)
+    ]
+    stop_new = threading.Event()
+    players = [Player([s.base for s in services], n, stop_new) for n in range(CLIENTS)]
+    threads = [threading.Thread(target=p.run, daemon=True) for p in players]
+    try:
+        t0 = time.monotonic()
+        for thread in threads:
+            thread.start()
+        time.sleep(LOAD_BEFORE)
+
+        # the victim: a primary other than the services' first address, and its replica
+        roles = {port: node_of(redis.Redis(port=port)) for port in ports}
+        victim = next(p for p in ports[1:] if roles[p]["role"] == "master")
+        replica = next(p for p in ports if roles[p].get("master_port") == str(victim))
+        primary = redis.Redis(port=victim)
+        pid = int(primary.info("server")["process_id"])
+        t_cut = time.monotonic()
+        primary.config_set("client-output-buffer-limit", "replica 1 1 0")
+        time.sleep(PARTITION)
+        t_kill = time.monotonic()
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(1.0)
+        os.killpg(services[0].proc.pid, signal.SIGKILL)  # a whole service: master and worker
+        services[0].proc.wait(10)
+        workers[0].kill()
+        live = [p for p in ports if p != victim]
+        wait_until(
+            lambda: node_of(redis.Redis(port=replica))["role"] == "master" and cluster_ok(live),
+            60,
+            "the replica's takeover",
+        )
+        t_ok = time.monotonic()
+        # the dead node restarted: with one replica a primary, the promoted one has none
+        # until it is back (REDIS_WAIT_REPLICAS=1 refuses that shard's writes meanwhile)
+        restart(victim, workdir_cluster)
+        wait_until(
+            lambda: node_of(redis.Redis(port=victim)).get("master_link_status") == "up",
+            60,
+            "the old primary back as a replica",
+        )
+        t_back = time.monotonic()
+        time.sleep(LOAD_AFTER)
+        t_end = time.monotonic()
+        stop_new.set()
+        for thread in threads:
+            thread.join(150)
+        assert all(not t.is_alive() for t in threads), "a client never finished its game"
+        errors = [p.error for p in players if p.error is not None]
+        assert not errors, errors
+
+        # the final games, through a service still up
+        base = services[1].base
+        store: Any = redis.RedisCluster.from_url(url, decode_responses=True)
+        games = [g for p in players for g in p.games]
+        lost: list[tuple[str, dict[str, Any]]] = []
+        unfinished = []
+        for game in games:
+            view = requests.get(f"{base}/games/{game['id']}", timeout=10).json()
+            if view["status"] != "finished":
+                unfinished.append((game["id"], view["status"], view["version"]))
+                continue
+            log = requests.get(f"{base}/games/{game['id']}/log", timeout=10).json()
+            final = {
+                (m["version"], m["seat"], json.dumps(m["move"], sort_keys=True))
+                for m in log["moves"]
+            }
+            for acked in game["acked"]:
+                entry = (acked["version"], acked["seat"], json.dumps(acked["move"], sort_keys=True))
+                if entry not in final:
+                    lost.append((game["id"], acked))
+            assert_consistent(store, "mh", manhattan_rules.ENGINE, game["id"])
+
+        attempts = [a for p in players for a in p.attempts]
+        failed = [a for a in attempts if a[2] != "ok" and a[0] >= t_cut - 0.1]
+        acks = [a for p in players for a in p.acked]
+
+        def phase(start: float, end: float) -> dict[str, float]:
+            inside = [a for a in acks if start <= a[1] < end]
+            return {
+                "seconds": round(end - start, 2),
+                "moves_per_s": round(len(inside) / (end - start), 1),
+                "p99_ms": round(1000 * p99([a[1] - a[0] for a in inside]), 1),
+            }
+
+        figures = {
+            "wait_replicas": wait,
+            "games": len(games),
+            "acked_moves": len(acks),
+            "acked_moves_lost": len(lost),
+            "unfinished_games": len(unfinished),
+            "takeover_s": round(t_ok - t_kill, 2),
+            "replica_back_s": round(t_back - t_kill, 2),
+            "moves_failing_s": round(max(a[1] for a in failed) - min(a[0] for a in failed), 2)
+            if failed
+            else 0.0,
+            "failed_attempts": {
+                k: sum(1 for a in failed if a[2] == k) for k in {a[2] for a in failed}
+            },
+            "before": phase(t0 + 1, t_cut),
+            "during": phase(t_cut, t_back + 1),
+            "after": phase(t_back + 1, t_end),
+        }
+        print("\nfailover:", json.dumps(figures))
+        out = ROOT / "var" / f"failover-{wait}.json"
+        out.parent.mkdir(exist_ok=True)
+        out.write_text(json.dumps(figures, indent=1) + "\n")
+        assert not unfinished, unfinished
+        if wait:
+            assert not lost, lost[:5]
+    finally:
+        stop_new.set()
+        for service in services:
+            service.stop()
+        for worker in workers:
+            if worker.proc.poll() is None:
+                worker.proc.kill()
+                worker.proc.wait(10)
+        shutil.rmtree(workdir, ignore_errors=True)
