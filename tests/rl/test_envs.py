@@ -22,6 +22,9 @@ from tests.contract.engines import canonical
 # Any other warning fails (the last filter listed is applied first).
 pytestmark = [
     pytest.mark.filterwarnings("error"),
+    # (a socket another test left to the garbage collector is not this module's warning)
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
     pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
 ]
