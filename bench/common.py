@@ -17,12 +17,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import redis
+import redis.connection
 import requests
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -291,3 +292,30 @@ def start_workers(redis_url: str, workdir: str, count: int) -> list[subprocess.P
         )
         wait_until(lambda b=beat: Path(b).exists(), 20, "worker")
     return procs
+
+
+@contextlib.contextmanager
+def each_send(record: Callable[[bytes], None]) -> Iterator[None]:
+    """Calls ``record`` with every packet this process sends to Redis meanwhile, one call
+    a round trip: redis-py's connections (``send_packed_command``; a pipeline is one) and
+    the store's own lane (shared/store/connection.py)."""
+    from shared.store import connection as lane  # (the benches' own processes only)
+
+    sent = redis.connection.AbstractConnection.send_packed_command
+    ask = lane.Conn.ask
+
+    def counting(conn: Any, command: Any, check_health: bool = True) -> None:
+        record(b"".join(command) if isinstance(command, list) else command)
+        sent(conn, command, check_health)
+
+    def asking(conn: lane.Conn, packed: bytes, *more: Any) -> Any:
+        record(packed)
+        return ask(conn, packed, *more)
+
+    redis.connection.AbstractConnection.send_packed_command = counting  # type: ignore[method-assign]
+    lane.Conn.ask = asking  # type: ignore[method-assign, assignment]
+    try:
+        yield
+    finally:
+        redis.connection.AbstractConnection.send_packed_command = sent  # type: ignore[method-assign]
+        lane.Conn.ask = ask  # type: ignore[method-assign]

@@ -58,14 +58,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import redis.connection
-
+from bench import common
 from bench.common import CpuMeter, gunicorn, machine, redis_server
 from bench.inproc import make_app
 from bench.roundtrips import commandstats
 from shared.games import players
 from shared.games.tokens import PlayerRef
-from shared.store import connection as fastcall
 from shared.store.players import Registry, registry_key
 
 HEAVY = 1000  # games of a heavy player
@@ -94,24 +92,11 @@ class Counted:
 
     @contextlib.contextmanager
     def patched(self) -> Iterator[None]:
-        orig = redis.connection.AbstractConnection.send_packed_command
-        ask = fastcall.Conn.ask
-
-        def counting(conn: Any, command: Any, check_health: bool = True) -> None:
-            self.sent += 1
-            orig(conn, command, check_health)
-
-        def asking(self_: fastcall.Conn, packed: bytes) -> Any:
-            self.sent += 1
-            return ask(self_, packed)
-
-        redis.connection.AbstractConnection.send_packed_command = counting  # type: ignore[method-assign]
-        fastcall.Conn.ask = asking  # type: ignore[method-assign, assignment]
-        try:
+        with common.each_send(self._count):
             yield
-        finally:
-            redis.connection.AbstractConnection.send_packed_command = orig  # type: ignore[method-assign]
-            fastcall.Conn.ask = ask  # type: ignore[method-assign]
+
+    def _count(self, _packet: bytes) -> None:
+        self.sent += 1
 
 
 def usec_by_command(client: Any) -> collections.Counter[str]:

@@ -67,12 +67,12 @@ from typing import Any
 import redis
 import redis.connection
 
+from bench import common
 from bench.common import CpuMeter, gunicorn, machine, redis_server
 from bench.inproc import make_app
 from bench.players import make_players, pct, usec_by_command, used_memory
 from bench.roundtrips import commandstats
 from shared.games.ratings import leaderboard_entries, ordinal
-from shared.store import connection as fastcall
 from shared.store.players import registry_key
 from shared.store.ratings import CHUNK, KEPT
 
@@ -119,29 +119,12 @@ class Recorder:
 
     @contextlib.contextmanager
     def patched(self) -> Iterator[None]:
-        orig = redis.connection.AbstractConnection.send_packed_command
-        ask = fastcall.Conn.ask
-
-        def record(command: Any) -> None:
-            if self.on:
-                raw = b"".join(command) if isinstance(command, list) else command
-                self.trips.append(command_names(raw))
-
-        def counting(conn: Any, command: Any, check_health: bool = True) -> None:
-            record(command)
-            orig(conn, command, check_health)
-
-        def asking(self_: fastcall.Conn, packed: bytes) -> Any:
-            record(packed)
-            return ask(self_, packed)
-
-        redis.connection.AbstractConnection.send_packed_command = counting  # type: ignore[method-assign]
-        fastcall.Conn.ask = asking  # type: ignore[method-assign, assignment]
-        try:
+        with common.each_send(self._record):
             yield
-        finally:
-            redis.connection.AbstractConnection.send_packed_command = orig  # type: ignore[method-assign]
-            fastcall.Conn.ask = ask  # type: ignore[method-assign]
+
+    def _record(self, packet: bytes) -> None:
+        if self.on:
+            self.trips.append(command_names(packet))
 
     @contextlib.contextmanager
     def window(self) -> Iterator[list[list[str]]]:

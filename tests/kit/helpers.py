@@ -7,10 +7,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import redis.connection
 from flask.testing import FlaskClient
 
-from shared.store import connection as fastcall
+from bench.common import each_send
 from shared.store import jsoncodec, load_doc
 
 PROBLEM = "application/problem+json"
@@ -71,28 +70,13 @@ def sent_to_redis() -> Iterator[list[bytes]]:
     is sent: redis-py's connections and the store's lane (shared/store/connection.py). A
     pipeline is one round trip."""
     sent: list[bytes] = []
-    original = redis.connection.Connection.send_packed_command
-    asked = fastcall.Conn.ask
 
-    def record(command: Any) -> None:
+    def record(packet: bytes) -> None:
         if threading.current_thread() is threading.main_thread():
-            sent.append(b"".join(command) if isinstance(command, list) else command)
+            sent.append(packet)
 
-    def counting(self: Any, command: Any, check_health: bool = True) -> None:
-        record(command)
-        original(self, command, check_health)
-
-    def asking(self: fastcall.Conn, packed: bytes, count: int = 1) -> Any:
-        record(packed)
-        return asked(self, packed, count)
-
-    redis.connection.Connection.send_packed_command = counting  # type: ignore[method-assign]
-    fastcall.Conn.ask = asking  # type: ignore[method-assign]
-    try:
+    with each_send(record):
         yield sent
-    finally:
-        redis.connection.Connection.send_packed_command = original  # type: ignore[method-assign]
-        fastcall.Conn.ask = asked  # type: ignore[method-assign]
 
 
 def stored_text(redis_client: Any, key: str) -> str | None:
