@@ -58,6 +58,11 @@ def replica_of(redis_url: str) -> Iterator[Any]:
             "the replica's link",
         )
         wait_until(lambda: primary.info("replication")["connected_slaves"] >= 1, 10, "its ack")
+        wait_until(
+            lambda: primary.info("replication").get("slave0", {}).get("state") == "online",
+            20,
+            "the replica online",
+        )
 
     yield attach
     for proc in procs:
@@ -86,6 +91,10 @@ def test_an_unconfirmed_move_is_a_503_and_its_retry_the_first_answer(make_app, r
     assert_problem(again, 503, "storage-not-replicated")  # ...and still not confirmed
 
     replica_of()
+    # from here a replica answers: a timeout that a loaded machine cannot miss (a WAIT
+    # returns as soon as the replica acknowledges)
+    client = make_app("toy", REDIS_WAIT_REPLICAS=1, REDIS_WAIT_TIMEOUT_MS=5000).test_client()
+    app = client.application
     with sent_to_redis() as sent:
         retried = post_move(client, game_id, tokens[seat], move, **{"Idempotency-Key": "k1"})
     assert retried.status_code == 200, retried.get_json()
