@@ -85,7 +85,11 @@ def test_clock_field_keeps_to_the_servers_range(live_manhattan: str, open_page) 
     page = open_page()
     page.goto(f"{live_manhattan}/play")
     field = page.locator("#opt-turn_seconds")
-    page.wait_for_function("() => document.getElementById('opt-turn_seconds')?.min === '10'")
+    # the server's range, from /openapi.json (the page's own default is the same 10)
+    page.wait_for_function(
+        "() => document.getElementById('opt-turn_seconds')?.form?.dataset.clockRange === 'server'"
+    )
+    assert field.get_attribute("min") == "10"
     assert field.get_attribute("max") == "1209600"
     assert field.is_disabled()  # until the clock is on
     page.check("#opt-clock")

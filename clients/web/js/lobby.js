@@ -55,6 +55,7 @@ async function clockRange(form) {
     if (Number.isInteger(field.minimum)) input.min = String(field.minimum);
     if (Number.isInteger(field.maximum)) input.max = String(field.maximum);
   }
+  form.dataset.clockRange = "server"; // (read: the fields now hold the server's range)
 }
 
 /** A validation problem's messages by field name: {"clock": {"turn_seconds": [..]}} -> turn_seconds: [..]. */
