@@ -13,6 +13,7 @@ modules, one job each:
   :class:`NotReplicated`);
 - ``clients``: the redis-py clients and :func:`open_store`;
 - ``connection``: the fast path of the hot commands (a lane of sockets; the pipe under gevent);
+- ``replicated``: a write and its ``WAIT`` for replicas in one send;
 - ``layout``: the key names;
 - ``gamestore``: :class:`GameStore`, assembled from the parts below;
 - ``documents``: the game document, its reads and the write script call (``store.lua``);

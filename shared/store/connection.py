@@ -37,7 +37,6 @@ back in one read. Through gunicorn this cut a move's CPU (workers and Redis) by 
 
 from __future__ import annotations
 
-import contextlib
 import socket
 from collections import deque
 from os import getpid
@@ -84,7 +83,7 @@ def call(client: Any, *args: Any) -> Any:
     """``client.execute_command(*args)``, on the lane for a plain ``Redis``.
 
     For commands whose reply redis-py does not post-process (GET, MGET, EVALSHA)."""
-    lane = _lane(client) if type(client) is redis.Redis else None
+    lane = lane_of(client) if type(client) is redis.Redis else None
     if lane is None:
         return client.execute_command(*args)
     if lane.piped:  # under gevent: one socket for the process's concurrent commands
@@ -92,110 +91,39 @@ def call(client: Any, *args: Any) -> Any:
             reply = lane.pipe().ask(hiredis.pack_command(args))
         except OSError:  # no pipe, a broken or late one: redis-py's path retries
             return client.execute_command(*args)
-        if isinstance(reply, hiredis.ReplyError):
-            raise _error(reply)
-        return reply
+        return raised(reply)
+    replies = on_socket(lane, hiredis.pack_command(args), 1)
+    if replies is None:  # redis-py's path retries, or says why it cannot
+        return client.execute_command(*args)
+    return raised(replies)
+
+
+def on_socket(lane: Lane, packed: bytes, count: int) -> Any:
+    """``count`` replies to ``packed`` on a socket of ``lane``'s own (not the pipe), the
+    socket kept for the next call; ``None`` when no socket could be had or it broke
+    (closed, and the lane's idle ones with it): the caller takes redis-py's path."""
     try:
         conn = lane.take()
-    except OSError:  # no connection to be had: redis-py's path says so as it always did
-        return client.execute_command(*args)
+    except OSError:  # no connection to be had
+        return None
     try:
-        reply = conn.ask(hiredis.pack_command(args))
+        reply = conn.ask(packed) if count == 1 else conn.ask(packed, count)
     except OSError:  # the socket broke (builtin TimeoutError is an OSError too)
         conn.close()
         lane.drop_idle()
-        return client.execute_command(*args)
+        return None
     except BaseException:
         conn.close()
         raise
     lane.give(conn)
-    if isinstance(reply, hiredis.ReplyError):
-        raise _error(reply)
     return reply
 
 
-def call_waited(
-    client: Any, key: str, replicas: int, timeout_ms: int, *args: Any
-) -> tuple[Any, int]:
-    """``client.execute_command(*args)`` followed by ``WAIT replicas timeout_ms`` in the
-    same send on the same connection (one round trip): the command's reply and how many
-    replicas confirmed it (and every write before it on that connection). ``key``: a key
-    of the command, whose node takes both on Redis Cluster.
-
-    WAIT blocks the connection it is sent on until the replicas answer, so under gevent
-    the pair takes a socket of the lane's own, never the pipe (every greenlet's command
-    would queue behind it). A client with no lane sends the two as a redis-py pipeline
-    (one connection); a ``RedisCluster`` as a pipeline on the key's primary."""
-    wait: tuple[Any, ...] = ("WAIT", replicas, timeout_ms)
-    if isinstance(client, redis.RedisCluster):
-        return _cluster_waited(client, key, wait, args)
-    lane = _lane(client) if type(client) is redis.Redis else None
-    if lane is not None:
-        try:
-            conn = lane.take()
-        except OSError:  # no connection to be had: redis-py's path says so
-            return _pipelined(client, wait, args)
-        try:
-            reply, acked = conn.ask(hiredis.pack_command(args) + hiredis.pack_command(wait), 2)
-        except OSError:
-            conn.close()
-            lane.drop_idle()
-            return _pipelined(client, wait, args)
-        except BaseException:
-            conn.close()
-            raise
-        lane.give(conn)
-        if isinstance(reply, hiredis.ReplyError):
-            raise _error(reply)
-        if isinstance(acked, hiredis.ReplyError):
-            raise _error(acked)
-        return reply, int(acked)
-    return _pipelined(client, wait, args)
-
-
-def _pipelined(client: Any, wait: tuple[Any, ...], args: tuple[Any, ...]) -> tuple[Any, int]:
-    """The command and its WAIT as a redis-py pipeline (one connection, one send)."""
-    pipe = client.pipeline(transaction=False)
-    pipe.execute_command(*args)
-    pipe.execute_command(*wait)
-    reply, acked = pipe.execute(raise_on_error=False)
-    for answer in (reply, acked):
-        if isinstance(answer, Exception):
-            raise answer
-    return reply, int(acked)
-
-
-_MOVED = (
-    redis.exceptions.MovedError,
-    redis.exceptions.AskError,
-    redis.exceptions.TryAgainError,
-    redis.exceptions.ClusterDownError,
-)
-
-
-def _cluster_waited(
-    client: Any, key: str, wait: tuple[Any, ...], args: tuple[Any, ...]
-) -> tuple[Any, int]:
-    """On a cluster, a pipeline on the primary of ``key``'s slot (redis-py would send a
-    lone WAIT to every node). A slot that moved (a failover) ran nothing there: the
-    topology is read again and the pair sent to the new primary; a node that cannot be
-    reached fails the call (503), after the topology is marked for a new read."""
-    for _ in range(3):
-        node = client.get_node_from_key(key)
-        try:
-            return _pipelined(client.get_redis_connection(node), wait, args)
-        except _MOVED:
-            _refresh(client)
-        except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
-            _refresh(client)
-            raise
-    raise redis.exceptions.ClusterDownError("the game's slot kept moving; try again")
-
-
-def _refresh(client: Any) -> None:
-    """Read the cluster's slots again (a failed read is left to the next command)."""
-    with contextlib.suppress(redis.exceptions.RedisError):
-        client.nodes_manager.initialize()
+def raised(reply: Any) -> Any:
+    """``reply``, or the exception redis-py raises for it when it is an error reply."""
+    if isinstance(reply, hiredis.ReplyError):
+        raise BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call]
+    return reply
 
 
 _LANES: WeakKeyDictionary[Any, Lane | None] = WeakKeyDictionary()
@@ -208,7 +136,7 @@ def unpiped(client: Any) -> None:
     _UNPIPED.add(client.connection_pool)
 
 
-def _lane(client: redis.Redis) -> Lane | None:
+def lane_of(client: redis.Redis) -> Lane | None:
     """The client's lane, made on first use in this process; ``None`` when the client's
     settings are not ones a lane reproduces."""
     pool = client.connection_pool
@@ -219,11 +147,6 @@ def _lane(client: redis.Redis) -> Lane | None:
     if lane is not None and lane.pid != getpid():  # forked: the parent's sockets stay its own
         lane = _LANES[pool] = Lane.of(pool)
     return lane
-
-
-def _error(reply: hiredis.ReplyError) -> Exception:
-    """The exception redis-py raises for an error reply."""
-    return BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call,no-any-return]
 
 
 class Lane:
@@ -316,9 +239,7 @@ class Lane:
                 reader = hiredis.Reader(encoding=self.encoding, errors=self.errors)
             conn = Conn(sock, reader)
             for packed in self.setup:
-                reply = conn.ask(packed)
-                if isinstance(reply, hiredis.ReplyError):
-                    raise _error(reply)
+                raised(conn.ask(packed))
         except BaseException:
             sock.close()
             raise

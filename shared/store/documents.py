@@ -25,7 +25,7 @@ import redis.exceptions
 
 from shared.store import connection as fastcall
 from shared.store import document_codec as doccodec
-from shared.store import jsoncodec
+from shared.store import jsoncodec, replicated
 from shared.store.entries import PACKED, stored_events
 from shared.store.errors import NotReplicated
 from shared.store.layout import Layout, client_of
@@ -113,7 +113,7 @@ class Documents(Layout):
         if not self.replicas:
             return
         key = f"{self.prefix}:{{{game_id}}}:sync"
-        _, acked = fastcall.call_waited(
+        _, acked = replicated.call_waited(
             self.client, key, self.replicas, self.wait_ms, "SET", key, "1", "PX", 1000
         )
         if acked < self.replicas:
@@ -231,7 +231,7 @@ class Documents(Layout):
             for player_id, _ in inline_members:
                 keys.extend(member_keys(self.prefix, player_id))
         acked = None
-        if self.replicas:  # the EVALSHA and a WAIT in one send (shared/store/connection.py)
+        if self.replicas:  # the EVALSHA and a WAIT in one send (shared/store/replicated.py)
             reply, acked = self._write_waited(keys, args)
         else:
             try:  # the script's EVALSHA on the short path (shared/store/connection.py)
@@ -262,10 +262,14 @@ class Documents(Layout):
         the replicas that confirmed it (a refused write wrote nothing to confirm)."""
         command = ("EVALSHA", self._write.sha, len(keys), *keys, *args)
         try:
-            return fastcall.call_waited(self.client, keys[0], self.replicas, self.wait_ms, *command)
+            return replicated.call_waited(
+                self.client, keys[0], self.replicas, self.wait_ms, *command
+            )
         except redis.exceptions.NoScriptError:  # not run: loaded, then sent again
             self.client.script_load(self._write.script)
-            return fastcall.call_waited(self.client, keys[0], self.replicas, self.wait_ms, *command)
+            return replicated.call_waited(
+                self.client, keys[0], self.replicas, self.wait_ms, *command
+            )
 
     def discard(self, game_id: str) -> None:
         """Delete every key of a game (undoes a create that could not be listed). DEL

@@ -83,7 +83,7 @@ def main(url: str, piped: bool) -> dict[str, Any]:
     stats = other.info("stats")
     seen["reads"] = int(stats["total_reads_processed"]) - before
     seen["commands"] = int(stats["total_commands_processed"]) - calls_before
-    seen["piped"] = fastcall._lane(client).piped
+    seen["piped"] = fastcall.lane_of(client).piped
     return seen
 
 

@@ -24,7 +24,7 @@ def client(redis_client):
 
 def lane_of(client):
     """The client's lane (``None``: redis-py's path, as for a ``RedisCluster``)."""
-    return fastcall._lane(client) if type(client) is redis.Redis else None
+    return fastcall.lane_of(client) if type(client) is redis.Redis else None
 
 
 def idle(client) -> int:
@@ -67,10 +67,10 @@ def test_error_replies_raise_redis_pys_exceptions(client):
 def test_a_plain_client_takes_the_lane_and_other_settings_do_not(redis_url):
     if redis_url.startswith("redis://") and "cluster" not in redis_url:
         plain = redis.Redis.from_url(redis_url, decode_responses=True, socket_timeout=5)
-        assert fastcall._lane(plain) is not None
-    assert fastcall._lane(redis.Redis(unix_socket_path="/tmp/none.sock")) is None
-    assert fastcall._lane(redis.Redis(protocol=3)) is None
-    assert fastcall._lane(redis.Redis(ssl=True)) is None
+        assert fastcall.lane_of(plain) is not None
+    assert fastcall.lane_of(redis.Redis(unix_socket_path="/tmp/none.sock")) is None
+    assert fastcall.lane_of(redis.Redis(protocol=3)) is None
+    assert fastcall.lane_of(redis.Redis(ssl=True)) is None
 
 
 def test_a_database_other_than_0_is_selected(client, redis_url):
@@ -89,7 +89,7 @@ def test_a_client_name_is_set_on_the_lanes_sockets(client, redis_url):
     named = redis.Redis.from_url(redis_url, decode_responses=True, client_name="lane-test")
     named.set("{t}a", "1")
     fastcall.call(named, "GET", "{t}a")
-    lane = fastcall._lane(named)
+    lane = fastcall.lane_of(named)
     assert lane is not None and lane.idle
     port = lane.idle[-1].sock.getsockname()[1]
     (entry,) = [c for c in client.client_list() if c["addr"].endswith(f":{port}")]
