@@ -20,7 +20,7 @@ from shared.games.errors import Conflict
 from shared.games.records import Retry
 from shared.games.replay import same_move
 from shared.ops import metrics
-from shared.store import HistoryWrite, StoredDoc, event_id
+from shared.store import HistoryWrite, NotReplicated, StoredDoc, client_of, event_id
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +108,7 @@ class WriteLoop:
             decided = self._decide(doc, tail, decide, key, digest)
             if isinstance(decided, Retry):
                 store.confirm(game_id)  # (REDIS_WAIT_REPLICAS: the replicas have it)
+                self._schedule_again(doc)
                 return doc, [], decided
             new, events, written, due, outbox = decided
             stored = self.ctx.stored(new)
@@ -135,6 +136,22 @@ class WriteLoop:
             "version-conflict",
             "The game kept changing while this request was applied; try again.",
         )
+
+    def _schedule_again(self, doc: GameDoc) -> None:
+        """A retry on Redis Cluster puts the game's due time back in the schedule: the
+        first attempt may have written the game and then failed (a node's death) before
+        the schedule's own round trip, and the worker would never come to its bots or
+        clocks. Lowering is idempotent; one round trip, on retries of scheduled games."""
+        store = self.ctx.store
+        if not store.cluster or not seats.is_scheduled(doc) and not doc.get("ratings_pending"):
+            return
+        now = seats.now_ms()
+        due = now if doc.get("ratings_pending") else seats.due_ms(doc, now)
+        if due is None:
+            return
+        acked = store.lower_due(client_of(doc), doc["id"], due)
+        if acked is not None and acked < store.replicas:
+            raise NotReplicated(store.replicas, acked)
 
     def settle_ratings(self, doc: GameDoc) -> None:
         """Count an ended game in its players' ratings (shared/games/ratings.py); a

@@ -94,7 +94,7 @@ class Documents(Layout):
     cluster: bool
     _write: Any  # store.lua, registered
     signal_ready: Callable[[str], None]  # (shared/store/outbox.py)
-    lower_due: Callable[[str, str, int], None]  # (shared/store/schedule.py)
+    lower_due: Callable[[str, str, int], int | None]  # (shared/store/schedule.py)
     touch_members: Callable[[str, list[tuple[str, bool]], int], None]  # (players.py)
     replicas = 0  # REDIS_WAIT_REPLICAS: replicas each write waits for (0: none)
     wait_ms = 200  # REDIS_WAIT_TIMEOUT_MS: how long it waits
@@ -248,7 +248,9 @@ class Documents(Layout):
         if len(reply) > 1 and int(reply[1]) != doc.get("events_from"):
             doc["events_from"] = int(reply[1])  # the stream's cap raised it
         if not inline and due is not False and due is not None:
-            self.lower_due(client_of(doc), game_id, due)
+            scheduled = self.lower_due(client_of(doc), game_id, due)
+            if acked is not None and scheduled is not None:
+                acked = min(acked, scheduled)
         if outbox and self.cluster:
             self.signal_ready(game_id)
         if members and self.cluster:

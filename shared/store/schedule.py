@@ -15,7 +15,7 @@ Why per client: claimed earliest-due-first from one set for everyone, 400 all-bo
 of one client stood ahead of another client's bot move each time it came due (1.6-3.8 s
 late, docs/performance.md); now every client with a due game gets a turn in each claim.
 
-May import the store's own layout.
+May import the store's own modules and redis.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+import redis
+
+from shared.store import replicated
 from shared.store.layout import Layout, client_of
 
 SCRIPT = resources.files("shared.store").joinpath("schedule.lua").read_text(encoding="utf-8")
@@ -49,6 +52,8 @@ class Schedule(Layout):
     client: Any
     cluster: bool
     _schedule: Any  # schedule.lua, registered
+    replicas: int  # (shared/store/documents.py: REDIS_WAIT_REPLICAS)
+    wait_ms: int
 
     def _claim_args(self, now_ms: int, lease_ms: int, limit: int, per_client: int) -> list[Any]:
         return ["claim", now_ms, lease_ms, limit, per_client]
@@ -105,11 +110,28 @@ class Schedule(Layout):
         args = ["set", claim.client, claim.game_id, claim.score, "" if due is None else int(due)]
         return bool(self._schedule(keys=[index, key], args=args))
 
-    def lower_due(self, client: str, game_id: str, due: int) -> None:
+    def lower_due(self, client: str, game_id: str, due: int) -> int | None:
         """Move the game's entry earlier only (added if absent): a write's due time on
-        Redis Cluster, where the write script cannot reach the schedule's slot."""
+        Redis Cluster, where the write script cannot reach the schedule's slot. With
+        ``REDIS_WAIT_REPLICAS`` it waits for them like the game's write (an entry lost
+        in a failover would leave the game's bot or clock unplayed): how many confirmed
+        (``None``: none asked for)."""
         key, index = self.schedule_keys(client)
-        self._schedule(keys=[index, key], args=["lower", client, game_id, int(due)])
+        args = ["lower", client, game_id, int(due)]
+        if not self.replicas:
+            self._schedule(keys=[index, key], args=args)
+            return None
+        command = ("EVALSHA", self._schedule.sha, 2, index, key, *args)
+        try:
+            _, acked = replicated.call_waited(
+                self.client, key, self.replicas, self.wait_ms, *command
+            )
+        except redis.exceptions.NoScriptError:  # not run: loaded, then sent again
+            self.client.script_load(self._schedule.script)
+            _, acked = replicated.call_waited(
+                self.client, key, self.replicas, self.wait_ms, *command
+            )
+        return int(acked)
 
     def due_score(self, game_id: str, client: str = "") -> int | None:
         """The game's due time in the schedule (tests and diagnostics)."""

@@ -129,6 +129,8 @@ class Player:
             view = self.call("GET", f"/games/{game_id}", deadline).json()
             if view["status"] != "running":
                 return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"game {game_id} stuck at {view['version']}: {view}")
             seat = view["to_act"][0]
             token = game["tokens"][seat]
             if token is None:  # the bot's turn: the workers play it
