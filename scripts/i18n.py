@@ -1,4 +1,5 @@
-"""The API's message catalogs (shared/i18n/locales): ``extract`` and ``check``.
+"""The message catalogs of the API (shared/i18n/locales) and of the CLI
+(clients/cli/locales): ``extract`` and ``check``.
 
 ``python scripts/i18n.py extract`` reads the sources for every problem title and detail
 template (shared/i18n/extract.py), writes ``locales/messages.pot`` and merges it into each
@@ -7,6 +8,11 @@ translation stays. Translate the new entries (a translator needs only the ``.po`
 ``python scripts/i18n.py check``: it fails (exit 1) on a stale ``.pot``, a detail built
 with an f-string, or a msgid a language lacks (``tests/kit/test_languages.py`` runs the
 same check). The service reads the ``.po`` files at start; nothing is compiled.
+
+The CLI's catalogs go the same way: every ``_()``, ``N_()`` and ``ngettext()`` text in
+``clients/cli`` (clients/cli/catalogs.py) into ``locales/boardgames.pot`` and each
+language's ``boardgames.po``; ``check`` covers them too (``tests/cli/test_languages.py``
+runs the same check). The CLI reads a ``.po`` when its language is chosen.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from clients.cli import catalogs as cli  # noqa: E402
+from clients.cli import i18n as cli_i18n  # noqa: E402
 from shared.i18n import LANGUAGES, catalog_path  # noqa: E402
 from shared.i18n.extract import POT, problems, read, scan, template_catalog, write  # noqa: E402
 
@@ -36,6 +44,17 @@ def extract() -> None:
         print(f"updated {path.relative_to(ROOT)}")
     for where in found.fstrings:
         print(f"{where}: a detail built with an f-string; pass its values as parameters")
+    extract_cli()
+
+
+def extract_cli() -> None:
+    pot = cli.template_catalog()
+    cli.write(cli.POT, pot)
+    print(f"wrote {cli.POT.relative_to(ROOT)}: {len(pot)} messages")
+    for language in cli_i18n.LANGUAGES[1:]:
+        path = cli_i18n.catalog_path(language)
+        cli.write(path, cli.merge(language, pot))
+        print(f"updated {path.relative_to(ROOT)}")
 
 
 def main() -> None:
@@ -45,7 +64,7 @@ def main() -> None:
     if args.command == "extract":
         extract()
         return
-    found = problems()
+    found = problems() + cli.problems()
     for problem in found:
         print(problem)
     if found:

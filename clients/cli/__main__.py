@@ -8,17 +8,21 @@ boardgames games                        (your games in both services, your ratin
 boardgames leaderboard GAME             (players by rating)
 boardgames demo
 boardgames admin keys add|list|revoke   (the services' API keys file)
+
+Any command takes ``--lang en|ja|de`` (default: $LC_ALL, $LC_MESSAGES or $LANG); ``--json``
+output is always the same (English).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import NoReturn
 
-from . import admin, players, ratings, webhook
-from .client import GAMES
+from . import admin, i18n, players, ratings, webhook
+from .client import GAMES, GameClient
 from .commands import run
 
 GAME_FIRST = ("play", "watch", "bot")
@@ -53,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(
         prog="boardgames", description="Play Manhattan and Wind City through their HTTP services."
+    )
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="language of the output: en, ja or de, anywhere on the command line "
+        "(default: $LC_ALL, $LC_MESSAGES or $LANG; JSON output is the same in every language)",
     )
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME|COMMAND")
     for game in GAMES:
@@ -189,9 +199,30 @@ def normalize_argv(argv: list[str]) -> list[str]:
     return argv
 
 
+def split_lang(argv: list[str]) -> tuple[list[str], str | None]:
+    """``argv`` without ``--lang LANG`` (or ``--lang=LANG``), wherever it is, and ``LANG``."""
+    rest: list[str] = []
+    flag: str | None = None
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            rest += [word, *words]
+        elif word == "--lang":
+            flag = next(words, "")
+        elif word.startswith("--lang="):
+            flag = word.partition("=")[2]
+        else:
+            rest.append(word)
+    return rest, flag
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``boardgames`` console script."""
-    args = build_parser().parse_args(normalize_argv(list(sys.argv[1:] if argv is None else argv)))
+    words, flag = split_lang(list(sys.argv[1:] if argv is None else argv))
+    # JSON for scripts is the same in every language (the problems' words included)
+    i18n.set_language("en" if "--json" in words else i18n.choose(flag, os.environ))
+    GameClient.language = i18n.language()  # problem titles and details in it too
+    args = build_parser().parse_args(normalize_argv(words))
     if args.game == "admin":
         return admin.run(args)
     if args.game == "webhook":

@@ -61,15 +61,15 @@ class GameClient:
     """A client for one game service (``base_url`` defaults to the game's, see :func:`default_url`).
 
     ``token`` is the seat's bearer token (set by :meth:`join`), ``host_token`` the token
-    that may start or cancel a game (set by :meth:`create`). Every method takes an
-    explicit ``token=`` to override them. GETs and moves are retried on connection
-    errors and ``503`` (``Retry-After`` honoured, at most ``max_retries`` times, never
-    waiting more than ``max_retry_wait`` seconds at once); a move always carries an
-    ``Idempotency-Key`` that stays the same across its retries, so a retry never makes
-    a second move.
+    that may start or cancel a game (set by :meth:`create`); every method takes a ``token=``
+    to override them. ``language`` goes as ``Accept-Language`` (problems' words). GETs and
+    moves are retried on connection errors and ``503`` (``Retry-After`` honoured, at most
+    ``max_retries`` times, never waiting more than ``max_retry_wait`` seconds at once); a
+    move's ``Idempotency-Key`` stays the same across its retries: no second move.
     """
 
     game: str | None = None
+    language = "en"
 
     def __init__(
         self,
@@ -105,7 +105,7 @@ class GameClient:
     # -- plumbing -------------------------------------------------------------------------
 
     def _headers(self, token: str | None, extra: dict[str, str] | None = None) -> dict[str, str]:
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": "application/json", "Accept-Language": self.language}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         if extra:

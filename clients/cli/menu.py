@@ -12,9 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from .games import game_module
+from .i18n import N_, _, ngettext
 from .notation import NotationError, format_move
 
 Json = dict[str, Any]
@@ -26,7 +28,9 @@ def pick(legal: list[Json], number: str) -> Json:
     """The move numbered ``number`` in the menu (1 to the number of moves)."""
     n = int(number)
     if not 1 <= n <= len(legal):
-        raise NotationError(f"no move numbered {n}: pick 1 to {len(legal)}, or type a move")
+        raise NotationError(
+            _("no move numbered {n}: pick 1 to {last}, or type a move", n=n, last=len(legal))
+        )
     return legal[n - 1]
 
 
@@ -132,27 +136,36 @@ class Menu:
         """``12 moves``; paged or filtered: which ones are shown and how to see the rest."""
         kept = self.matching()
         total = len(self.moves)
-        head = f"{total} moves" + (f" ({self.hint})" if self.hint else "")
+        head = ngettext("{n} move", "{n} moves", total) + (f" ({self.hint})" if self.hint else "")
+        words = {"kept": len(kept), "total": total, "query": self.query}
         if self.query:
-            head = f"{len(kept)} of {total} moves match '{self.query}' (/ alone: all)"
-            if len(head) > width // 2:
-                head = f"{len(kept)}/{total} match '{self.query}'"
+            head = _("{kept} of {total} moves match '{query}' (/ alone: all)", **words)
+            if cell_len(head) > width // 2:
+                head = _("{kept}/{total} match '{query}'", **words)
         if not kept:
-            return f"{head}; type a move"[:width]
+            return _fit(_("{head}; type a move", head=head), width)
         if self.pages_seen == 1:
-            return head[:width]
+            return _fit(head, width)
         first, last = shown[0][0] + 1, shown[-1][-1] + 1
-        page = f"page {self.page + 1}/{self.pages_seen}"
+        page = _("page {page}/{pages}", page=self.page + 1, pages=self.pages_seen)
+        where = {"head": head, "page": page, "first": first, "last": last, "total": total}
         for text in (
-            f"{head}, {page} ({first}–{last}); n/p: next/previous page, /TEXT: filter, "
-            "or type any move",
-            f"{head}, {page} ({first}–{last}); n/p: next/previous page, /TEXT: filter",
-            f"moves {first}–{last} of {total} ({page}); n: next page, /TEXT: filter",
-            f"moves {first}–{last} of {total}; n: next page",
+            N_(
+                "{head}, {page} ({first}–{last}); n/p: next/previous page, /TEXT: filter, "
+                "or type any move"
+            ),
+            N_("{head}, {page} ({first}–{last}); n/p: next/previous page, /TEXT: filter"),
+            N_("moves {first}–{last} of {total} ({page}); n: next page, /TEXT: filter"),
+            N_("moves {first}–{last} of {total}; n: next page"),
         ):
-            if len(text) <= width:
-                return text
-        return f"{first}–{last} of {total}; n: next"[:width]
+            if cell_len(_(text, **where)) <= width:
+                return _(text, **where)
+        return _fit(_("{first}–{last} of {total}; n: next", **where), width)
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` columns (a Japanese character takes two)."""
+    return text if cell_len(text) <= width else set_cell_size(text, width)
 
 
 def _words(text: str) -> list[str]:

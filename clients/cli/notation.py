@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from .games import game_module
+from .i18n import _
 from .style import NotationError
 
 Move = dict[str, Any]
@@ -26,9 +27,9 @@ def parse_move(game: str, text: str, legal: list[Move] | None = None) -> Move:
         try:
             body = json.loads(text)
         except ValueError as exc:
-            raise NotationError(f"bad JSON: {exc}") from exc
+            raise NotationError(_("bad JSON: {error}", error=exc)) from exc
         if not isinstance(body, dict) or "type" not in body:
-            raise NotationError('a move is a JSON object with a "type"')
+            raise NotationError(_('a move is a JSON object with a "type"'))
         return body
     try:
         ui = game_module(game)

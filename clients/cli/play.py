@@ -29,6 +29,7 @@ from . import render
 from .client import GameClient, is_over, my_turn
 from .errors import ApiError, Conflict, PreconditionFailed, describe_problem
 from .games import game_module
+from .i18n import N_, _
 from .menu import Menu
 from .notation import NotationError, format_move, parse_move
 
@@ -39,7 +40,7 @@ MAX_RESENDS = 20
 MOVED_ON = {"not-your-turn", "already-answered", "wrong-phase", "game-over", "version-mismatch"}
 GONE = {"seat-abandoned", "seat-resigned"}
 
-HELP = """\
+HELP = N_("""\
 Type the number of a move, or any legal move in notation (it need not be on the page
 shown), or a JSON move body. Also:
   n / p      next / previous page of the menu (Enter: the next page, or the screen again)
@@ -47,7 +48,7 @@ shown), or a JSON move body. Also:
              / alone shows them all again
   b          draw the full board (it scrolls; Enter: the screen again)
   ?          this help and the legend
-  q          quit (the game goes on; play again later with the same command)"""
+  q          quit (the game goes on; play again later with the same command)""")
 
 
 @dataclass
@@ -90,7 +91,7 @@ class PlaySession:
         view: Json | None = None
         while True:
             if view is None or not (is_over(view) or my_turn(view)):
-                self.con.print(Text("waiting for your turn…", style="dim"))
+                self.con.print(Text(_("waiting for your turn…"), style="dim"))
                 view = self.client.wait_for_turn(self.gid, poll_wait=20)
             view = self.client.view(self.gid, legal_moves=True)  # the view and moves at once
             legal = view.pop("legal_moves", None) or []
@@ -135,9 +136,9 @@ class PlaySession:
             return outcome
 
     def ask(self) -> str:
-        prompt = "your move (number, notation, JSON, ? or q): "
+        prompt = _("your move (number, notation, JSON, ? or q): ")
         if self.drawn == "compact":
-            prompt = "your move (number or notation; ? help, q quit): "
+            prompt = _("your move (number or notation; ? help, q quit): ")
         try:
             return self.read(prompt).strip()
         except EOFError:
@@ -153,7 +154,7 @@ class PlaySession:
         elif raw.startswith("/"):
             turn.menu.filter(raw[1:])
         elif word in ("?", "h", "help"):  # left on screen: Enter draws the menu again
-            self.con.print(HELP)
+            self.con.print(_(HELP), markup=False)
             self.con.print(render.legend(self.game), style="dim")
             return True
         elif word in ("b", "board"):
@@ -179,7 +180,7 @@ class PlaySession:
         Returns the service's answer; ``turn`` itself when the move was refused (choose
         again); a new :class:`Turn`, already shown, when the options changed; ``None``
         when it is no longer our turn."""
-        for _ in range(MAX_RESENDS):
+        for _attempt in range(MAX_RESENDS):
             try:
                 answer: Json = self.client.move(self.gid, move, if_match=turn.view.get("version"))
             except (PreconditionFailed, Conflict) as exc:
@@ -192,16 +193,20 @@ class PlaySession:
                 legal = fresh.pop("legal_moves", None) or []
                 meanwhile = self.events_until(fresh)
                 if is_over(fresh) or not my_turn(fresh) or not legal:
-                    self.print_events(meanwhile, "while you chose:")
-                    self.con.print(Text("it is no longer your turn", style="yellow"))
+                    self.print_events(meanwhile, _("while you chose:"))
+                    self.con.print(Text(_("it is no longer your turn"), style="yellow"))
                     return None
                 if legal != turn.legal:
                     new = Turn(fresh, legal, Menu.of(self.game, legal))
-                    self.show(new, [*meanwhile, "(your options changed: choose again)"])
+                    self.show(new, [*meanwhile, _("(your options changed: choose again)")])
                     return new
-                self.print_events(meanwhile, "while you chose:")
-                again = format_move(self.game, move)
-                note = f"your options are the same: {again} sent again at v{fresh.get('version')}"
+                self.print_events(meanwhile, _("while you chose:"))
+                again, version = format_move(self.game, move), fresh.get("version")
+                note = _(
+                    "your options are the same: {move} sent again at v{version}",
+                    move=again,
+                    version=version,
+                )
                 self.con.print(Text(note, style="dim"))
                 turn = Turn(fresh, legal, turn.menu)
                 continue
@@ -215,7 +220,9 @@ class PlaySession:
                 self.con.print("  " + render.describe_event(self.game, ev, names), style="green")
             self.cursor = (answer.get("game") or {}).get("version", self.cursor)
             return answer
-        self.con.print(Text("the game keeps moving under this move: choose again", style="yellow"))
+        self.con.print(
+            Text(_("the game keeps moving under this move: choose again"), style="yellow")
+        )
         return turn
 
     # -- output ---------------------------------------------------------------------------

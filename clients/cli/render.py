@@ -16,15 +16,14 @@ from rich.table import Table
 from rich.text import Text
 
 from .games import game_module
+from .i18n import N_, _, person
 from .menu import Menu
 from .style import (
     Describe,
     Json,
     Names,
-    is_you,
     name_of,
     player_names,
-    possessive,
     rating_change,
     seat_label,
     seat_labels,
@@ -50,15 +49,20 @@ def header(view: Json) -> Text:
     t = Text()
     t.append(f"{view.get('game', '?')} ", style="bold")
     t.append(f"{view.get('id', '')}  status={view.get('status')} v{view.get('version')}")
-    if view.get("to_act"):
-        t.append("  to act: ").append_text(seat_labels(view["to_act"], names))
-    if view.get("you") is not None:
-        t.append("  you: ").append_text(seat_label(view["you"], names))
+    _seats(t, view, names)
     return t
 
 
+def _seats(t: Text, view: Json, names: Names) -> None:
+    """`` to act: …  you: …`` after a header line."""
+    if view.get("to_act"):
+        t.append(_("  to act: ")).append_text(seat_labels(view["to_act"], names))
+    if view.get("you") is not None:
+        t.append(_("  you: ")).append_text(seat_label(view["you"], names))
+
+
 def _flag(value: Any) -> str:
-    return ("yes" if value else "") if isinstance(value, bool) else str(value)
+    return (_("yes") if value else "") if isinstance(value, bool) else str(value)
 
 
 def render_result(view: Json) -> Table:
@@ -71,15 +75,15 @@ def render_result(view: Json) -> Table:
     order, reason = "", ""
     with contextlib.suppress(ValueError):  # a game this client does not know: keys as is
         ui = game_module(str(view.get("game")))
-        known, order, reason = ui.RESULT_COLUMNS, ui.RESULT_ORDER, ui.end_reason(result)
+        known, order, reason = ui.RESULT_COLUMNS, _(ui.RESULT_ORDER), ui.end_reason(result)
     present = {k for r in rows for k in r}
-    columns = [(k, head, fmt) for k, head, fmt in known if k in present]
+    columns = [(k, _(head), fmt) for k, head, fmt in known if k in present]
     taken = {k for k, _, _ in columns} | {"seat", "rank"}
     extra = dict.fromkeys(k for r in rows for k in r if k not in taken)
     columns += [(k, k.replace("_", " "), _flag) for k in extra]
     rated = {e.get("seat"): e for e in result.get("ratings") or [] if isinstance(e, dict)}
-    heads = [head for _, head, _ in columns] + (["rating"] if rated else [])
-    table = simple_table("Result", ["rank", "player", *heads])
+    heads = [head for _k, head, _f in columns] + ([_("rating")] if rated else [])
+    table = simple_table(_("Result"), [_("rank"), _("player"), *heads])
     for r in rows:
         cells = ["" if r.get(k) is None else fmt(r.get(k)) for k, _, fmt in columns]
         if rated:
@@ -87,12 +91,12 @@ def render_result(view: Json) -> Table:
             cells.append(rating_change(seat_rating) if seat_rating else "")
         table.add_row(str(r.get("rank", "")), seat_label(r.get("seat"), names), *cells)
     winners = result.get("winners") or []
-    caption = ["winner: " + winners_text(winners, names)] if winners else []
+    caption = [_("winner: {winners}", winners=winners_text(winners, names))] if winners else []
     mine = rated.get(view.get("you"))
     if mine and not mine.get("bot"):
-        caption.append(f"your rating: {rating_change(mine)}")
+        caption.append(_("your rating: {change}", change=rating_change(mine)))
     elif rated:
-        caption.append("rating: mu - 3 sigma, before → after this game")
+        caption.append(_("rating: mu - 3 sigma, before → after this game"))
     caption += [part for part in (reason, order) if part]
     table.caption = "\n".join(caption)
     return table
@@ -114,8 +118,8 @@ def render_view(game: str, view: Json) -> RenderableType:
     state = view.get("state")
     if not state:
         names = player_names(view)
-        seats = Text("seats: ").append_text(seat_labels(sorted(names), names))
-        return Group(header(view), Text("(not started)", style="dim"), seats)
+        seats = Text(_("seats: ")).append_text(seat_labels(sorted(names), names))
+        return Group(header(view), Text(_("(not started)"), style="dim"), seats)
     parts = [
         header(view),
         Text(ui.status(state)),
@@ -133,36 +137,45 @@ def render_score(game: str, score: Json, view: Json | None = None) -> Table:
     names = player_names(view or {})
     body = score.get("score") or {}
     rows, totals = game_module(game).score_rows(body)
-    table = Table(title=f"{game} score ({score.get('status')})", box=box.SIMPLE_HEAD)
+    title = _("{game} score ({status})", game=game, status=score.get("status"))
+    table = Table(title=title, box=box.SIMPLE_HEAD)
     table.add_column("")
     for s in range(len(totals)):
         table.add_column(name_of(names, s), justify="right")
     for label, values in rows:
         table.add_row(label, *(str(v) for v in values))
-    table.add_row("total", *(str(t) for t in totals), style="bold")
+    table.add_row(_("total"), *(str(t) for t in totals), style="bold")
     return table
 
 
 # ----------------------------------------------------------------------------- events
 
 _EVENTS: dict[str, Describe] = {
-    "game_created": lambda *_: "game created",
-    "game_started": lambda *_: "the game starts",
-    "game_finished": lambda *_: "game finished",
-    "game_cancelled": lambda *_: "game cancelled",
-    "player_joined": lambda e, who, _: (
-        f"{e.get('name', who)} joined at seat {e.get('seat')}"
-        + (" (a bot)" if e.get("bot") else "")
+    "game_created": lambda *args: _("game created"),
+    "game_started": lambda *args: _("the game starts"),
+    "game_finished": lambda *args: _("game finished"),
+    "game_cancelled": lambda *args: _("game cancelled"),
+    "player_joined": lambda e, who, name: (
+        _("{name} joined at seat {seat}", name=e.get("name", who), seat=e.get("seat"))
+        + (_(" (a bot)") if e.get("bot") else "")
     ),
-    "player_left": lambda e, who, _: f"{e.get('name', who)} left seat {e.get('seat')}",
-    "seat_timed_out": lambda e, who, _: (
-        f"{possessive(who)} time ran out: the server moved for {'you' if is_you(who) else who}"
+    "player_left": lambda e, who, name: _(
+        "{name} left seat {seat}", name=e.get("name", who), seat=e.get("seat")
     ),
-    "seat_abandoned": lambda e, who, _: (
-        f"{who} timed out too often: a bot plays {possessive(who)} seat to the end"
+    "seat_timed_out": lambda e, who, name: person(
+        who,
+        N_("{who}'s time ran out: the server moved for {who}"),
+        N_("your time ran out: the server moved for you"),
     ),
-    "seat_resigned": lambda e, who, _: (
-        f"{who} resigned: a bot plays {possessive(who)} seat to the end"
+    "seat_abandoned": lambda e, who, name: person(
+        who,
+        N_("{who} timed out too often: a bot plays {who}'s seat to the end"),
+        N_("you timed out too often: a bot plays your seat to the end"),
+    ),
+    "seat_resigned": lambda e, who, name: person(
+        who,
+        N_("{who} resigned: a bot plays {who}'s seat to the end"),
+        N_("you resigned: a bot plays your seat to the end"),
     ),
 }
 """Events of every game; each game module adds its own (``EVENTS``)."""
@@ -181,10 +194,13 @@ def describe_event(game: str, event: Json, names: Names | None = None) -> str:
         result = event.get("result") or {}
         winners = result.get("winners", [])
         why = game_module(game).end_reason({**result, "reason": event.get("reason")})
-        return (
-            f"game over{f' ({why})' if why else ''}; "
-            f"{'winners' if len(winners) > 1 else 'winner'}: {winners_text(winners, names)}"
+        over = _("game over ({why})", why=why) if why else _("game over")
+        which = (
+            N_("{over}; winners: {winners}")
+            if len(winners) > 1
+            else N_("{over}; winner: {winners}")
         )
+        return _(which, over=over, winners=winners_text(winners, names))
     describe = _EVENTS.get(t) or game_module(game).EVENTS.get(t)
     if describe is not None:
         return describe(event, who, lambda s: name_of(names, s) if isinstance(s, int) else str(s))
@@ -199,7 +215,7 @@ def describe_event(game: str, event: Json, names: Names | None = None) -> str:
 
 def legend(game: str) -> Text:
     """What the board's labels and the card notation mean, in a few lines."""
-    return Text(game_module(game).LEGEND)
+    return Text(_(game_module(game).LEGEND))
 
 
 # ----------------------------------------------------------------------------- watch screens
@@ -213,7 +229,9 @@ def players_line(view: Json) -> Text:
     for p in state.get("players", []):
         label = seat_label(p["seat"], names)
         value = p.get("score") if "score" in p else p.get("money")
-        label.append(f" {'score' if 'score' in p else 'money'} {value}")
+        label.append(
+            _(" score {value}", value=value) if "score" in p else _(" money {value}", value=value)
+        )
         parts.append(label)
     return Text("\n").join(parts)
 
@@ -224,7 +242,7 @@ def watch_screen(
     """The biggest spectator screen that fits ``width`` x ``height``: the full view with
     the last events; else a compact board with the status (beside it when there is
     room), dropping old events first."""
-    events = [Text("recent events:"), Text("\n".join(recent[-8:]), style="cyan")]
+    events = [Text(_("recent events:")), Text("\n".join(recent[-8:]), style="cyan")]
     full = Group(render_view(game, view), *events)
     state = view.get("state")
     if not state or _fits(full, width, height):
@@ -300,10 +318,7 @@ def compact_header(view: Json, width: int) -> Text:
     """One line: game, id, version, who is to act and who you are."""
     names = player_names(view)
     t = Text(f"{view.get('game', '?')} {view.get('id', '')} v{view.get('version')}", style="bold")
-    if view.get("to_act"):
-        t.append("  to act: ").append_text(seat_labels(view["to_act"], names))
-    if view.get("you") is not None:
-        t.append("  you: ").append_text(seat_label(view["you"], names))
+    _seats(t, view, names)
     return _crop(t, width)
 
 
@@ -354,7 +369,7 @@ def play_screen(
         else:
             block = board + [_crop(p, width) for p in players]
         room = avail - len(block) - len(private)
-        events, _ = _newest(recent, width, min(EVENT_LINES, room - 1 - MIN_MENU_ROWS))
+        events, _shown = _newest(recent, width, min(EVENT_LINES, room - 1 - MIN_MENU_ROWS))
         menu_lines = menu.lines(width, max(1, room - len(events) - 1)) if menu.moves else []
         events, shown = _newest(recent, width, room - len(menu_lines))
         lines = block + private + events + menu_lines

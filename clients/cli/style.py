@@ -11,6 +11,8 @@ from rich.console import Console, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .i18n import _
+
 Json = dict[str, Any]
 
 Names = dict[int, str]
@@ -50,26 +52,6 @@ def seat_labels(seats: Iterable[int], names: Names) -> Text:
     return Text(", ").join(seat_label(s, names) for s in seats)
 
 
-def is_you(who: str) -> bool:
-    """Whether a name is the second person (the default name of one playing against bots)."""
-    return who.strip().lower() == "you"
-
-
-_IRREGULAR = {"is": "are", "has": "have", "was": "were"}
-
-
-def says(who: str, verb: str) -> str:
-    """``who`` and a present-tense verb that agree: ``ann pays``, ``you pay``, ``you are``."""
-    if not is_you(who):
-        return f"{who} {verb}"
-    return f"{who} {_IRREGULAR.get(verb, verb[:-1] if verb.endswith('s') else verb)}"
-
-
-def possessive(who: str) -> str:
-    """``ann's``, or ``your`` for the second person."""
-    return "your" if is_you(who) else f"{who}'s"
-
-
 def winners_text(winners: Iterable[int], names: Names) -> str:
     return ", ".join(names.get(w, str(w)) for w in winners)
 
@@ -93,7 +75,7 @@ def rating_change(entry: Json) -> str:
     before = float((entry.get("before") or {}).get("ordinal", 0.0))
     after = float((entry.get("after") or {}).get("ordinal", before))
     if entry.get("bot"):
-        return f"{rating_value(after)} (bot, fixed)"
+        return _("{rating} (bot, fixed)", rating=rating_value(after))
     delta = round(after - before, 1)
     return f"{rating_value(before)} → {rating_value(after)} ({delta:+.1f})"
 
@@ -116,4 +98,5 @@ def ints(tokens: list[str], what: str) -> list[int]:
     try:
         return [int(t) for t in tokens]
     except ValueError as exc:
-        raise NotationError(f"{what}: expected numbers, got {' '.join(tokens)!r}") from exc
+        got = repr(" ".join(tokens))
+        raise NotationError(_("{what}: expected numbers, got {got}", what=what, got=got)) from exc

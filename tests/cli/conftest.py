@@ -19,6 +19,15 @@ import pytest
 from tests.conftest import ROOT, wait_until
 
 
+@pytest.fixture(autouse=True)
+def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI speaks its user's language (LC_ALL, LC_MESSAGES, LANG): its tests run in
+    English whatever the machine's locale (tests/cli/test_languages.py sets its own)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 class DroppingProxy:
     """A tiny TCP proxy in front of a service.
 

@@ -17,6 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import N_, _, ngettext
 from ..style import (
     Describe,
     Json,
@@ -69,7 +70,7 @@ def _cell(lot: Json) -> Text:
 def city_panel(city: Json) -> Panel:
     """One city as a 3×3 grid (lots 1 2 3 north row … 7 8 9 south row)."""
     grid = Table(box=box.SQUARE, show_header=False, padding=(0, 0), show_lines=True)
-    for _ in range(3):
+    for _col in range(3):
         grid.add_column(width=9, no_wrap=True)
     lots = {lot["lot"]: lot for lot in city.get("lots", [])}
     for first in (1, 4, 7):
@@ -90,12 +91,16 @@ def board(state: Json) -> Group:
 
 def status(state: Json) -> str:
     """Round, phase, start player, deck and the current promo card."""
-    line = (
-        f"round {state.get('round')}/{state.get('rounds')}  phase {state.get('phase')}  "
-        f"start player {state.get('start_player')}  deck {state.get('deck_size')}"
+    line = _(
+        "round {round}/{rounds}  phase {phase}  start player {start}  deck {deck}",
+        round=state.get("round"),
+        rounds=state.get("rounds"),
+        phase=state.get("phase"),
+        start=state.get("start_player"),
+        deck=state.get("deck_size"),
     )
     promo = (state.get("promo") or {}).get("current")
-    return f"{line}  promo: {promo}" if promo else line
+    return line + _("  promo: {card}", card=promo) if promo else line
 
 
 def players(view: Json) -> Table:
@@ -103,7 +108,8 @@ def players(view: Json) -> Table:
     state = view.get("state") or {}
     names = player_names(view)
     current = state.get("current_player") if state.get("phase") != "over" else None
-    table = simple_table("Players", ("seat", "side", "stock", "selected", "hand", "score"))
+    heads = (_("seat"), _("side"), _("stock"), _("selected"), _("hand"), _("score"))
+    table = simple_table(_("Players"), heads)
     for p in state.get("players", []):
         label = seat_label(p["seat"], names)
         if p["seat"] == current:
@@ -129,9 +135,9 @@ def players_compact(view: Json) -> list[Text]:
     out = []
     for p in state.get("players", []):
         line = seat_label(p["seat"], names)
-        line.append(f" {p.get('score', 0)} pts")
+        line.append(_(" {score} pts", score=p.get("score", 0)))
         if p.get("selected"):
-            line.append(" sel " + "".join(str(f) for f in p["selected"]))
+            line.append(_(" sel {pieces}", pieces="".join(str(f) for f in p["selected"])))
         if p["seat"] == current:
             line.append(" ◀", style="bold")
         stock = p.get("stock", {})
@@ -145,23 +151,30 @@ def private(state: Json) -> Text | None:
     hand = state.get("hand")
     if not hand:
         return None
-    t = Text("Your hand (card→board lot): ", style="bold")
+    t = Text(_("Your hand (card→board lot): "), style="bold")
     return t.append("  ".join(f"{c['card']}→{c['lot']}" for c in hand))
 
 
 def _placed(e: Json, who: str, name: Callable[[Any], str]) -> str:
     prev = e.get("previous_owner")
-    took = " (takes it over)" if prev is not None and prev != e.get("owner") else ""
-    floors = f"{e.get('floors')} floor{'' if e.get('floors') == 1 else 's'}"
+    took = _(" (takes it over)") if prev is not None and prev != e.get("owner") else ""
+    floors = ngettext("{n} floor", "{n} floors", int(e.get("floors") or 0))
     return (
-        f"{who} built {floors} in city {e.get('city')} "
-        f"lot {e.get('lot')} → height {e.get('height')}{took}"
+        _(
+            "{who} built {floors} in city {city} lot {lot} → height {height}",
+            who=who,
+            floors=floors,
+            city=e.get("city"),
+            lot=e.get("lot"),
+            height=e.get("height"),
+        )
+        + took
     )
 
 
 def menu_hint(moves: list[Move]) -> str:
     """What the menu's entries read as, when that is not obvious."""
-    return "CITY LOT FLOORS" if any(m.get("type") == "place" for m in moves) else ""
+    return _("CITY LOT FLOORS") if any(m.get("type") == "place" for m in moves) else ""
 
 
 def board_compact(state: Json, max_lines: int | None = None) -> Text:
@@ -193,52 +206,59 @@ def parse(text: str, legal: list[Move] | None = None) -> Move:
     """Parse a Manhattan move in short notation."""
     toks = text.replace(",", " ").split()
     if not toks:
-        raise NotationError("empty move")
+        raise NotationError(_("empty move"))
     head = toks[0].lower()
     if head == "select":
         pieces = ints(toks[1:], "select")
         if not pieces:
-            raise NotationError("select: name the pieces, e.g. select 1 1 2 2 3 4")
+            raise NotationError(_("select: name the pieces, e.g. select 1 1 2 2 3 4"))
         return {"type": "select", "pieces": pieces}
     if head == "discard":
         nums = ints(toks[1:], "discard")
         if len(nums) != 1:
-            raise NotationError("discard: one lot, e.g. discard 5")
+            raise NotationError(_("discard: one lot, e.g. discard 5"))
         return {"type": "discard", "lot": nums[0]}
     if head == "forfeit":
         nums = ints(toks[1:], "forfeit")
         if len(nums) != 1:
-            raise NotationError("forfeit: one piece size, e.g. forfeit 2")
+            raise NotationError(_("forfeit: one piece size, e.g. forfeit 2"))
         return {"type": "forfeit", "floors": nums[0]}
     if head == "place":
         toks = toks[1:]
     nums = ints(toks, "place")
     if len(nums) != 3:
-        raise NotationError("place: CITY LOT FLOORS, e.g. 3 7 2")
+        raise NotationError(_("place: CITY LOT FLOORS, e.g. 3 7 2"))
     city, lot, floors = nums
     return {"type": "place", "city": city, "lot": lot, "floors": floors}
 
 
 EVENTS: dict[str, Describe] = {
-    "pieces_selected": lambda e, who, _: (
-        f"{who} selected {' '.join(map(str, e.get('pieces', [])))}"
+    "pieces_selected": lambda e, who, name: _(
+        "{who} selected {pieces}", who=who, pieces=" ".join(map(str, e.get("pieces", [])))
     ),
     "piece_placed": _placed,
-    "card_discarded": lambda e, who, _: (
-        f"{who} discarded card {e.get('card')} (lot {e.get('lot')})"
+    "card_discarded": lambda e, who, name: _(
+        "{who} discarded card {card} (lot {lot})", who=who, card=e.get("card"), lot=e.get("lot")
     ),
-    "piece_forfeited": lambda e, who, _: f"{who} forfeited a {e.get('floors')}-floor piece",
-    "round_scored": lambda e, _, name: (
-        f"round {e.get('round')} scored; totals: "
-        + ", ".join(f"{name(s)} {t}" for s, t in enumerate(e.get("totals") or []))
+    "piece_forfeited": lambda e, who, name: _(
+        "{who} forfeited a {floors}-floor piece", who=who, floors=e.get("floors")
     ),
-    "round_started": lambda e, _, name: (
-        f"round {e.get('round')} starts; {name(e.get('start_player'))} plays first"
+    "round_scored": lambda e, who, name: _(
+        "round {round} scored; totals: {totals}",
+        round=e.get("round"),
+        totals=", ".join(f"{name(s)} {t}" for s, t in enumerate(e.get("totals") or [])),
     ),
-    "deck_reshuffled": lambda e, *_: f"the deck is reshuffled ({e.get('size')} cards)",
+    "round_started": lambda e, who, name: _(
+        "round {round} starts; {who} plays first",
+        round=e.get("round"),
+        who=name(e.get("start_player")),
+    ),
+    "deck_reshuffled": lambda e, *rest: _(
+        "the deck is reshuffled ({size} cards)", size=e.get("size")
+    ),
 }
 
-LEGEND = (
+LEGEND = N_(
     "Legend: lots are numbered 1 2 3 / 4 5 6 / 7 8 9 (north row first). A built lot "
     "reads LOT hHEIGHT S<seat>: its height and the seat that owns it (S0 = seat 0); "
     "below, SEAT:FLOORS for every seat with floors there, owner first. "
@@ -250,9 +270,9 @@ LEGEND = (
 
 
 _CATEGORIES = {
-    "tallest": "tallest building",
-    "majority": "city majorities",
-    "buildings": "buildings",
+    "tallest": N_("tallest building"),
+    "majority": N_("city majorities"),
+    "buildings": N_("buildings"),
 }
 
 
@@ -266,21 +286,21 @@ def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
                 card = r.get("promo_scored") or r.get("promo")
                 if not card:
                     continue
-                label = f"promotion card {card}"
+                label = _("promotion card {card}", card=card)
             else:
-                label = _CATEGORIES.get(c, c)
-            rows.append((f"round {r['round']}: {label}", pts))
+                label = _(_CATEGORIES[c]) if c in _CATEGORIES else c
+            rows.append((_("round {round}: {label}", round=r["round"], label=label), pts))
     return rows, body.get("totals") or []
 
 
 RESULT_COLUMNS = (
-    ("total", "total", str),
-    ("tallest", "tie-break 1: tallest", str),
-    ("majorities", "tie-break 2: majorities", str),
+    ("total", N_("total"), str),
+    ("tallest", N_("tie-break 1: tallest"), str),
+    ("majorities", N_("tie-break 2: majorities"), str),
 )
-"""The standings' keys as the result table shows them: (key, heading, format)."""
+"""The standings' keys as the result table shows them: (key, heading msgid, format)."""
 
-RESULT_ORDER = (
+RESULT_ORDER = N_(
     "ties broken by the height of the tallest building one owns, then by the number "
     "of cities where one holds the majority"
 )

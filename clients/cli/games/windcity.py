@@ -9,25 +9,23 @@ or ``insure`` alone: none).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..i18n import N_, _
 from ..style import (
-    Describe,
     Json,
     NotationError,
     ints,
     player_names,
-    possessive,
-    says,
     seat_colour,
     seat_label,
     simple_table,
 )
+from .windcity_events import EVENTS as EVENTS  # the event lines (a module of their own)
 
 Move = dict[str, Any]
 NAME = "windcity"
@@ -112,8 +110,8 @@ def board(state: Json) -> Panel:
         text.append(_section_tag(state, row), style="dim")
         text.append("\n")
     text.append(columns)
-    text.append("\n@ hurricane  Nh house of seat N  NB beach house  ND duplex  * insured")
-    text.append("\n(5) observatory with marker  ~ sea  . beach  · land", style="dim")
+    text.append("\n" + _("@ hurricane  Nh house of seat N  NB beach house  ND duplex  * insured"))
+    text.append("\n" + _("(5) observatory with marker  ~ sea  . beach  · land"), style="dim")
     text.append("\n" + sections_line(state), style="dim")
     return Panel(text, title="Wind City", expand=False)
 
@@ -123,15 +121,19 @@ def sections_line(state: Json) -> str:
     sections = int(state.get("land_sections") or 4)
     rows = ", ".join("L{} {}–{}".format(s, *section_rows(s)) for s in range(1, sections + 1))
     quota = state.get("quota")
-    each = f": {quota} houses each" if quota else ""
-    return f"sections (rows) {rows}{each}"
+    each = _(": {quota} houses each", quota=quota) if quota else ""
+    return _("sections (rows) {rows}", rows=rows) + each
 
 
 def status(state: Json) -> str:
     """Turn, phase, where the hurricane is and the deck size."""
-    return (
-        f"turn {state.get('turn')}/{state.get('max_turns')}  phase {state.get('phase')}  "
-        f"hurricane {state.get('hurricane') or '-'}  deck {state.get('deck_size')}"
+    return _(
+        "turn {turn}/{max_turns}  phase {phase}  hurricane {hurricane}  deck {deck}",
+        turn=state.get("turn"),
+        max_turns=state.get("max_turns"),
+        phase=state.get("phase"),
+        hurricane=state.get("hurricane") or "-",
+        deck=state.get("deck_size"),
     )
 
 
@@ -140,19 +142,20 @@ def players(view: Json) -> Table:
     state = view.get("state") or {}
     names = player_names(view)
     pending = set(state.get("pending") or [])
-    table = simple_table("Players", ("seat", "money", "on board", "stock", "in game"))
+    heads = (_("seat"), _("money"), _("on board"), _("stock"), _("in game"))
+    table = simple_table(_("Players"), heads)
     for p in state.get("players", []):
         label = seat_label(p["seat"], names)
         if p["seat"] == state.get("active"):
-            label.append(" ◀ active")
+            label.append(_(" ◀ active"))
         elif p["seat"] in pending:
-            label.append(" (insuring)")
+            label.append(_(" (insuring)"))
         table.add_row(
             label,
             str(p.get("money")),
             str(p.get("houses_on_board")),
             str(p.get("stock")),
-            "yes" if p.get("in_game", True) else "out",
+            _("yes") if p.get("in_game", True) else _("out"),
         )
     return table
 
@@ -165,15 +168,17 @@ def players_compact(view: Json) -> list[Text]:
     out = []
     for p in state.get("players", []):
         line = seat_label(p["seat"], names)
-        line.append(f" ${p.get('money')} {p.get('houses_on_board')} built")
+        line.append(
+            _(" ${money} {built} built", money=p.get("money"), built=p.get("houses_on_board"))
+        )
         if p.get("stock"):
-            line.append(f" {p.get('stock')} left")
+            line.append(_(" {stock} left", stock=p.get("stock")))
         if not p.get("in_game", True):
-            line.append(" out", style="dim")
+            line.append(" " + _("out"), style="dim")
         elif p["seat"] == state.get("active"):
             line.append(" ◀", style="bold")
         elif p["seat"] in pending:
-            line.append(" insuring")
+            line.append(_(" insuring"))
         out.append(line)
     return out
 
@@ -197,81 +202,17 @@ def private(state: Json) -> Text | None:
     if you.get("card"):
         card = you["card"]
         acts = "  ".join(f"{i}:{_action(a)}" for i, a in enumerate(card["actions"], 1))
-        t.append(f"Your card {card.get('number')}: {acts}\n", style="bold")
+        t.append(_("Your card {number}: {actions}", number=card.get("number"), actions=acts))
+        t.append("\n", style="bold")
     if you.get("plan"):
         plan = you["plan"]
-        t.append(f"Your plan: actions {plan.get('actions')} kauf={plan.get('kauf')}\n")
+        actions, kauf = plan.get("actions"), plan.get("kauf")
+        t.append(_("Your plan: actions {actions} kauf={kauf}", actions=actions, kauf=kauf) + "\n")
     if you.get("renewable"):
-        t.append(f"renewable: {_priced(you['renewable'])}\n")
+        t.append(_("renewable: {houses}", houses=_priced(you["renewable"])) + "\n")
     if you.get("insurable"):
-        t.append(f"insurable: {_priced(you['insurable'])}")
+        t.append(_("insurable: {houses}", houses=_priced(you["insurable"])))
     return t if t.plain.strip() else None
-
-
-def _plan_made(e: Json, who: str, name: Callable[[Any], str]) -> str:
-    out = f"{who} made a secret plan"
-    if e.get("renew"):
-        out += f", renewed {' '.join(e['renew'])} ({e.get('paid')})"
-    if e.get("lapsed"):
-        out += f"; cover lapsed on {' '.join(e['lapsed'])}"
-    return out
-
-
-def _insured(e: Json, who: str, name: Callable[[Any], str]) -> str:
-    squares = " ".join(e.get("squares") or []) or "nothing"
-    return f"{who} insured {squares}" + (f" for {e.get('paid')}" if e.get("paid") else "")
-
-
-def _market(e: Json, who: str, name: Callable[[Any], str]) -> str:
-    out = says(name(e.get("seller")), "sells") + " insurance"
-    pending = e.get("pending") or []
-    return out + (f" to {', '.join(name(s) for s in pending)}" if pending else "")
-
-
-def _revealed(e: Json, who: str, name: Callable[[Any], str]) -> str:
-    acts = e.get("card_actions") or []
-    chosen = []
-    for i in e.get("plan") or []:
-        a = acts[i - 1] if 0 < i <= len(acts) else {}
-        kauf = a.get("kind") == "kauf"
-        chosen.append(f"Kauf {e.get('kauf')}" if kauf else f"{a.get('dir')}{a.get('steps')}")
-    return f"{says(who, 'reveals')} card {e.get('card')}: {', '.join(chosen) or 'no action'}"
-
-
-_KAUF_VOID = {
-    "no-stock": "no house left in stock",
-    "not-your-house": "no house of the player there",
-    "already-duplex": "already a duplex",
-    "insured": "the house is insured",
-    "beach-house": "a beach house",
-    "last-rows": "the hurricane is too close to the north edge",
-    "behind-hurricane": "behind the hurricane",
-}
-_PAID_FOR = {
-    "actions": "for the card's actions",
-    "renewal": "to renew insurance",
-    "insurance": "for insurance",
-    "observatory": "for the observatory marker",
-    "calm": "calm bonus",
-}
-
-
-def _payment(e: Json, who: str, name: Callable[[Any], str]) -> str:
-    payer, payee, amount = e.get("payer"), e.get("payee"), e.get("amount")
-    reason = str(e.get("reason") or "")
-    why = _PAID_FOR.get(reason, reason)
-    if payer == "bank":
-        return f"{says(name(payee), 'gets')} {amount} from the bank ({why})"
-    to = "the bank" if payee == "bank" else name(payee)
-    return f"{says(name(payer), 'pays')} {to} {amount} ({why})"
-
-
-def _hurricane_moved(e: Json, who: str, name: Callable[[Any], str]) -> str:
-    path = "→".join(e.get("squares") or []) or "nowhere"
-    extra = " (comes to rest)" if e.get("rest") else ""
-    if e.get("left_board"):
-        extra += " and leaves the board"
-    return f"hurricane {e.get('dir')}: {path}{extra}"
 
 
 def _busy_rows(state: Json) -> set[int]:
@@ -315,7 +256,7 @@ def board_compact(state: Json, max_lines: int | None = None) -> Text:
     entries = _fold(rows, busy, 3)
     if len(entries) > budget:
         entries = _fold(rows, busy, 2)
-    hidden = "empty"
+    hidden = N_("rows {last}–{first} empty")
     if len(entries) > budget:  # a window of rows around the hurricane, the rest elided
         hurricane = state.get("hurricane")
         focus = rows.index(int(hurricane[1:])) if hurricane else len(rows) - 1
@@ -327,11 +268,11 @@ def board_compact(state: Json, max_lines: int | None = None) -> Text:
             entries.insert(0, (rows[0], rows[start - 1]))
         if start + size < len(rows):
             entries.append((rows[start + size], rows[-1]))
-        hidden = "not shown"
+        hidden = N_("rows {last}–{first} not shown")
     text = Text("   " + "".join(f" {c} " for c in COLS) + "\n")
     for first, last in entries:
         if first != last:
-            text.append(f"   ⋮ rows {last}–{first} {hidden}\n", style="dim")
+            text.append(f"   ⋮ {_(hidden, last=last, first=first)}\n", style="dim")
             continue
         text.append(f"{first:>2} ")
         for col in COLS:
@@ -350,10 +291,10 @@ def menu_hint(moves: list[Move]) -> str:
     """What to type besides a number, when that is not obvious."""
     kinds = {m.get("type") for m in moves}
     if kinds & {"place_house", "place_hurricane"}:
-        return "or type a square"
+        return _("or type a square")
     if "plan" in kinds:
-        return "or e.g. plan 1,3 kauf=C9"
-    return "or e.g. insure A5 B6" if "insure" in kinds else ""
+        return _("or e.g. plan 1,3 kauf=C9")
+    return _("or e.g. insure A5 B6") if "insure" in kinds else ""
 
 
 SQUARE = re.compile(r"^[A-La-l](?:[1-9]|1[0-9]|2[0-4])$")
@@ -361,7 +302,9 @@ SQUARE = re.compile(r"^[A-La-l](?:[1-9]|1[0-9]|2[0-4])$")
 
 def _square(tok: str) -> str:
     if not SQUARE.match(tok):
-        raise NotationError(f"not a square: {tok!r} (columns A-L, rows 1-24, e.g. C7)")
+        raise NotationError(
+            _("not a square: {square} (columns A-L, rows 1-24, e.g. C7)", square=repr(tok))
+        )
     return tok.upper()
 
 
@@ -369,7 +312,7 @@ def parse(text: str, legal: list[Move] | None = None) -> Move:
     """Parse a Wind City move; a bare square is a hurricane placement only when legal says so."""
     toks = text.split()
     if not toks:
-        raise NotationError("empty move")
+        raise NotationError(_("empty move"))
     head = toks[0].lower()
     if head == "insure":
         rest = [s for t in toks[1:] for s in t.split(",") if s]
@@ -378,19 +321,21 @@ def parse(text: str, legal: list[Move] | None = None) -> Move:
         return {"type": "insure", "squares": [_square(s) for s in rest]}
     if head == "plan":
         if len(toks) < 2:
-            raise NotationError("plan: e.g. plan 1,3,4 kauf=C9 renew=C7,D8")
+            raise NotationError(_("plan: e.g. plan 1,3,4 kauf=C9 renew=C7,D8"))
         actions = ints([a for a in toks[1].split(",") if a], "plan")
         kauf: str | None = None
         renew: list[str] = []
         for tok in toks[2:]:
-            key, _, val = tok.partition("=")
+            key, _sep, val = tok.partition("=")
             key = key.lower()
             if key == "kauf":
                 kauf = None if val.lower() in ("", "none", "-") else _square(val)
             elif key == "renew":
                 renew = [_square(s) for s in val.split(",") if s]
             else:
-                raise NotationError(f"plan: unknown part {tok!r} (kauf=SQ, renew=SQ,SQ)")
+                raise NotationError(
+                    _("plan: unknown part {part} (kauf=SQ, renew=SQ,SQ)", part=repr(tok))
+                )
         return {"type": "plan", "actions": actions, "kauf": kauf, "renew": renew}
     if head in ("hurricane", "house") and len(toks) == 2:
         kind = "place_hurricane" if head == "hurricane" else "place_house"
@@ -400,37 +345,10 @@ def parse(text: str, legal: list[Move] | None = None) -> Move:
         kinds = {m.get("type") for m in legal or []}
         kind = "place_hurricane" if "place_hurricane" in kinds else "place_house"
         return {"type": kind, "square": square}
-    raise NotationError(f"not a Wind City move: {text!r}")
+    raise NotationError(_("not a Wind City move: {text}", text=repr(text)))
 
 
-EVENTS: dict[str, Describe] = {
-    "hurricane_placed": lambda e, who, _: f"{who} put the hurricane on {e.get('square')}",
-    "house_placed": lambda e, who, _: f"{who} built a house on {e.get('square')}",
-    "turn_started": lambda e, who, _: f"turn {e.get('turn')}: {who}",
-    "card_drawn": lambda e, who, _: f"{who} drew a card",
-    "plan_made": _plan_made,
-    "insurance_market": _market,
-    "insured": _insured,
-    "turn_revealed": _revealed,
-    "hurricane_moved": _hurricane_moved,
-    "house_destroyed": lambda e, _, name: (
-        f"{possessive(name(e.get('owner')))} house on {e.get('square')} is destroyed"
-    ),
-    "observatory_taken": lambda e, who, _: (
-        f"{says(who, 'takes')} the observatory marker on {e.get('square')}"
-    ),
-    "calm_bonus": lambda e, who, _: f"{says(who, 'gets')} the calm bonus",
-    "kauf": lambda e, who, _: f"{says(who, 'builds')} a duplex on {e.get('square')}",
-    "kauf_void": lambda e, who, _: (
-        f"{possessive(who)} Kauf on {e.get('square')} is void"
-        f" ({_KAUF_VOID.get(str(e.get('reason')), e.get('reason'))})"
-    ),
-    "payment": _payment,
-    "bankrupt": lambda e, who, _: f"{says(who, 'is')} bankrupt and out of the game",
-    "deck_reshuffled": lambda e, *_: f"the deck is reshuffled ({e.get('size')} cards)",
-}
-
-LEGEND = (
+LEGEND = N_(
     "Legend: @ hurricane; Nh, NB, ND a house, beach house, duplex of seat N; * insured; "
     "(5)/( ) an observatory with/without its marker; ~ sea, . beach, · land. "
     "Card N:DIRsteps·cost: action N moves the hurricane steps squares in direction "
@@ -444,17 +362,17 @@ LEGEND = (
 )
 
 _SCORE_ROWS = (
-    ("houses", "houses (10 each)"),
-    ("beach", "beach houses (20 each)"),
-    ("duplex", "duplexes (20 each)"),
-    ("house_points", "house points"),
-    ("money_points", "money points"),
-    ("in_game", "still in the game"),
+    ("houses", N_("houses (10 each)")),
+    ("beach", N_("beach houses (20 each)")),
+    ("duplex", N_("duplexes (20 each)")),
+    ("house_points", N_("house points")),
+    ("money_points", N_("money points")),
+    ("in_game", N_("still in the game")),
 )
 
 
 def _yes_no(value: Any) -> Any:
-    return ("yes" if value else "out") if isinstance(value, bool) else value
+    return (_("yes") if value else _("out")) if isinstance(value, bool) else value
 
 
 def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
@@ -463,34 +381,37 @@ def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:
     if not seats:
         return [], body.get("totals") or []
     keys = _SCORE_ROWS if body.get("score_money", True) else _SCORE_ROWS[:4] + _SCORE_ROWS[5:]
-    rows = [(label, [_yes_no(s.get(key)) for s in seats]) for key, label in keys]
+    rows = [(_(label), [_yes_no(s.get(key)) for s in seats]) for key, label in keys]
     return rows, [s.get("total") for s in seats]
 
 
 RESULT_COLUMNS = (
-    ("total", "total", str),
-    ("house_points", "house points", str),
-    ("money", "money", str),
-    ("in_game", "still in", _yes_no),
+    ("total", N_("total"), str),
+    ("house_points", N_("house points"), str),
+    ("money", N_("money"), str),
+    ("in_game", N_("still in"), _yes_no),
 )
-"""The standings' keys as the result table shows them: (key, heading, format)."""
+"""The standings' keys as the result table shows them: (key, heading msgid, format)."""
 
-RESULT_ORDER = "ranked by: still in the game, then total, then house points"
+RESULT_ORDER = N_("ranked by: still in the game, then total, then house points")
 
 
 def end_reason(result: Json) -> str:
     """Why the game ended, in words."""
     reason = result.get("reason")
     if reason == "north_edge":
-        return "the hurricane left the board at the north edge"
+        return _("the hurricane left the board at the north edge")
     if reason == "last_player":
-        return "only one player is left in the game"
+        return _("only one player is left in the game")
     if reason == "max_turns":
-        return f"safety stop: the turn limit was reached after {result.get('turns')} turns"
+        return _(
+            "safety stop: the turn limit was reached after {turns} turns", turns=result.get("turns")
+        )
     return str(reason or "")
 
 
-_SECTION = re.compile(r"\bsection L(\d)\b")
+_SECTION = re.compile(r"(?:\bsection|\bSektion|セクション) L(\d)\b")
+"""A land section as the services name it in English, German and Japanese refusals."""
 
 
 def problem_detail(detail: str) -> str:
@@ -499,7 +420,7 @@ def problem_detail(detail: str) -> str:
 
     def rows(m: re.Match[str]) -> str:
         first, last = section_rows(int(m.group(1)))
-        return f"{m.group(0)} (rows {first}–{last})"
+        return m.group(0) + _(" (rows {first}–{last})", first=first, last=last)
 
     return _SECTION.sub(rows, detail)
 
