@@ -1,25 +1,26 @@
-"""The failover rehearsal of issue 33: a Redis Cluster of three primaries and three
-replicas (scripts/redis_cluster.sh), three Manhattan services (gunicorn) and two workers
-on it, clients playing many games (every move with an Idempotency-Key, retried on a 503
-or a dropped connection, every acknowledged move recorded). Mid-load a primary's link
-to its replica is cut (the replica made to log in as a user the primary does not know,
-its link dropped: a partition, the primary still serving) and the primary is SIGKILLed
-half a second later; one service and one worker
-are SIGKILLed too. Its replica takes over.
+"""The failover rehearsal of issue 33: a Redis Cluster of three primaries with one
+replica each (3+3, scripts/redis_cluster.sh; 3+6 in the third case), three Manhattan
+services (gunicorn) and two workers on it, clients playing many games (every move with
+an Idempotency-Key, retried on a 503 or a dropped connection, every acknowledged move
+recorded). Mid-load a primary's links to its replicas are cut (each replica made to log
+in as a user the primary does not know, its link dropped: a partition, the primary still
+serving) and the primary is SIGKILLed half a second later; one service and one worker
+are SIGKILLed too. A replica takes over; the dead node is restarted and rejoins.
 
 - ``REDIS_WAIT_REPLICAS=1``: every acknowledged move is in the final games
   (``GET /games/{id}/log``), every game replays to its stored state and every game
-  finishes.
+  finishes; with two replicas a primary the shard writes again right after the takeover.
 - ``0``: the acknowledged moves lost, the games stalled (a bot's turn whose schedule
   entry the failover lost: no worker comes) and the games unfinished (their last moves
   lost after their players saw them end) are counted and reported, not failed on.
 
-Figures (printed, and written to ``var/failover-<wait>.json``): how long moves failed,
-throughput and p99 before, during and after the failover.
+Figures (printed, and written to ``var/failover-<wait>-of-<replicas>.json``): how long
+moves failed, throughput and p99 before, during and after the failover.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -50,14 +51,16 @@ LOAD_AFTER = 10.0  # s of new games after the kill
 STALL = 30.0  # s without a new version: the game is stalled (its schedule entry lost)
 
 
-@pytest.fixture
-def cluster() -> Iterator[tuple[str, list[int], str]]:
-    """A private 3+3 cluster (node timeout 1 s, for a quick failover): URL, ports, dir."""
+@contextlib.contextmanager
+def cluster_of(replicas: int) -> Iterator[tuple[str, list[int], str]]:
+    """A private cluster of three primaries with ``replicas`` replicas each (node timeout
+    1 s, for a quick failover): URL, ports, dir."""
     workdir = tempfile.mkdtemp(prefix="test-failover-")
-    ports = _cluster_ports(6)
+    ports = _cluster_ports(3 * (1 + replicas))
     env = {
         **os.environ,
         "CLUSTER_PORTS": " ".join(map(str, ports)),
+        "CLUSTER_REPLICAS": str(replicas),
         "CLUSTER_DIR": workdir,
         "CLUSTER_NODE_TIMEOUT": "1000",
     }
@@ -206,13 +209,29 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
 
 
-def cut(primary: redis.Redis, replica: redis.Redis) -> None:
-    """The replica's link to its primary cut, both up: the replica now logs in as a user
-    the primary does not know, and its link is dropped, so it cannot sync again; the
+def cut(primary: redis.Redis, replicas: list[redis.Redis]) -> None:
+    """The replicas' links to their primary cut, all up: each replica now logs in as a
+    user the primary does not know, and its link is dropped, so it cannot sync again; the
     primary goes on acknowledging writes that no replica has (a network partition)."""
-    replica.config_set("masteruser", "cut-off")
-    replica.config_set("masterauth", "no-such-user")
+    for replica in replicas:
+        replica.config_set("masteruser", "cut-off")
+        replica.config_set("masterauth", "no-such-user")
     primary.client_kill_filter(_type="replica")
+
+
+def heal(replica: redis.Redis) -> None:
+    """The partition over: the node logs in to its primary as before."""
+    replica.config_set("masteruser", "")
+    replica.config_set("masterauth", "")
+
+
+def has_replica(node: redis.Redis) -> bool:
+    """Whether a replica of ``node`` is online (it counts for ``WAIT``)."""
+    info = node.info("replication")
+    return any(
+        info.get(f"slave{i}", {}).get("state") == "online"
+        for i in range(int(info.get("connected_slaves", 0)))
+    )
 
 
 def restart(port: int, workdir: str) -> None:
@@ -228,8 +247,17 @@ def restart(port: int, workdir: str) -> None:
     )
 
 
-@pytest.mark.parametrize("wait", [1, 0], ids=["wait-1-replica", "no-wait"])
-def test_a_primary_dies_mid_load(cluster: tuple[str, list[int], str], wait: int) -> None:
+@pytest.mark.parametrize(
+    ("wait", "replicas"),
+    [(1, 1), (0, 1), (1, 2)],
+    ids=["wait-1-replica", "no-wait", "wait-1-of-2-replicas"],
+)
+def test_a_primary_dies_mid_load(wait: int, replicas: int) -> None:
+    with cluster_of(replicas) as cluster:
+        rehearse(cluster, wait, replicas)
+
+
+def rehearse(cluster: tuple[str, list[int], str], wait: int, replicas: int) -> None:
     url, ports, workdir_cluster = cluster
     env = {
         "REDIS_WAIT_REPLICAS": str(wait),
@@ -252,14 +280,15 @@ def test_a_primary_dies_mid_load(cluster: tuple[str, list[int], str], wait: int)
             thread.start()
         time.sleep(LOAD_BEFORE)
 
-        # the victim: a primary other than the services' first address, and its replica
+        # the victim: a primary other than the services' first address, and its replicas
         roles = {port: node_of(redis.Redis(port=port)) for port in ports}
         victim = next(p for p in ports[1:] if roles[p]["role"] == "master")
-        replica = next(p for p in ports if roles[p].get("master_port") == str(victim))
+        followers = [p for p in ports if roles[p].get("master_port") == str(victim)]
+        assert len(followers) == replicas
         primary = redis.Redis(port=victim)
         pid = int(primary.info("server")["process_id"])
         t_cut = time.monotonic()
-        cut(primary, redis.Redis(port=replica))
+        cut(primary, [redis.Redis(port=p) for p in followers])
         time.sleep(PARTITION)
         t_kill = time.monotonic()
         os.kill(pid, signal.SIGKILL)
@@ -268,21 +297,29 @@ def test_a_primary_dies_mid_load(cluster: tuple[str, list[int], str], wait: int)
         services[0].proc.wait(10)
         workers[0].kill()
         live = [p for p in ports if p != victim]
-        wait_until(
-            lambda: node_of(redis.Redis(port=replica))["role"] == "master" and cluster_ok(live),
-            60,
-            "the replica's takeover",
-        )
+
+        def promoted() -> int | None:
+            masters = [p for p in followers if node_of(redis.Redis(port=p))["role"] == "master"]
+            return masters[0] if masters and cluster_ok(live) else None
+
+        wait_until(lambda: promoted() is not None, 60, "a replica's takeover")
         t_ok = time.monotonic()
-        # the dead node restarted: with one replica a primary, the promoted one has none
-        # until it is back (REDIS_WAIT_REPLICAS=1 refuses that shard's writes meanwhile)
+        new_primary = promoted()
+        for port in followers:  # the partition healed: the other replica follows the new one
+            heal(redis.Redis(port=port))
+        # the dead node restarted (as its pod would be): it rejoins as a replica. With one
+        # replica a primary, the promoted one has none until then (REDIS_WAIT_REPLICAS=1
+        # refuses that shard's writes meanwhile); with two, the other one follows it
         restart(victim, workdir_cluster)
+        wait_until(
+            lambda: has_replica(redis.Redis(port=new_primary)), 60, "a replica of the new primary"
+        )
+        t_back = time.monotonic()
         wait_until(
             lambda: node_of(redis.Redis(port=victim)).get("master_link_status") == "up",
             60,
             "the old primary back as a replica",
         )
-        t_back = time.monotonic()
         time.sleep(LOAD_AFTER)
         t_end = time.monotonic()
         stop_new.set()
@@ -329,6 +366,7 @@ def test_a_primary_dies_mid_load(cluster: tuple[str, list[int], str], wait: int)
 
         figures = {
             "wait_replicas": wait,
+            "replicas_per_primary": replicas,
             "games": len(games),
             "acked_moves": len(acks),
             "acked_moves_lost": len(lost),
@@ -347,7 +385,7 @@ def test_a_primary_dies_mid_load(cluster: tuple[str, list[int], str], wait: int)
             "after": phase(t_back + 1, t_end),
         }
         print("\nfailover:", json.dumps(figures))
-        out = ROOT / "var" / f"failover-{wait}.json"
+        out = ROOT / "var" / f"failover-{wait}-of-{replicas}.json"
         out.parent.mkdir(exist_ok=True)
         out.write_text(json.dumps(figures, indent=1) + "\n")
         if wait:
