@@ -1,9 +1,9 @@
 """The rules file's **[decision]** sentences that the other Wind City tests do not pin.
 
 Covered elsewhere: play area by player count (`test_rules_setup.py`), at least one
-movement, Kauf target checks, skipped insurers, no refusing to sell, coming to rest and
-the full insured row, observatory marker gone, void Kauf unpaid, the safety stop and
-money as points (`test_rules_turn.py`).
+movement, Kauf target checks, skipped insurers, no refusing to sell, void Kauf unpaid,
+the safety stop and money as points (`test_rules_turn.py`), coming to rest and the full
+insured row, observatory marker gone (`test_rules_hurricane.py`).
 """
 
 from __future__ import annotations
