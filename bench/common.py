@@ -268,15 +268,19 @@ class CpuMeter:
         return out
 
 
-def start_workers(redis_url: str, workdir: str, count: int) -> list[subprocess.Popen[str]]:
+def start_workers(
+    redis_url: str, workdir: str, count: int, settings: dict[str, str] | None = None
+) -> list[subprocess.Popen[str]]:
     """``count`` real ``python -m shared.worker --report`` processes of this tree on
-    ``redis_url`` (Manhattan only), each up (its heartbeat written) when this returns."""
+    ``redis_url`` (Manhattan only), each up (its heartbeat written) when this returns;
+    ``settings``: more environment (e.g. ``WORKER_BOT_PROCESSES``)."""
     env = {
         **os.environ,
         "REDIS_URL": redis_url,
         "LOG_LEVEL": "WARNING",
         "WORKER_GAMES": "manhattan",
         "PYTHONPATH": str(ROOT),
+        **(settings or {}),
     }
     procs = []
     for n in range(count):

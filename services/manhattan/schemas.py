@@ -18,6 +18,7 @@ from shared.http.schemas import (
     rated_field,
     seed_field,
     start_field,
+    takeover_field,
     type_field,
     visibility_field,
 )
@@ -32,6 +33,7 @@ class ManhattanOptionsSchema(Schema):
     promo_cards = Bool(load_default=False, metadata={"description": "Use the promotion cards."})
     seed = seed_field()
     clock = clock_field()
+    takeover = takeover_field()
     visibility = visibility_field()
     start = start_field()
     rated = rated_field()

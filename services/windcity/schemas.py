@@ -26,6 +26,7 @@ from shared.http.schemas import (
     rated_field,
     seed_field,
     start_field,
+    takeover_field,
     type_field,
     visibility_field,
 )
@@ -54,6 +55,7 @@ class WindCityOptionsSchema(Schema):
     max_turns = Int(load_default=DEFAULTS["max_turns"], validate=validate.Range(*MAX_TURNS_RANGE))
     seed = seed_field()
     clock = clock_field()
+    takeover = takeover_field()
     visibility = visibility_field()
     start = start_field()
     rated = rated_field()

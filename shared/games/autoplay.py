@@ -38,10 +38,10 @@ def _random(view: dict[str, Any], legal: list[Move], rng: random.Random) -> Move
     return rng.choice(legal)
 
 
-def strategy(engine: Engine, name: str | None) -> Strategy:
-    """The engine's strategy ``name`` (default: the take-over bot); random without bots."""
+def strategy(engine: Engine, name: str) -> Strategy:
+    """The engine's strategy ``name``; random when the engine has no such strategy."""
     bots = engine.BOTS
-    return bots.get(name or seats.TAKEOVER_BOT) or bots.get("random") or _random
+    return bots.get(name) or bots.get("random") or _random
 
 
 def bot_rng(doc: GameDoc, seat: int) -> random.Random:
@@ -98,9 +98,9 @@ def play_due(games: Games, game_id: str, think: Think | None = None) -> tuple[Ga
             assert clock is not None  # a deadline runs under a clock only
             if player["timeouts"] >= clock["max_timeouts"]:
                 player["status"] = seats.ABANDONED
-                player["bot"] = seats.TAKEOVER_BOT
+                player["bot"] = seats.takeover(doc)
                 events.append({"type": "seat_abandoned", "seat": seat})
-        name = player.get("bot") or seats.TAKEOVER_BOT
+        name = player.get("bot") or seats.takeover(doc)
         before = started(doc)
         legal = list(engine.legal_moves(before, seat))
         rng = bot_rng(doc, seat)

@@ -92,6 +92,7 @@ class GameDoc(TypedDict):
     start: NotRequired[Literal["when_full"]]  # missing: the host starts it
     next_game: NotRequired[str]  # the rematch's id (shared/games/rematch.py)
     erased: NotRequired[list[str]]  # SHA-256 of erased players' names (privacy.py)
+    takeover: NotRequired[str]  # the ``takeover`` bot level; missing: seats.TAKEOVER_BOT
     rated: NotRequired[bool]  # the ``rated`` option; missing: decided at the end (ratings.py)
     ratings_pending: NotRequired[bool]  # ended, its players' ratings not yet counted
     held: NotRequired[list[HeldSeat]]  # a rematch's seats kept for the last game's players

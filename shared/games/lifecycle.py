@@ -12,7 +12,7 @@ from typing import Any
 from shared.engine import Engine, RuleError
 from shared.games import fairness, names, records, rematch, seats, tables, tokens
 from shared.games.access import require_host, seat_of_player
-from shared.games.answers import clock_option, players
+from shared.games.answers import kit_options, players
 from shared.games.base import (
     CANCELLED,
     OPEN,
@@ -69,8 +69,10 @@ class Lifecycle:
         ``owner``: who creates it, the id of an API key or the creator's address
         (``addr:<address>``; see the HTTP layer's ``apikeys`` middleware). The worker
         shares itself fairly between owners; a key's games are also listed and counted
-        for its quotas. ``visibility`` and ``start`` set the table (shared/games/tables.py):
-        an unlisted game's invite code comes back third (``None`` for a public game).
+        for its quotas. ``takeover``: the bot level of seats that time out, resign or
+        are abandoned (shared/games/seats.py). ``visibility`` and ``start`` set the table
+        (shared/games/tables.py): an unlisted game's invite code comes back third
+        (``None`` for a public game).
         ``host_player``: the player creating it, who may then act as its host too.
         ``game_id``: the id to create it with (a quick match's claimed table; default a
         fresh one); ``bots_after``: bots fill its empty seats and start it this many
@@ -85,6 +87,7 @@ class Lifecycle:
         clock = self._check_clock(options.pop("clock", None))
         visibility, start = tables.settings_of(options)
         rated = options.pop("rated", None)
+        takeover = seats.check_takeover(options.pop("takeover", None))
         if seed is None:
             seed, salt, commitment = fairness.new_seed()
         elif not settings.get("ALLOW_CHOSEN_SEED", True):
@@ -132,6 +135,8 @@ class Lifecycle:
             doc["visibility"] = "unlisted"
         if start == tables.WHEN_FULL:
             doc["start"] = "when_full"
+        if takeover is not None:
+            doc["takeover"] = takeover
         if rated is not None:
             doc["rated"] = bool(rated)
         if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
@@ -144,7 +149,7 @@ class Lifecycle:
             due = seats.parse_ms(now) + bots_after * 1000
         created = {
             "type": "game_created",
-            "options": {"players": count, **clock_option(doc), **options},
+            "options": {"players": count, **kit_options(doc), **options},
         }
         event = {**created, "version": 1, "id": event_id(1, 0)}
         written = records.first_write(doc, [created])

@@ -1,8 +1,9 @@
 """Quick match: seat a player at the oldest open public table with the options it asks
 for and a free seat, or open one (shared/store/matchmaking.py keeps the pools).
 
-A pool holds the tables of one set of options: ``players``, ``clock``, the engine's
-options and ``bots_after``, as canonical JSON (sorted keys, defaults filled in), whose
+A pool holds the tables of one set of options: ``players``, ``clock``, ``takeover``,
+the engine's options and ``bots_after``, as canonical JSON (sorted keys, defaults filled
+in; ``takeover`` only when not the default, so older pools keep their names), whose
 SHA-256 (16 hex digits) names it. One script call claims a seat atomically, so tables
 are opened one at a time per pool and a crowd fills exactly as many as it needs. The
 claimer of a new table creates its game with that id (public, ``start: when_full``);
@@ -38,21 +39,37 @@ CREATE_WAIT_STEP = 0.02
 BOT = "greedy"
 
 
-def canonical(engine_options: dict[str, Any], players: int, clock: Any, bots_after: Any) -> str:
-    """The canonical JSON of a table's options (what makes two requests "equal")."""
+KIT_OPTIONS = ("players", "clock", "takeover")
+"""The kit's options of a match request; the rest are the engine's."""
+
+
+def canonical(
+    engine_options: dict[str, Any],
+    players: int,
+    clock: Any,
+    bots_after: Any,
+    takeover: str | None = None,
+) -> str:
+    """The canonical JSON of a table's options (what makes two requests "equal");
+    ``takeover``: ``None`` for the default level (then not in the JSON at all)."""
     table = {"options": engine_options, "players": players, "clock": clock, "bots": bots_after}
+    if takeover is not None:
+        table["takeover"] = takeover
     return json.dumps(table, sort_keys=True, separators=(",", ":"))
 
 
 def pool_of(doc: GameDoc) -> str:
     """The pool a table's game belongs to, from its document."""
-    options = canonical(doc["options"], doc["seats"], doc["clock"], doc.get("bots_after"))
+    options = canonical(
+        doc["options"], doc["seats"], doc["clock"], doc.get("bots_after"), doc.get("takeover")
+    )
     return hashlib.sha256(options.encode()).hexdigest()[:16]
 
 
 def _pool(options: dict[str, Any], bots_after: int | None) -> str:
-    engine_options = {k: v for k, v in options.items() if k not in ("players", "clock")}
-    text = canonical(engine_options, options["players"], options.get("clock"), bots_after)
+    engine_options = {k: v for k, v in options.items() if k not in KIT_OPTIONS}
+    takeover = seats.check_takeover(options.get("takeover"))
+    text = canonical(engine_options, options["players"], options.get("clock"), bots_after, takeover)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -67,7 +84,8 @@ def quick_match(
     """Seat ``player`` (displayed as ``name``) at a table of ``options`` (``players``,
     ``clock`` and the engine's options, as the options schema loads them); the game,
     the seat and the seat's token (``None`` when the player already sat there: its key
-    acts for the seat)."""
+    acts for the seat). ``takeover`` is matched as stored: absent and the default level
+    are the same table."""
     engine, store, settings = games.engine, games.store, games.settings
     options = {"players": engine.MAX_PLAYERS, **options}
     if options.get("clock") is not None:
@@ -76,7 +94,7 @@ def quick_match(
         options["clock"] = {"turn_seconds": turn, "max_timeouts": most}
     else:
         options.pop("clock", None)
-    engine_options = {k: v for k, v in options.items() if k not in ("players", "clock")}
+    engine_options = {k: v for k, v in options.items() if k not in KIT_OPTIONS}
     try:  # a bad mix is refused before any table is opened for it
         engine.setup(options["players"], dict(engine_options), 0)
     except RuleError as error:

@@ -38,6 +38,8 @@ def next_options(doc: GameDoc) -> dict[str, Any]:
     options: dict[str, Any] = {"players": doc["seats"], **doc["options"]}
     if doc.get("clock"):
         options["clock"] = doc["clock"]
+    if "takeover" in doc:
+        options["takeover"] = doc["takeover"]
     if not tables.is_listed(doc):
         options["visibility"] = tables.UNLISTED
     options["start"] = tables.WHEN_FULL

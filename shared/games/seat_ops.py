@@ -77,7 +77,7 @@ def resign(
         if doc["players"][seat].get("status") == seats.RESIGNED:
             raise Conflict("seat-resigned", "Seat {seat} has already resigned.", seat=seat)
         players: list[PlayerEntry] = [
-            {**p, "status": seats.RESIGNED, "bot": seats.TAKEOVER_BOT} if p["seat"] == seat else p
+            {**p, "status": seats.RESIGNED, "bot": seats.takeover(doc)} if p["seat"] == seat else p
             for p in doc["players"]
         ]
         new: GameDoc = {**doc, "players": players}

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any, Final, TypedDict
 
 from shared.games.document import GameDoc, PlayerEntry, SeatStatus
-from shared.games.errors import Conflict
+from shared.games.errors import Conflict, Invalid
 
 ACTIVE: Final = "active"
 ABANDONED: Final = "abandoned"
@@ -22,11 +22,36 @@ BOT: Final = "bot"
 STATUSES = (ACTIVE, ABANDONED, RESIGNED, BOT)
 BOTS = ("random", "greedy", "medium", "strong")
 """Bot levels a seat may ask for (see shared/bots: ``medium`` and ``strong`` search)."""
-TAKEOVER_BOT = "greedy"
-"""The strategy that plays a timed-out, abandoned or resigned seat: a sensible move keeps
-the game fair for the others (a random one would hand points to whoever moves next)."""
+TAKEOVER_BOT = "strong"
+"""The default level that plays a timed-out, abandoned or resigned seat (a game's
+``takeover`` option may name another): a good move keeps the game fair for the others (a
+random one would hand points to whoever moves next), and the player who comes back finds
+the seat well played."""
 DEFAULT_MAX_TIMEOUTS = 3
 MAX_TURN_SECONDS = 14 * 24 * 3600
+
+
+def takeover(doc: GameDoc) -> str:
+    """The level that plays the game's timed-out, abandoned and resigned seats: its
+    ``takeover`` option (stored only when not the default), else :data:`TAKEOVER_BOT`."""
+    return doc.get("takeover") or TAKEOVER_BOT
+
+
+def check_takeover(level: str | None) -> str | None:
+    """The ``takeover`` option as a create stores it: ``None`` for the default (or
+    absent), else the level; 422 ``validation-error`` for a level that is not a bot's."""
+    if level is None or level == TAKEOVER_BOT:
+        return None
+    if level not in BOTS:
+        detail = "takeover must be one of {levels}."
+        raise Invalid.field(
+            "json",
+            "takeover",
+            detail,
+            "Must be one of: " + ", ".join(BOTS) + ".",
+            levels=", ".join(BOTS),
+        )
+    return level
 
 
 def now_ms() -> int:

@@ -105,6 +105,7 @@ def test_options_schema_is_in_the_document(toy_client):
         "rounds",
         "seed",
         "clock",
+        "takeover",
         "visibility",
         "start",
         "rated",

@@ -127,6 +127,7 @@ def test_bots_fill_a_table_after_bots_after(toy_client, toy_app):
         ({"bots_after": 3601}, "bots_after"),
         ({"players": 5}, "players"),
         ({"colour": "red"}, "colour"),
+        ({"takeover": "expert"}, "takeover"),
     ],
 )
 def test_a_match_refuses_what_it_decides_itself_and_bad_values(toy_client, body, field):

@@ -96,7 +96,7 @@ def test_timeouts_in_a_row_abandon_the_seat_and_a_human_move_resets_them(make_ap
     doc, _ = play_due(kit, game_id)  # the other seat is the caller now: second in a row
     assert (doc["players"][other]["status"], doc["players"][other]["bot"]) == (
         "abandoned",
-        "greedy",
+        "strong",  # the default take-over level (the game's ``takeover`` option)
     )
     events = client.get(f"/games/{game_id}/events?limit=1000").get_json()["events"]
     kinds = [(e["type"], e.get("seat")) for e in events if e["type"].startswith("seat_")]

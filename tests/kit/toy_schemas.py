@@ -12,6 +12,7 @@ from shared.http.schemas import (
     rated_field,
     seed_field,
     start_field,
+    takeover_field,
     type_field,
     visibility_field,
 )
@@ -22,6 +23,7 @@ class ToyOptionsSchema(Schema):
     rounds = Int(load_default=3, validate=validate.Range(1, 10))
     seed = seed_field()
     clock = clock_field()
+    takeover = takeover_field()
     visibility = visibility_field()
     start = start_field()
     rated = rated_field()

@@ -71,7 +71,7 @@ def test_a_seat_that_never_moves_times_out_at_each_deadline_then_is_abandoned(
     assert _seat_events(ann, gid, 0) == []  # ann always moved in time
     final = ann.view(gid)["players"]
     assert final[1] | {"deadline": None} == final[1]
-    assert (final[1]["status"], final[1]["bot"], final[1]["timeouts"]) == ("abandoned", "greedy", 2)
+    assert (final[1]["status"], final[1]["bot"], final[1]["timeouts"]) == ("abandoned", "strong", 2)
     doc, moves = assert_replays(redis_client, "manhattan", gid)
     assert {m["seat"] for m in moves} == {0, 1}
 
@@ -192,7 +192,7 @@ def test_a_player_resigns_mid_game_and_the_game_goes_on(clock_manhattan, workers
         ann.wait_for_turn(gid, timeout=20)
         ann.move(gid, ann.legal_moves(gid)[0])
     view = ann.resign(gid)
-    assert view["players"][0]["status"] == "resigned" and view["players"][0]["bot"] == "greedy"
+    assert view["players"][0]["status"] == "resigned" and view["players"][0]["bot"] == "strong"
     with pytest.raises(ApiError) as refused:
         ann.resign(gid)
     assert refused.value.status == 409

@@ -14,6 +14,7 @@ from shared.http.schemas.fields import (
     rated_field,
     seed_field,
     start_field,
+    takeover_field,
     visibility_field,
 )
 from shared.http.schemas.moves import MoveUnion, int_list, type_field
@@ -30,6 +31,7 @@ __all__ = [
     "rated_field",
     "seed_field",
     "start_field",
+    "takeover_field",
     "type_field",
     "visibility_field",
 ]

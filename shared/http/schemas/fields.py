@@ -1,6 +1,7 @@
 """The building blocks of the schemas: strict JSON scalars, the options every game has
-(``players``, ``seed``, ``clock``), and the marks that document an answer's field with
-the game's own schema (:func:`payload`). Moves are :mod:`shared.http.schemas.moves`."""
+(``players``, ``seed``, ``clock``, ``takeover``...), and the marks that document an
+answer's field with the game's own schema (:func:`payload`). Moves are
+:mod:`shared.http.schemas.moves`."""
 
 from __future__ import annotations
 
@@ -129,6 +130,18 @@ def start_field() -> fields.String:
         metadata={
             "description": "`host` (default): the host starts the game. `when_full`: the "
             "join that takes the last seat starts it."
+        },
+    )
+
+
+def takeover_field() -> fields.String:
+    """The ``takeover`` option, the same for every game (shared/games/seats.py)."""
+    return fields.String(
+        validate=validate.OneOf(BOT_STRATEGIES),
+        metadata={
+            "description": "The bot level that plays a seat that times out, resigns or is "
+            "abandoned: `random`, `greedy`, `medium` or `strong` (default). Views show it "
+            "under `options.takeover` when it is not the default."
         },
     )
 
