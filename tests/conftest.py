@@ -48,6 +48,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The CLI speaks its user's language (LC_ALL, LC_MESSAGES, LANG): the suite, and every
+# program it starts, runs in English whatever the machine's locale; the tests of the
+# languages set their own (tests/cli/test_languages.py).
+os.environ["LC_ALL"] = "C.UTF-8"
 APP_FACTORIES = {
     "manhattan": "services.manhattan.app:create_app",
     "windcity": "services.windcity.app:create_app",

@@ -23,6 +23,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+
+from .i18n import _
+
 KEY_PREFIX = "bgk_"
 
 
@@ -53,7 +57,7 @@ def hash_key(key: str) -> str:
 def _path(args: argparse.Namespace) -> Path:
     value = args.file or os.environ.get("API_KEYS_FILE")
     if not value:
-        raise SystemExit("error: give --file PATH or set API_KEYS_FILE")
+        raise SystemExit(_("error: give --file PATH or set API_KEYS_FILE"))
     return Path(value)
 
 
@@ -62,7 +66,9 @@ def _load(path: Path) -> dict[str, Any]:
         return {"keys": []}
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, dict) or not isinstance(data.get("keys"), list):
-        raise SystemExit(f'error: {path} is not a keys file (a JSON object with a "keys" list)')
+        raise SystemExit(
+            _('error: {path} is not a keys file (a JSON object with a "keys" list)', path=path)
+        )
     return data
 
 
@@ -91,6 +97,12 @@ def _locked(path: Path) -> Iterator[None]:
         yield
 
 
+def _pad(value: Any, width: int) -> str:
+    """``value`` left-aligned in ``width`` terminal columns (a Japanese character takes two)."""
+    text = str(value)
+    return text + " " * max(0, width - cell_len(text))
+
+
 def _public(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if k != "hash"}
 
@@ -98,7 +110,7 @@ def _public(entry: dict[str, Any]) -> dict[str, Any]:
 def add(path: Path, name: str, games_per_hour: int, max_live_games: int) -> tuple[str, dict]:
     """Create a key; returns the key (to show once) and its entry."""
     if games_per_hour < 0 or max_live_games < 0:
-        raise SystemExit("error: quotas are whole numbers >= 0 (0: no limit)")
+        raise SystemExit(_("error: quotas are whole numbers >= 0 (0: no limit)"))
     with _locked(path):
         data = _load(path)
         ids = {entry.get("id") for entry in data["keys"]}
@@ -130,7 +142,7 @@ def revoke(path: Path, which: str) -> list[dict[str, Any]]:
             if not e.get("revoked") and which in (e.get("id"), e.get("name"))
         ]
         if not hits:
-            raise SystemExit(f"error: no active key with id or name {which!r}")
+            raise SystemExit(_("error: no active key with id or name {which}", which=repr(which)))
         now = datetime.now(UTC).isoformat(timespec="seconds")
         for entry in hits:
             entry["revoked"] = True
@@ -147,9 +159,16 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({**_public(entry), "key": key}))
         else:
-            print(f"key {entry['id']} ({entry['name']}) added to {path}.")
+            print(
+                _(
+                    "key {id} ({name}) added to {path}.",
+                    id=entry["id"],
+                    name=entry["name"],
+                    path=path,
+                )
+            )
             print(f"  {key}")
-            print("This is the only time the key is shown: hand it over now.")
+            print(_("This is the only time the key is shown: hand it over now."))
         return 0
     if args.action == "revoke":
         hits = revoke(path, args.key)
@@ -157,20 +176,26 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps([_public(e) for e in hits]))
         else:
             for entry in hits:
-                print(f"key {entry['id']} ({entry['name']}) revoked.")
+                print(_("key {id} ({name}) revoked.", id=entry["id"], name=entry["name"]))
         return 0
     entries = [_public(e) for e in _load(path)["keys"]]
     if args.json:
         print(json.dumps(entries))
         return 0
     if not entries:
-        print(f"no keys in {path}")
+        print(_("no keys in {path}", path=path))
     for e in entries:
-        state = "revoked" if e.get("revoked") else "active"
-        per_hour = e.get("games_per_hour") or "unlimited"
-        live = e.get("max_live_games") or "unlimited"
-        print(
-            f"{e['id']}  {e['name']:<20} {state:<8} games/hour: {per_hour:<10} "
-            f"live games: {live:<10} created {e.get('created_at', '?')}"
+        state = _("revoked") if e.get("revoked") else _("active")
+        per_hour = e.get("games_per_hour") or _("unlimited")
+        live = e.get("max_live_games") or _("unlimited")
+        line = _(
+            "{id}  {name} {state} games/hour: {per_hour} live games: {live} created {created}",
+            id=e["id"],
+            name=_pad(e["name"], 20),
+            state=_pad(state, 8),
+            per_hour=_pad(per_hour, 10),
+            live=_pad(live, 10),
+            created=e.get("created_at", "?"),
         )
+        print(line)
     return 0

@@ -10,54 +10,18 @@ from ``services/`` or ``shared/``. Errors become :mod:`clients.cli.errors` excep
 
 from __future__ import annotations
 
-import json
-import os
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
-import requests
-
-from .errors import (
-    ApiError,
-    ServiceUnavailable,
-    TransportError,
-    describe_transport,
-    error_from_response,
-)
+from .errors import ApiError
+from .event_feed import OVER, TERMINAL_EVENTS, EventFeed, is_over, my_turn
+from .transport import DEFAULT_URLS, GAMES, default_url
 
 Json = dict[str, Any]
 
-DEFAULT_URLS = {
-    "manhattan": ("MANHATTAN_URL", "http://127.0.0.1:8001"),
-    "windcity": ("WINDCITY_URL", "http://127.0.0.1:8002"),
-}
-GAMES = tuple(DEFAULT_URLS)
-OVER = ("finished", "cancelled")
-TERMINAL_EVENTS = ("game_finished", "game_cancelled")
 
-
-def default_url(game: str | None) -> str:
-    """The base URL of ``game``'s service: env ``MANHATTAN_URL``/``WINDCITY_URL`` or the default."""
-    if game not in DEFAULT_URLS:
-        raise ValueError(f"unknown game {game!r}")
-    env, fallback = DEFAULT_URLS[game]
-    return os.environ.get(env) or fallback
-
-
-def is_over(view: Json) -> bool:
-    """Whether a game view is finished or cancelled."""
-    return view.get("status") in OVER
-
-
-def my_turn(view: Json, seat: int | None = None) -> bool:
-    """Whether ``seat`` (default: the view's ``you``) is among the seats to act."""
-    seat = view.get("you") if seat is None else seat
-    return seat is not None and seat in (view.get("to_act") or [])
-
-
-class GameClient:
+class GameClient(EventFeed):
     """A client for one game service (``base_url`` defaults to the game's, see :func:`default_url`).
 
     ``token`` is the seat's bearer token (set by :meth:`join`), ``host_token`` the token
@@ -67,110 +31,6 @@ class GameClient:
     ``max_retries`` times, never waiting more than ``max_retry_wait`` seconds at once); a
     move's ``Idempotency-Key`` stays the same across its retries: no second move.
     """
-
-    game: str | None = None
-    language = "en"
-
-    def __init__(
-        self,
-        base_url: str | None = None,
-        token: str | None = None,
-        game: str | None = None,
-        *,
-        host_token: str | None = None,
-        timeout: float = 10.0,
-        max_retries: int = 4,
-        max_retry_wait: float = 5.0,
-        backoff: float = 0.2,
-        session: requests.Session | None = None,
-        api_key: str | None = None,
-    ) -> None:
-        self.game = game or self.game
-        # the operator's API key for creating and listing games, when the service has
-        # keys turned on (docs/operations.md); from $BOARDGAMES_API_KEY by default
-        self.api_key = api_key or os.environ.get("BOARDGAMES_API_KEY") or None
-        self.base_url = (base_url or default_url(self.game)).rstrip("/")
-        self.token = token
-        self.host_token = host_token
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.max_retry_wait = max_retry_wait
-        self.backoff = backoff
-        self.session = session or requests.Session()
-        self.seat: int | None = None
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.base_url!r}, game={self.game!r}, seat={self.seat})"
-
-    # -- plumbing -------------------------------------------------------------------------
-
-    def _headers(self, token: str | None, extra: dict[str, str] | None = None) -> dict[str, str]:
-        headers = {"Accept": "application/json", "Accept-Language": self.language}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        if extra:
-            headers.update(extra)
-        return headers
-
-    def _retry_delay(self, attempt: int, retry_after: float | None) -> float:
-        delay = retry_after if retry_after is not None else self.backoff * (2**attempt)
-        return min(delay, self.max_retry_wait)
-
-    def _pause(self, failures: int) -> None:
-        """Back off linearly after the ``failures``-th failure in a row of a wait loop."""
-        time.sleep(min(self.backoff * failures, self.max_retry_wait))
-
-    def _request(
-        self,
-        method: str,
-        path: str,
-        *,
-        token: str | None = None,
-        json_body: Any = None,
-        params: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-        retry: bool = False,
-        timeout: float | None = None,
-    ) -> Any:
-        """Send one request and return its JSON body (``{}`` when empty).
-
-        With ``retry``, connection errors and 503s are retried (see the class docstring).
-        """
-        url = self.base_url + path
-        attempt = 0
-        while True:
-            try:
-                resp = self.session.request(
-                    method,
-                    url,
-                    json=json_body,
-                    params={k: v for k, v in (params or {}).items() if v is not None},
-                    headers=self._headers(token, headers),
-                    timeout=timeout or self.timeout,
-                )
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                if not retry or attempt >= self.max_retries:
-                    raise TransportError(describe_transport(self.base_url, exc)) from exc
-                time.sleep(self._retry_delay(attempt, None))
-                attempt += 1
-                continue
-            if resp.status_code < 400:
-                try:
-                    return resp.json() if resp.content else {}
-                except ValueError:
-                    raise TransportError(
-                        f"{self.base_url} did not answer with JSON; is it a boardgames service?"
-                    ) from None
-            err = error_from_response(resp)
-            if retry and isinstance(err, ServiceUnavailable) and attempt < self.max_retries:
-                time.sleep(self._retry_delay(attempt, err.retry_after))
-                attempt += 1
-                continue
-            raise err
-
-    def _get(self, path: str, token: str | None = None, **kw: Any) -> Any:
-        """A GET, retried: reading twice is harmless."""
-        return self._request("GET", path, token=token, retry=True, **kw)
 
     # -- health ---------------------------------------------------------------------------
 
@@ -385,197 +245,6 @@ class GameClient:
         """``GET /games/{id}/log``: events, and moves + seed once the game is over."""
         return self._get(f"/games/{game_id}/log", token or self.token)
 
-    # -- events ---------------------------------------------------------------------------
-
-    def events(
-        self,
-        game_id: str,
-        after: str | int | None = None,
-        wait: float | None = None,
-        limit: int | None = None,
-    ) -> Json:
-        """``GET /games/{id}/events?after=&wait=``: ``{"events": [...], "last_id"}``.
-
-        ``after`` is an event id (``"<version>-<n>"``) or a bare version (everything
-        after that version). With ``wait`` the call long-polls: it returns as soon as an
-        event newer than ``after`` exists, or empty after ``wait`` seconds. Not retried
-        (callers resume from the last id they saw).
-        """
-        params: dict[str, Any] = {"after": None if after is None else str(after), "limit": limit}
-        if wait:
-            params["wait"] = int(wait) if float(wait).is_integer() else wait
-        timeout = self.timeout + (float(wait) if wait else 0.0)
-        return self._request("GET", f"/games/{game_id}/events", params=params, timeout=timeout)
-
-    def stream_events(
-        self,
-        game_id: str,
-        after: str | None = None,
-        *,
-        reconnect: bool = True,
-        max_reconnects: int = 50,
-        read_timeout: float = 60.0,
-    ) -> Iterator[Json]:
-        """Yield events from the SSE stream, reconnecting with ``Last-Event-ID`` when dropped.
-
-        Each yielded dict has the event's fields plus ``id`` (its stream id). Ends after
-        the game's final event (``game_finished``/``game_cancelled``) or, when a stream
-        closes with nothing new, once the game is over.
-        """
-        last_id = after
-        failures = 0
-        while True:
-            headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
-            if last_id:
-                headers["Last-Event-ID"] = last_id
-            got = 0
-            try:
-                with self.session.get(
-                    f"{self.base_url}/games/{game_id}/events",
-                    params={"after": last_id} if last_id else None,
-                    headers=headers,
-                    stream=True,
-                    timeout=(self.timeout, read_timeout),
-                ) as resp:
-                    if resp.status_code >= 400:
-                        raise error_from_response(resp)
-                    failures = 0
-                    for event in _parse_sse(resp.iter_lines(decode_unicode=True)):
-                        last_id = event.get("id", last_id)
-                        got += 1
-                        yield event
-                        if event.get("type") in TERMINAL_EVENTS:
-                            return
-            except (requests.ConnectionError, requests.Timeout) as exc:
-                failures += 1
-                if not reconnect or failures > max_reconnects:
-                    detail = describe_transport(self.base_url, exc)
-                    raise TransportError(f"event stream of {game_id}: {detail}") from exc
-                self._pause(failures)
-                continue
-            if not reconnect:
-                return
-            if not got:  # the server closed an idle stream: over already, or just its lifetime?
-                if is_over(self.view(game_id, spectator=True)):
-                    return
-                time.sleep(self.backoff)
-
-    def wait_for_turn(
-        self,
-        game_id: str,
-        token: str | None = None,
-        *,
-        seat: int | None = None,
-        timeout: float | None = None,
-        poll_wait: float = 20.0,
-        on_events: Callable[[list[Json]], None] | None = None,
-        after: str | None = None,
-        view: Json | None = None,
-    ) -> Json:
-        """Block until ``seat`` must act or the game is over; return the fresh view.
-
-        Long-polls the event stream from the last event id seen; a dropped connection or
-        a 503 is survived by waiting a little and resuming from that id, so no event is
-        missed. ``on_events`` is called with every batch of new events (e.g. to show
-        what the others did). ``seat`` defaults to the view's ``you`` (the token's seat).
-        ``view``: a view just received (e.g. a move's answer), saving the first GET.
-        Raises :class:`TimeoutError` after ``timeout`` seconds.
-        """
-        deadline = None if timeout is None else time.monotonic() + timeout
-
-        def fetch() -> Json:
-            return self._resilient(lambda: self.view(game_id, token=token), deadline)
-
-        view = view or fetch()
-        # The first time, resume after the view's version (the service reads a bare
-        # version ``v`` as "after every event of v or older"); then after the last id seen.
-        cursor = after or str(view.get("version", 0))
-        batches = self.event_batches(game_id, cursor, wait=poll_wait, deadline=deadline)
-        try:
-            while not (is_over(view) or my_turn(view, seat)):
-                evs = next(b for b in batches if b)
-                if on_events:
-                    on_events(evs)
-                view = fetch()
-        except TimeoutError:
-            raise TimeoutError(f"not our turn in {game_id} after {timeout}s") from None
-        return view
-
-    def event_batches(
-        self, game_id: str, after: str, *, wait: float = 20.0, deadline: float | None = None
-    ) -> Iterator[list[Json]]:
-        """Long-poll the events after ``after`` for ever, yielding each batch (``[]``: none).
-
-        A dropped connection or a 503 is survived by waiting a little and resuming from
-        the last event id seen, so no event is missed. Past ``deadline`` (a
-        ``time.monotonic()`` value) it raises :class:`TimeoutError`.
-        """
-        cursor, failures = after, 0
-        while True:
-            timeout = wait
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"no new event in {game_id} before the deadline")
-                timeout = max(1.0, min(wait, left))
-            try:
-                batch = self.events(game_id, after=cursor, wait=timeout)
-            except (TransportError, ServiceUnavailable):
-                failures += 1
-                self._pause(failures)
-                continue
-            failures = 0
-            evs = batch.get("events") or []
-            if evs:
-                cursor = evs[-1].get("id") or batch.get("last_id") or cursor
-            yield evs
-
-    def _resilient(self, call: Callable[[], Json], deadline: float | None) -> Json:
-        """Call ``call`` until it does not fail with a transport error or a 503."""
-        failures = 0
-        while True:
-            try:
-                return call()
-            except (TransportError, ServiceUnavailable):
-                failures += 1
-                if deadline is not None and time.monotonic() > deadline:
-                    raise
-                self._pause(failures)
-
-
-def _parse_sse(lines: Iterator[str]) -> Iterator[Json]:
-    """Parse Server-Sent Events lines into event dicts (``data`` JSON merged with ``id``)."""
-    data: list[str] = []
-    ev_id: str | None = None
-    ev_type: str | None = None
-    for line in lines:
-        if line == "":
-            if data:
-                raw = "\n".join(data)
-                try:
-                    payload = json.loads(raw)
-                except ValueError:
-                    payload = {"data": raw}
-                if not isinstance(payload, dict):
-                    payload = {"data": payload}
-                if ev_id is not None:
-                    payload.setdefault("id", ev_id)
-                if ev_type and "type" not in payload:
-                    payload["type"] = ev_type
-                yield payload
-            data, ev_id, ev_type = [], None, None
-            continue
-        if line.startswith(":"):
-            continue
-        field, _, value = line.partition(":")
-        value = value[1:] if value.startswith(" ") else value
-        if field == "data":
-            data.append(value)
-        elif field == "id":
-            ev_id = value
-        elif field == "event":
-            ev_type = value
-
 
 class ManhattanClient(GameClient):
     """Client of the Manhattan service (``MANHATTAN_URL``, default http://127.0.0.1:8001)."""
@@ -627,6 +296,10 @@ def client_for(
 
 
 __all__ = [
+    "DEFAULT_URLS",
+    "GAMES",
+    "OVER",
+    "TERMINAL_EVENTS",
     "ApiError",
     "GameClient",
     "ManhattanClient",

@@ -11,6 +11,8 @@ from typing import Any
 
 import requests
 
+from .i18n import _
+
 
 class BoardgamesError(Exception):
     """Base class of everything the client raises."""
@@ -174,13 +176,16 @@ def describe_transport(service: str, exc: BaseException) -> str:
     cause: BaseException | None = exc
     while cause is not None:
         if isinstance(cause, ConnectionRefusedError):
-            return f"cannot reach {service}: connection refused (is the service running?)"
+            return _(
+                "cannot reach {service}: connection refused (is the service running?)",
+                service=service,
+            )
         if isinstance(cause, TimeoutError | requests.Timeout):
-            return f"cannot reach {service}: it did not answer in time"
+            return _("cannot reach {service}: it did not answer in time", service=service)
         if "Name or service not known" in str(cause) or "nodename nor servname" in str(cause):
-            return f"cannot reach {service}: unknown host name"
+            return _("cannot reach {service}: unknown host name", service=service)
         cause = cause.__cause__ or cause.__context__ or _reason(cause)
-    return f"cannot reach {service}: the connection failed"
+    return _("cannot reach {service}: the connection failed", service=service)
 
 
 def _reason(exc: BaseException) -> BaseException | None:

@@ -21,8 +21,9 @@ from rich.text import Text
 
 from . import ratings
 from .client import GAMES, client_for, default_url
-from .commands import Command, UsageError, console, emit
+from .commands_kit import Command, UsageError, console, emit
 from .errors import ApiError, TransportError, describe_problem
+from .i18n import N_, _
 from .tokens_store import TokenStore
 
 Json = dict[str, Any]
@@ -30,6 +31,16 @@ STATUSES = ["open", "running", "finished", "cancelled"]
 PAGE_SIZE = 100
 MAX_PAGES = 10
 """At most this many pages of ``PAGE_SIZE`` games are read from each service."""
+GAMES_COLUMNS = (
+    N_("game"),
+    N_("id"),
+    N_("status"),
+    N_("seat"),
+    N_("turn"),
+    N_("others"),
+    N_("result"),
+    N_("updated"),
+)
 
 
 def add_parser(games: Any) -> None:
@@ -71,7 +82,7 @@ def _service_args(p: argparse.ArgumentParser) -> None:
 def _need_player() -> Json:
     player = TokenStore().player()
     if not player:
-        raise UsageError("no player yet: boardgames register NAME")
+        raise UsageError(_("no player yet: boardgames register NAME"))
     return player
 
 
@@ -81,12 +92,21 @@ def _keep(args: argparse.Namespace, profile: Json, key: str, url: str) -> str:
     old = store.player()
     if old and old.get("id") != profile.get("id") and not args.force:
         raise UsageError(
-            f"you are already {old.get('name')} ({old.get('id')}); --force replaces that "
-            "player here (its key is lost unless you kept it)"
+            _(
+                "you are already {name} ({id}); --force replaces that player here "
+                "(its key is lost unless you kept it)",
+                name=old.get("name"),
+                id=old.get("id"),
+            )
         )
     keep = ("id", "name", "external_id", "created_at")
     store.set_player({**{k: profile.get(k) for k in keep}, "key": key, "url": url})
-    return f"{profile.get('name')} ({profile.get('id')}); key kept in {store.path}"
+    return _(
+        "{name} ({id}); key kept in {path}",
+        name=profile.get("name"),
+        id=profile.get("id"),
+        path=store.path,
+    )
 
 
 def cmd_register(args: argparse.Namespace) -> int:
@@ -94,15 +114,19 @@ def cmd_register(args: argparse.Namespace) -> int:
     old = TokenStore().player()
     if old and not args.force:
         raise UsageError(
-            f"you are already {old.get('name')} ({old.get('id')}); pass --force for a new "
-            "player (the old key is lost unless you kept it)"
+            _(
+                "you are already {name} ({id}); pass --force for a new player "
+                "(the old key is lost unless you kept it)",
+                name=old.get("name"),
+                id=old.get("id"),
+            )
         )
     client = client_for(args.service, args.url)
     created = client.create_player(args.name)
     if not created.get("key"):
-        raise UsageError("the service answered no key (an API key's existing player)")
+        raise UsageError(_("the service answered no key (an API key's existing player)"))
     line = _keep(args, created, created["key"], client.base_url)
-    emit(args, created, Text(f"registered {line}"))
+    emit(args, created, Text(_("registered {player}", player=line)))
     return 0
 
 
@@ -111,7 +135,7 @@ def cmd_login(args: argparse.Namespace) -> int:
     client = client_for(args.service, args.url)
     profile = client.me(args.key)
     line = _keep(args, profile, args.key, client.base_url)
-    emit(args, profile, Text(f"logged in as {line}"))
+    emit(args, profile, Text(_("logged in as {player}", player=line)))
     return 0
 
 
@@ -121,7 +145,13 @@ def cmd_whoami(args: argparse.Namespace) -> int:
     url = args.url or player.get("url") or default_url(GAMES[0])
     profile = client_for(GAMES[0], url).me(player["key"])
     text = Text(f"{profile.get('name')} ", style="bold")
-    text.append(f"(player {profile.get('id')}, since {profile.get('created_at')}) at {url}")
+    since = _(
+        "(player {id}, since {since}) at {url}",
+        id=profile.get("id"),
+        since=profile.get("created_at"),
+        url=url,
+    )
+    text.append(since)
     emit(args, profile, text)
     return 0
 
@@ -129,7 +159,8 @@ def cmd_whoami(args: argparse.Namespace) -> int:
 def cmd_logout(args: argparse.Namespace) -> int:
     """Forget the stored player (its seats' tokens stay)."""
     had = TokenStore().forget_player()
-    emit(args, {"forgotten": had}, Text("player key forgotten" if had else "no player stored"))
+    said = _("player key forgotten") if had else _("no player stored")
+    emit(args, {"forgotten": had}, Text(said))
     return 0
 
 
@@ -159,15 +190,18 @@ def cmd_games(args: argparse.Namespace) -> int:
         raise failures[0]  # neither service answered: the first one's error, exit 1
     ordered = sort_games(found)[: args.limit] if args.limit else sort_games(found)
     for err in errors if not args.json else []:  # one service failed: say so, list the other
-        print(f"warning: {err['game']} ({err['url']}): {err['detail']}", file=sys.stderr)
+        print(_("warning: {game} ({url}): {detail}", **err), file=sys.stderr)
     answered = [game for game in GAMES if game not in {e["game"] for e in errors}]
     urls = {game: getattr(args, f"{game}_url") for game in answered}
     rated = ratings.my_ratings(_need_player(), urls)
     out = {"games": ordered, "errors": errors, "truncated": truncated, "ratings": rated}
     lines = [ratings.rating_line(game, rating) for game, rating in rated.items()]
-    emit(args, out, Group(*lines, games_table(ordered) if ordered else Text("no games")))
+    emit(args, out, Group(*lines, games_table(ordered) if ordered else Text(_("no games"))))
     if truncated and not args.json:
-        console().print(f"(only the newest {PAGE_SIZE * MAX_PAGES} of {', '.join(truncated)})")
+        newest = _(
+            "(only the newest {n} of {games})", n=PAGE_SIZE * MAX_PAGES, games=", ".join(truncated)
+        )
+        console().print(newest)
     return 0
 
 
@@ -192,8 +226,8 @@ def games_table(games: list[Json], now: datetime | None = None) -> Table:
     """The games as a table, in the style of ``list``."""
     now = now or datetime.now(UTC)
     table = Table(box=None)
-    for col in ("game", "id", "status", "seat", "turn", "others", "result", "updated"):
-        table.add_column(col)
+    for col in GAMES_COLUMNS:
+        table.add_column(_(col))
     for g in games:
         table.add_row(
             g.get("game", ""),
@@ -211,32 +245,33 @@ def games_table(games: list[Json], now: datetime | None = None) -> Table:
 def turn_cell(g: Json, now: datetime) -> Text:
     """``yours`` (with the time left when there is a clock), ``others``, or nothing."""
     if g.get("my_turn"):
-        text = Text("yours", style="bold green")
+        text = Text(_("yours"), style="bold green")
         if g.get("deadline"):
             left = (_when(g["deadline"]) - now).total_seconds()
-            text.append(f", due in {_span(left)}" if left > 0 else ", overdue", style="green")
+            due = _(", due in {span}", span=_span(left)) if left > 0 else _(", overdue")
+            text.append(due, style="green")
         return text
     if g.get("status") == "running":
-        return Text("others")
+        return Text(_("others"))
     if g.get("status") == "open":
-        return Text("not started")
+        return Text(_("not started"))
     return Text("")
 
 
 def _span(seconds: float) -> str:
     s = int(seconds)
     if s >= 86400:
-        return f"{s // 86400}d{s % 86400 // 3600}h"
+        return _("{d}d{h}h", d=s // 86400, h=s % 86400 // 3600)
     if s >= 3600:
-        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+        return _("{h}h{m:02d}m", h=s // 3600, m=s % 3600 // 60)
     if s >= 60:
-        return f"{s // 60}m{s % 60:02d}s"
-    return f"{s}s"
+        return _("{m}m{s:02d}s", m=s // 60, s=s % 60)
+    return _("{s}s", s=s)
 
 
 def _other(p: Json) -> str:
     name = str(p.get("name", p.get("seat", "")))
-    return f"{name} (bot)" if p.get("bot") else name
+    return _("{name} (bot)", name=name) if p.get("bot") else name
 
 
 def result_cell(g: Json) -> str:
@@ -247,10 +282,12 @@ def result_cell(g: Json) -> str:
     seat = g.get("seat")
     winners = result.get("winners") or []
     if seat in winners:
-        return "won" if len(winners) == 1 else "won (shared)"
+        return _("won") if len(winners) == 1 else _("won (shared)")
     standings = result.get("standings") or []
     rank = next((r.get("rank") for r in standings if r.get("seat") == seat), None)
-    return f"rank {rank} of {len(standings)}" if rank is not None else "over"
+    if rank is None:
+        return _("over")
+    return _("rank {rank} of {n}", rank=rank, n=len(standings))
 
 
 COMMANDS: dict[str, Command] = {

@@ -12,19 +12,29 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from rich.console import Group
+from rich.console import Group, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
 from .client import GAMES, GameClient, client_for
-from .commands import Command, UsageError, emit
+from .commands_kit import Command, UsageError, emit
 from .errors import ApiError, TransportError
+from .i18n import N_, _, ngettext
 from .style import rating_value, win_share
 from .tokens_store import TokenStore
 
 Json = dict[str, Any]
 PAGE_MAX = 100
 """The service's largest page: ``--limit`` above it is read in several pages."""
+BOARD_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
+    (N_("rank"), "right"),
+    (N_("name"), "left"),
+    (N_("rating"), "right"),
+    (N_("mu ± sigma"), "right"),
+    (N_("games"), "right"),
+    (N_("win share"), "right"),
+)
+"""The leaderboard's columns: heading (msgid) and alignment."""
 
 
 def add_parser(games: Any) -> None:
@@ -53,16 +63,17 @@ def read_board(client: GameClient, limit: int, cursor: str | None) -> Json:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     """``GET /leaderboards/{game}``: rank, name, rating, mu ± sigma, games, win share."""
     if not 1 <= args.limit <= 10_000:
-        raise UsageError("--limit: 1 to 10000")
+        raise UsageError(_("--limit: 1 to 10000"))
     client = client_for(args.which, args.url)
     board = read_board(client, args.limit, args.cursor)
     player = TokenStore().player() or {}
     if not board["entries"]:
-        emit(args, board, Text(f"nobody on the {args.which} leaderboard yet"))
+        emit(args, board, Text(_("nobody on the {game} leaderboard yet", game=args.which)))
         return 0
     shown: Any = leaderboard_table(board, player.get("id"))
     if board["next_cursor"]:
-        more = f"more: boardgames leaderboard {args.which} --cursor {board['next_cursor']}"
+        command = f"boardgames leaderboard {args.which} --cursor {board['next_cursor']}"
+        more = _("more: {command}", command=command)
         shown = Group(shown, Text(more, style="dim"))
     emit(args, board, shown)
     return 0
@@ -70,19 +81,15 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
 
 def leaderboard_table(board: Json, me: str | None = None) -> Table:
     """The entries as a table (your own row in bold, marked ``(you)``)."""
-    table = Table(title=f"{board.get('game', '')} leaderboard", box=None)
-    table.add_column("rank", justify="right")
-    table.add_column("name")
-    table.add_column("rating", justify="right")
-    table.add_column("mu ± sigma", justify="right")
-    table.add_column("games", justify="right")
-    table.add_column("win share", justify="right")
+    table = Table(title=_("{game} leaderboard", game=board.get("game", "")), box=None)
+    for head, justify in BOARD_COLUMNS:
+        table.add_column(_(head), justify=justify)
     for entry in board.get("entries") or []:
         who = entry.get("player") or {}
         mine = me is not None and who.get("id") == me
         table.add_row(
             str(entry.get("rank", "")),
-            f"{who.get('name', '')}{' (you)' if mine else ''}",
+            who.get("name", "") + (_(" (you)") if mine else ""),
             rating_value(entry.get("ordinal", 0)),
             f"{float(entry.get('mu', 0)):.1f} ± {float(entry.get('sigma', 0)):.1f}",
             str(entry.get("games", "")),
@@ -111,13 +118,18 @@ def rating_line(game: str, rating: Json | None) -> Text:
     """``manhattan: rating 3.4 (27.1 ± 7.9), 4 rated games, 75% won``."""
     line = Text(f"{game}: ", style="bold")
     if not rating or not rating.get("games"):
-        return line.append("not rated yet", style="dim")
-    line.append(f"rating {rating_value(rating.get('ordinal', 0))}", style="bold")
+        return line.append(_("not rated yet"), style="dim")
+    line.append(_("rating {rating}", rating=rating_value(rating.get("ordinal", 0))), style="bold")
     played = int(rating.get("games") or 0)
+    spread = f"{float(rating.get('mu', 0)):.1f} ± {float(rating.get('sigma', 0)):.1f}"
     line.append(
-        f" ({float(rating.get('mu', 0)):.1f} ± {float(rating.get('sigma', 0)):.1f}), "
-        f"{played} rated game{'' if played == 1 else 's'}, "
-        f"win share {win_share(rating.get('win_share'))}"
+        ngettext(
+            " ({spread}), {n} rated game, win share {share}",
+            " ({spread}), {n} rated games, win share {share}",
+            played,
+            spread=spread,
+            share=win_share(rating.get("win_share")),
+        )
     )
     return line
 

@@ -22,9 +22,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .i18n import _, ngettext
+
 Json = dict[str, Any]
 OVER = ("finished", "cancelled")
 KIT_EVENTS = {"game_created", "player_joined", "game_started", "game_cancelled", "game_finished"}
+
+
+# Options the service echoes beside the game's own, which the rules never see (the seat
+# count is setup's first argument; the clock and the take-over bot are the service's).
+SERVICE_OPTIONS = frozenset({"players", "clock", "takeover"})
 
 
 class Unverified(Exception):
@@ -61,7 +68,9 @@ def load_rules(game: str) -> Any:  # a shared.engine.Engine (not imported: HTTP-
         engine = importlib.import_module(f"services.{game}.rules").ENGINE
         return engine
     except ImportError as error:
-        raise Unverified(f"the rules of {game} are not installed here ({error})") from error
+        raise Unverified(
+            _("the rules of {game} are not installed here ({error})", game=game, error=error)
+        ) from error
 
 
 def _plain(value: Any) -> Any:
@@ -74,26 +83,41 @@ def check_commitment(log: Json, noted: str | None) -> str:
     published = log.get("seed_commitment")
     if noted is not None and published != noted.strip().lower():
         raise Unverified(
-            f"the log's seed_commitment {published} is not the {noted} you noted: "
-            "the service changed its commitment"
+            _(
+                "the log's seed_commitment {published} is not the {noted} you noted: "
+                "the service changed its commitment",
+                published=published,
+                noted=noted,
+            )
         )
     if published is None:
         if log.get("seed_chosen"):
             raise Unverified(
-                "the seed was chosen by the game's creator, who may have known every hand: "
-                "there is no commitment to check"
+                _(
+                    "the seed was chosen by the game's creator, who may have known every "
+                    "hand: there is no commitment to check"
+                )
             )
-        raise Unverified("the game has no seed commitment (created before commitments)")
+        raise Unverified(_("the game has no seed commitment (created before commitments)"))
     seed, salt = log.get("seed"), log.get("salt")
     if not isinstance(seed, int) or not isinstance(salt, str):
-        raise Unverified("the log does not reveal the seed and its salt")
+        raise Unverified(_("the log does not reveal the seed and its salt"))
     computed = commitment(seed, salt)
     if computed != published:
         raise Unverified(
-            f'sha256("{seed}:{salt}") is {computed}, not the published {published}: '
-            "the seed is not the one committed to"
+            _(
+                "{hash} is {computed}, not the published {published}: "
+                "the seed is not the one committed to",
+                hash=f'sha256("{seed}:{salt}")',
+                computed=computed,
+                published=published,
+            )
         )
-    return f'sha256("{seed}:{salt}") = {published[:16]}…, the published commitment'
+    return _(
+        "{hash} = {published}…, the published commitment",
+        hash=f'sha256("{seed}:{salt}")',
+        published=published[:16],
+    )
 
 
 def replay(rules: Any, log: Json) -> str:
@@ -106,22 +130,27 @@ def replay(rules: Any, log: Json) -> str:
     moves = log.get("moves") or []
     if not started:
         if moves:
-            raise Unverified("the log has moves but the game never started")
-        return "the game never started: no move to replay"
-    options = {k: v for k, v in log["options"].items() if k != "players"}
+            raise Unverified(_("the log has moves but the game never started"))
+        return _("the game never started: no move to replay")
+    options = {k: v for k, v in log["options"].items() if k not in SERVICE_OPTIONS}
     state = rules.setup(len(log["players"]), options, log["seed"])
     explained = {started[0]}
     last = started[0]
     for entry in moves:
         version = entry["version"]
         if version <= last:
-            raise Unverified(f"the move at version {version} is out of order")
+            raise Unverified(_("the move at version {version} is out of order", version=version))
         last = version
         try:
             state, events = rules.apply_move(state, entry["seat"], entry["move"])
         except ValueError as error:  # RuleError
             raise Unverified(
-                f"the move at version {version} (seat {entry['seat']}) is illegal: {error}"
+                _(
+                    "the move at version {version} (seat {seat}) is illegal: {error}",
+                    version=version,
+                    seat=entry["seat"],
+                    error=error,
+                )
             ) from error
         logged = [
             {k: v for k, v in e.items() if k not in ("id", "version")}
@@ -129,23 +158,35 @@ def replay(rules: Any, log: Json) -> str:
             if e["type"] not in KIT_EVENTS
         ]
         if _plain(list(events)) != logged:
-            raise Unverified(f"the events at version {version} are not what the move causes")
+            raise Unverified(
+                _("the events at version {version} are not what the move causes", version=version)
+            )
         explained.add(version)
     strays = sorted(
         v for v, evs in events_at.items() if v not in explained and set(_types(evs)) - KIT_EVENTS
     )
     if strays:
-        raise Unverified(f"events at version {strays[0]} come from no logged move")
+        raise Unverified(
+            _("events at version {version} come from no logged move", version=strays[0])
+        )
     finished = [e for e in log.get("events", []) if e["type"] == "game_finished"]
     if rules.is_over(state):
         if log["status"] != "finished" or not finished:
-            raise Unverified("the moves end the game, but the log does not say it finished")
+            raise Unverified(_("the moves end the game, but the log does not say it finished"))
         if _plain(rules.result(state)) != finished[-1]["result"]:
-            raise Unverified("the logged result is not the result of the moves")
-        return f"{len(moves)} moves, all legal; every event and the result match"
+            raise Unverified(_("the logged result is not the result of the moves"))
+        return ngettext(
+            "{n} move, legal; every event and the result match",
+            "{n} moves, all legal; every event and the result match",
+            len(moves),
+        )
     if log["status"] == "finished":
-        raise Unverified("the log says the game finished, but its moves do not end it")
-    return f"{len(moves)} moves, all legal; every event matches (cancelled before the end)"
+        raise Unverified(_("the log says the game finished, but its moves do not end it"))
+    return ngettext(
+        "{n} move, legal; every event matches (cancelled before the end)",
+        "{n} moves, all legal; every event matches (cancelled before the end)",
+        len(moves),
+    )
 
 
 def _types(events: list[Json]) -> list[str]:
@@ -159,7 +200,10 @@ def verify(game: str, log: Json, noted: str | None = None) -> Report:
         report.add(
             "over",
             False,
-            f"the game is {log.get('status')}: its seed is revealed only once it is over",
+            _(
+                "the game is {status}: its seed is revealed only once it is over",
+                status=log.get("status"),
+            ),
         )
         return report
     for name, check in (
@@ -171,5 +215,6 @@ def verify(game: str, log: Json, noted: str | None = None) -> Report:
         except Unverified as failed:
             report.add(name, False, str(failed))
         except (KeyError, TypeError) as error:  # a log not shaped as documented
-            report.add(name, False, f"the log is malformed ({type(error).__name__}: {error})")
+            why = f"{type(error).__name__}: {error}"
+            report.add(name, False, _("the log is malformed ({why})", why=why))
     return report

@@ -14,6 +14,8 @@ from typing import Any, TextIO
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
+from .i18n import _
+
 MAX_BODY = 1024 * 1024
 
 
@@ -45,7 +47,8 @@ def make_server(
             try:
                 payload = verifier.verify(body, headers)
             except (WebhookVerificationError, ValueError) as error:
-                print(f"REJECTED {headers.get('webhook-id', '?')}: {error}", file=out, flush=True)
+                msg = headers.get("webhook-id", "?")
+                print(_("REJECTED {id}: {error}", id=msg, error=error), file=out, flush=True)
                 self.send_response(400)
                 self.end_headers()
                 return
@@ -71,7 +74,8 @@ def make_server(
 
 def run(args: argparse.Namespace) -> int:
     server = make_server(args.host, args.port, args.secret, as_json=args.json)
-    print(f"listening on http://{args.host}:{args.port}/ (Ctrl-C to stop)", flush=True)
+    url = f"http://{args.host}:{args.port}/"
+    print(_("listening on {url} (Ctrl-C to stop)", url=url), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

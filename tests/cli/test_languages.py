@@ -11,12 +11,13 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from clients.cli import __main__ as cli_main
-from clients.cli import catalogs, i18n, render
+from clients.cli import catalogs, i18n, players, ratings, render, verify
 from clients.cli.client import GameClient
 from clients.cli.i18n import _, ngettext, person
 from clients.cli.menu import Menu
@@ -306,6 +307,89 @@ def test_menu_and_refusals_in_japanese_fit_their_width() -> None:
     assert render.game_module("windcity").problem_detail(refused).endswith("(Reihen 10–14)")
 
 
+# ----------------------------------------------------------------------------- commands
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "error: no --game-id given and no game remembered"),
+        ("ja", "エラー: --game-id の指定がなく"),
+        ("de", "Fehler: kein --game-id angegeben"),
+    ],
+)
+def test_usage_errors_of_the_commands(language: str, words: str, tmp_path, monkeypatch, capsys):
+    """The commands' own refusals (no game remembered, no player, two game ids) are in
+    the language; with ``--json`` the same refusal is English, for scripts."""
+    monkeypatch.setenv("BOARDGAMES_HOME", str(tmp_path))
+    assert cli_main.main(["--lang", language, "manhattan", "start"]) == 2
+    assert capsys.readouterr().err.startswith(words)
+    assert cli_main.main(["--lang", language, "windcity", "quick"]) == 2
+    quick = capsys.readouterr().err
+    assert "boardgames register NAME" in quick and (language == "en") == ("quick needs" in quick)
+    two = ["manhattan", "show", "0123456789abcdef", "-g", "fedcba9876543210"]
+    assert cli_main.main(["--lang", language, *two]) == 2
+    assert "0123456789abcdef" in capsys.readouterr().err
+    assert cli_main.main(["--lang", language, "manhattan", "start", "--json"]) == 2
+    problem = json.loads(capsys.readouterr().err)
+    assert problem["detail"].startswith("no --game-id given")
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", ("yours, due in 1h30m", "won (shared)", "rank 2 of 3", "1 rated game")),
+        (
+            "ja",
+            (
+                "あなたの番、残り 1時間30分",
+                "勝利(同点)",
+                "3 人中 2 位",
+                "レーティング対象 1 ゲーム",
+            ),
+        ),
+        (
+            "de",
+            (
+                "du, noch 1 Std. 30 Min.",
+                "gewonnen (geteilt)",
+                "Platz 2 von 3",
+                "1 gewertete Partie",
+            ),
+        ),
+    ],
+)
+def test_players_and_ratings_in_each_language(language: str, expected: tuple[str, ...]) -> None:
+    i18n.set_language(language)
+    due, shared, rank, rated = expected
+    now = datetime(2030, 1, 1, tzinfo=UTC)
+    game = {"my_turn": True, "deadline": (now + timedelta(hours=1, minutes=30)).isoformat()}
+    assert players.turn_cell(game, now).plain == due
+    result = {"winners": [0, 1], "standings": []}
+    assert players.result_cell({"seat": 0, "result": result}) == shared
+    standings = [{"seat": s, "rank": s + 1} for s in range(3)]
+    assert (
+        players.result_cell({"seat": 1, "result": {"winners": [0], "standings": standings}}) == rank
+    )
+    rating = {"games": 1, "ordinal": 3.4, "mu": 27.6, "sigma": 8.1, "win_share": 1.0}
+    assert rated in ratings.rating_line("manhattan", rating).plain
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "the game is running: its seed is revealed only once it is over"),
+        ("ja", "ゲームは running です"),
+        ("de", "die Partie ist running"),
+    ],
+)
+def test_verify_says_why_in_each_language(language: str, words: str) -> None:
+    i18n.set_language(language)
+    report = verify.verify("manhattan", {"id": "g", "status": "running"})
+    assert not report.ok and report.checks[0]["check"] == "over"  # the key stays
+    assert words in str(report.failure())
+
+
 # ----------------------------------------------------------------------------- live
 
 
@@ -336,6 +420,8 @@ def test_the_real_cli_in_german_and_japanese(tmp_path: Path, live_manhattan: str
         run("manhattan", "new", "--players", "2", "--json", lang="ja_JP.UTF-8").stdout
     )
     gid = created["id"]
+    made = run("manhattan", "new", "--players", "2", lang="de_DE.UTF-8")
+    assert made.returncode == 0 and "manhattan-Partie" in made.stdout and "erstellt" in made.stdout
     shown = run("manhattan", "show", gid, "--spectator", lang="ja_JP.UTF-8")
     assert shown.returncode == 0 and "(未開始)" in shown.stdout and "凡例" in shown.stdout
     refused = run("manhattan", "start", gid, "--token", "nope", lang="de_DE.UTF-8")

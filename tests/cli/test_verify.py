@@ -68,6 +68,8 @@ def logs(redis_url: str) -> dict[str, Any]:
             out["cancelled"] = client.get(f"/games/{cancelled}/log").get_json()
             chosen = _play(client, game, rng, seed=1234)
             out["chosen"] = client.get(f"/games/{chosen}/log").get_json()
+            kit = _play(client, game, rng, clock={"turn_seconds": 60}, takeover="greedy")
+            out["kit options"] = client.get(f"/games/{kit}/log").get_json()
             running = client.post("/games", json={"players": 2}).get_json()["id"]
             out["open"] = client.get(f"/games/{running}/log").get_json()
     return out
@@ -82,6 +84,14 @@ def test_a_finished_game_verifies(logs, game):
     assert [c["check"] for c in report.checks] == ["commitment", "replay"]
     assert "result match" in report.checks[1]["detail"]
     assert verify(game, log, noted=log["seed_commitment"].upper()).ok
+
+
+def test_the_services_own_options_are_not_the_rules(logs):
+    log = logs["kit options"]  # a clock and a take-over bot: options of the service
+    assert log["options"]["clock"]["turn_seconds"] == 60
+    assert log["options"]["takeover"] == "greedy"
+    report = verify("manhattan", log)
+    assert report.ok, report.checks
 
 
 def test_a_game_cancelled_mid_way_verifies(logs):
