@@ -37,11 +37,13 @@ from shared.ops import metrics
 from shared.ops.config import load_settings
 from shared.store import Claim, GameStore, client_of, make_clients
 from shared.webhooks.delivery import Deliverer
-from shared.worker.thinking import Thinker
+from shared.worker.thinking import Busy, Thinker
 
 log = logging.getLogger("shared.worker")
 LAGS_KEPT = 100_000
 """Lags kept for ``--report`` (bounded: a worker runs for months)."""
+BUSY_DELAY_MS = 500
+"""How long a game whose bot the busy pool could not take waits in the schedule."""
 STEPS_PER_CLAIM = 25
 """Moves played for one claimed game before it is let go (a game of bots only goes on
 at a later tick: one busy game cannot starve the others)."""
@@ -49,11 +51,13 @@ at a later tick: one busy game cannot starve the others)."""
 
 @dataclass
 class InHand:
-    """A claimed game being played: its service, the claim and the moves made so far."""
+    """A claimed game being played: its service, the claim, the moves made so far and,
+    while its search bot thinks, the decision's key (shared/worker/thinking.py)."""
 
     games: Games
     claim: Claim
     steps: int = 0
+    thinking: Any = None
 
 
 def build_games(settings: dict[str, Any]) -> list[Games]:
@@ -86,6 +90,7 @@ class Worker:
         self.moves = 0
         self.deliverer = Deliverer([g.store for g in games], settings)
         self.thinker = Thinker(int(settings["WORKER_BOT_PROCESSES"]))
+        self.thinking: dict[tuple[int, str], InHand] = {}  # (service, game id): held
         self.board_every = int(settings["LEADERBOARD_SNAPSHOT_SECONDS"])
         self.deliverer.stop = self.stop.is_set
 
@@ -119,7 +124,11 @@ class Worker:
                 self.stop.wait(1.0)
                 continue
             self._beat()
-            if not busy:
+            if busy:
+                continue
+            if self.thinking:  # the next decision made, or the next poll
+                self.thinker.wait(self.poll)
+            else:
                 self.stop.wait(self.poll)
         sender.join(self.deliverer.timeout + 1)  # let a delivery in flight finish
         self.thinker.close()
@@ -169,32 +178,48 @@ class Worker:
 
     def _claim_and_play(self) -> int:
         """Claim what is due, then play it one move at a time, client by client in turn
-        (each client's claimed games one after the other)."""
+        (each client's claimed games one after the other). A game whose search bot is
+        thinking is held apart, its claim renewed, and played at the first tick after
+        its decision is made: the tick never waits for the pool, so clocks and other
+        games' moves go on meanwhile."""
         turns: dict[tuple[int, str], deque[InHand]] = {}
         for n, games in enumerate(self.games):
             now = seats.now_ms()
             claims = games.store.claim_all_due(now, self.lease_ms, self.batch, self.client_batch)
             for claim in claims:
                 turns.setdefault((n, claim.client), deque()).append(InHand(games, claim))
+        for (n, _), held in self._thought():
+            turns.setdefault((n, held.claim.client), deque()).appendleft(held)
         seen = sum(len(queue) for queue in turns.values())
         rounds = deque(turns.values())
-        idle = 0  # steps in a row that only found bots thinking
         while rounds and not self.stop.is_set():
             queue = rounds.popleft()
-            done = self.step(queue[0])
-            if done is None:  # its bot is thinking: the next client's turn
-                idle += 1
-                if idle >= len(rounds) + 1:  # everyone left is waiting on the pool
-                    self.thinker.wait(0.05)
-                    idle = 0
-                rounds.append(queue)
-                continue
-            idle = 0
-            if done:
-                queue.popleft()
+            held = queue.popleft()
+            done = self.step(held)
+            if done is None:  # its bot is thinking: held until the pool answers
+                self.thinking[(self.games.index(held.games), held.claim.game_id)] = held
+            elif not done:
+                queue.append(held)
             if queue:
                 rounds.append(queue)
         return seen
+
+    def _thought(self) -> list[tuple[tuple[int, str], InHand]]:
+        """The held games whose decision is made, taken out of :attr:`thinking`; the
+        claims of the others renewed when half their lease is gone (a renewal that finds
+        the game moved by a write lets it go: its decision is for an older version)."""
+        ready = []
+        now = seats.now_ms()
+        for key, held in list(self.thinking.items()):
+            if self.thinker.ready(held.thinking):
+                ready.append((key, self.thinking.pop(key)))
+            elif held.claim.score - now < self.lease_ms // 2:
+                renewed = now + self.lease_ms
+                if held.games.store.reschedule(held.claim, renewed):
+                    held.claim.score = renewed
+                else:
+                    del self.thinking[key]
+        return ready
 
     def step(self, held: InHand) -> bool | None:
         """Play one due seat of a claimed game; whether the game is done with for this
@@ -204,8 +229,12 @@ class Worker:
         games, claim = held.games, held.claim
         try:
             _, lag = play_due(games, claim.game_id, self.thinker)
-        except Thinking:
+        except Thinking as thinking:
+            held.thinking = thinking.args[0] if thinking.args else None
             return None
+        except Busy:  # back in a moment, for this copy or a less busy one
+            games.store.reschedule(claim, seats.now_ms() + BUSY_DELAY_MS)
+            return True
         except NothingDue as nothing:
             doc = nothing.doc
             due = None if doc is None else seats.due_ms(doc, seats.now_ms())

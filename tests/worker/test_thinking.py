@@ -1,13 +1,19 @@
 """Search bots think in the worker's pool of processes (shared/worker/thinking.py), so a
-decision never runs on the worker's own thread."""
+decision never runs on the worker's own thread, and the worker's ticks never wait for it."""
 
 from __future__ import annotations
 
 import os
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+from shared.games import seats
+from shared.store import client_of
+from shared.worker import thinking
 from shared.worker.loop import Worker
-from tests.kit.helpers import auth, create
+from tests.kit.helpers import auth, create, started_game, view
 
 
 def test_a_search_bot_moves_from_the_pool_and_the_loop_goes_on(make_app, monkeypatch):
@@ -31,5 +37,77 @@ def test_a_search_bot_moves_from_the_pool_and_the_loop_goes_on(make_app, monkeyp
         assert worker.thinker.pool is not None
         pids = {p.pid for p in worker.thinker.pool._processes.values()}  # noqa: SLF001
         assert pids and here not in pids
+    finally:
+        worker.thinker.close()
+
+
+def test_the_tick_never_waits_for_the_pool_and_a_thinking_game_stays_claimed(make_app, monkeypatch):
+    """While a search bot's decision is slow, the worker's next ticks play another
+    game's timeout, and the thinking game's claim is renewed past its lease (another
+    worker copy would otherwise claim it and ask for the same decision again); once
+    the decision is made, the move lands, decided once."""
+    app = make_app("manhattan", CLOCK_MIN_TURN_SECONDS=1)
+    client = app.test_client()
+    kit = app.extensions["game_kit"].games
+    gate, asked = threading.Event(), []
+    made = thinking._decide  # noqa: SLF001
+
+    def slow(game: str, state: Any, seat: int, level: str, seed: int) -> Any:
+        asked.append(level)
+        assert gate.wait(30)
+        return made(game, state, seat, "greedy", seed)
+
+    monkeypatch.setattr(thinking, "_decide", slow)
+    bots_game, host = create(client, players=2, seed=5)
+    for level in ("strong", "strong"):
+        client.post(f"/games/{bots_game}/players", json={"bot": level}, headers=auth(host))
+    assert client.post(f"/games/{bots_game}/start", headers=auth(host)).status_code == 200
+    clocked = started_game(client, 2, clock={"turn_seconds": 1}, takeover="greedy")[0]
+    worker = Worker([kit], {**app.config, "WORKER_BOT_PROCESSES": 1, "WORKER_LEASE_SECONDS": 1})
+    worker.thinker.pool = ThreadPoolExecutor(1)  # (a thread sees the patched _decide)
+    try:
+        version = view(client, bots_game)["version"]
+        worker.tick()
+        assert (0, bots_game) in worker.thinking and asked == ["strong"]
+        clocked_version = view(client, clocked)["version"]
+        deadline = time.monotonic() + 20
+        while view(client, clocked)["version"] == clocked_version:  # its seat times out
+            assert time.monotonic() < deadline, "the timeout waited for the thinking bot"
+            worker.tick()
+            time.sleep(0.05)
+        time.sleep(1.2)  # past the first lease
+        worker.tick()  # renews the claim
+        other = kit.store.claim_all_due(seats.now_ms(), 1000, 100, 100)
+        assert bots_game not in {c.game_id for c in other}, "claimed while its bot thinks"
+        assert view(client, bots_game)["version"] == version and asked == ["strong"]
+        gate.set()
+        while view(client, bots_game)["version"] == version:
+            assert time.monotonic() < deadline + 20, "the decision never landed"
+            worker.tick()
+            time.sleep(0.02)
+    finally:
+        gate.set()
+        worker.thinker.pool.shutdown(wait=True)
+
+
+def test_a_full_pool_puts_the_game_back_for_a_moment(make_app, monkeypatch):
+    """With as many decisions waiting as the pool may hold, a game whose search bot is
+    due is not asked of it: back in the schedule half a second later."""
+    app = make_app("manhattan")
+    client = app.test_client()
+    kit = app.extensions["game_kit"].games
+    game_id, host = create(client, players=2, seed=5)
+    for level in ("strong", "strong"):
+        client.post(f"/games/{game_id}/players", json={"bot": level}, headers=auth(host))
+    assert client.post(f"/games/{game_id}/start", headers=auth(host)).status_code == 200
+    worker = Worker([kit], {**app.config, "WORKER_BOT_PROCESSES": 1})
+    monkeypatch.setattr(worker.thinker, "waiting", lambda: worker.thinker.limit)
+    try:
+        before = seats.now_ms()
+        worker.tick()
+        assert not worker.thinking and not worker.thinker.pending
+        owner = client_of(kit.store.read(game_id)[0])
+        due = kit.store.due_score(game_id, owner)
+        assert due is not None and before + 400 <= due <= seats.now_ms() + 600
     finally:
         worker.thinker.close()
