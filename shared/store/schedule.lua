@@ -18,6 +18,9 @@
 --   the game meanwhile set its own due time, which must win. Returns 1 or 0.
 -- lower: KEYS as for set; ARGV 'lower', client, game id, due ms: the entry and the client's index entry
 --   moved earlier only (ZADD LT; added if absent). Returns 1.
+-- hold: KEYS as for set; ARGV 'hold', client, game id, now ms, until ms: a game the
+--   worker's own move made due again, claimed again (pushed to until) while it is still
+--   due by now, i.e. no other worker claimed it meanwhile. Returns 1 or 0.
 local index = KEYS[1]
 if ARGV[1] == 'claim' then
   local now = tonumber(ARGV[2])
@@ -65,6 +68,11 @@ if ARGV[1] == 'lower' then
   return 1
 end
 local score = redis.call('ZSCORE', key, ARGV[3])
+if ARGV[1] == 'hold' then
+  if not score or tonumber(score) > tonumber(ARGV[4]) then return 0 end
+  redis.call('ZADD', key, ARGV[5], ARGV[3])
+  return 1
+end
 if not score or tonumber(score) ~= tonumber(ARGV[4]) then return 0 end
 if ARGV[5] == '' then
   redis.call('ZREM', key, ARGV[3])

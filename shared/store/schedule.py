@@ -105,6 +105,17 @@ class Schedule(Layout):
             return True
         return self._set(claim, due)
 
+    def hold(self, claim: Claim, now_ms: int, until_ms: int) -> bool:
+        """Claim again, until ``until_ms``, a game the worker's own move made due again
+        (its next seat a search bot that thinks meanwhile), unless another worker has
+        claimed it since: whether it is held (``claim.score`` is then ``until_ms``)."""
+        index, key = self.shard_key(claim.shard), self.client_key(claim.shard, claim.client)
+        args = ["hold", claim.client, claim.game_id, now_ms, until_ms]
+        if not self._schedule(keys=[index, key], args=args):
+            return False
+        claim.score = until_ms
+        return True
+
     def _set(self, claim: Claim, due: int | None) -> bool:
         index, key = self.shard_key(claim.shard), self.client_key(claim.shard, claim.client)
         args = ["set", claim.client, claim.game_id, claim.score, "" if due is None else int(due)]

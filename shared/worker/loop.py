@@ -37,13 +37,15 @@ from shared.ops import metrics
 from shared.ops.config import load_settings
 from shared.store import Claim, GameStore, client_of, make_clients
 from shared.webhooks.delivery import Deliverer
-from shared.worker.thinking import Busy, Thinker
+from shared.worker.thinking import Thinker
 
 log = logging.getLogger("shared.worker")
 LAGS_KEPT = 100_000
 """Lags kept for ``--report`` (bounded: a worker runs for months)."""
-BUSY_DELAY_MS = 500
-"""How long a game whose bot the busy pool could not take waits in the schedule."""
+HELD_PER_PROCESS = 8
+"""Games whose search bot thinks that a worker holds per pool process (about two
+seconds of ``strong``'s decisions) before it stops claiming: the rest stay in the
+schedule for the other copies."""
 STEPS_PER_CLAIM = 25
 """Moves played for one claimed game before it is let go (a game of bots only goes on
 at a later tick: one busy game cannot starve the others)."""
@@ -91,6 +93,7 @@ class Worker:
         self.deliverer = Deliverer([g.store for g in games], settings)
         self.thinker = Thinker(int(settings["WORKER_BOT_PROCESSES"]))
         self.thinking: dict[tuple[int, str], InHand] = {}  # (service, game id): held
+        self.hold_max = HELD_PER_PROCESS * max(1, int(settings["WORKER_BOT_PROCESSES"]))
         self.board_every = int(settings["LEADERBOARD_SNAPSHOT_SECONDS"])
         self.deliverer.stop = self.stop.is_set
 
@@ -184,6 +187,8 @@ class Worker:
         games' moves go on meanwhile."""
         turns: dict[tuple[int, str], deque[InHand]] = {}
         for n, games in enumerate(self.games):
+            if len(self.thinking) >= self.hold_max:  # enough bots waiting on the pool here
+                break  # (claimed again when one is played: a decision's time at most)
             now = seats.now_ms()
             claims = games.store.claim_all_due(now, self.lease_ms, self.batch, self.client_batch)
             for claim in claims:
@@ -227,14 +232,16 @@ class Worker:
         goes back in the schedule at its next due time (unless a write moved it
         meanwhile, which set its own)."""
         games, claim = held.games, held.claim
+        self.thinker.client = claim.client  # (its queue of decisions)
         try:
             _, lag = play_due(games, claim.game_id, self.thinker)
         except Thinking as thinking:
             held.thinking = thinking.args[0] if thinking.args else None
+            if held.steps:  # its own move made the game due: claimed again meanwhile
+                now = seats.now_ms()
+                if not games.store.hold(claim, now, now + self.lease_ms):
+                    return True  # another copy took it
             return None
-        except Busy:  # back in a moment, for this copy or a less busy one
-            games.store.reschedule(claim, seats.now_ms() + BUSY_DELAY_MS)
-            return True
         except NothingDue as nothing:
             doc = nothing.doc
             due = None if doc is None else seats.due_ms(doc, seats.now_ms())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
@@ -38,50 +39,77 @@ def _decide(game: str, state: State, seat: int, level: str, seed: int) -> Move:
     return bots.decide(_engine(game), state, seat, level, seed)
 
 
-class Busy(Exception):  # noqa: N818 (a signal, not an error)
-    """The pool has as many decisions waiting as it can make soon: the game goes back in
-    the schedule for a moment, where a less busy worker copy may take it."""
+Key = tuple[str, int, int]
+"""A decision's key: (game id, version, seat)."""
 
 
 class Thinker:
-    """Search decisions in ``processes`` processes, by (game id, version, seat), at most
-    ``backlog`` waiting per process (about two seconds of ``strong``'s)."""
+    """Search decisions in ``processes`` processes, by :data:`Key`. Decisions wait here,
+    one queue per client, and go to the pool only as its processes come free, each
+    client in turn: one client's flood of bot games waits behind another client's bot
+    by one decision, not by the flood."""
 
     MAX_PENDING = 10_000  # decisions nobody came back for are dropped past this
 
-    def __init__(self, processes: int, backlog: int = 8) -> None:
+    def __init__(self, processes: int) -> None:
         context = multiprocessing.get_context("spawn")  # (the worker runs threads)
         self.pool = ProcessPoolExecutor(processes, mp_context=context) if processes else None
-        self.limit = max(1, processes * backlog)
-        self.pending: dict[tuple[str, int, int], Future[Move]] = {}
+        self.slots = max(1, processes)
+        self.pending: dict[Key, Future[Move]] = {}  # in the pool, or made
+        self.queued: dict[str, deque[tuple[Key, tuple[Any, ...]]]] = {}  # by client
+        self.asked: set[Key] = set()  # queued, not yet in the pool
+        self.client = ""  # whose game the worker is playing (it sets this before a step)
+        self.served: dict[str, int] = {}  # client: the turn it was last served
+        self.turns = 0
 
     def __call__(
         self, engine: Engine, state: State, seat: int, level: str, seed: int, key: Any
     ) -> Move:
-        """The move for ``key`` = (game id, version, seat), or :class:`Thinking` (asked
-        of the pool), or :class:`Busy` (not asked: the pool has enough to do)."""
+        """The move for ``key``, or :class:`Thinking` (queued or in the pool)."""
         if self.pool is None:
             return bots.decide(engine, state, seat, level, seed)
         future = self.pending.get(key)
         if future is None:
-            if self.waiting() >= self.limit:
-                raise Busy(key)
-            if len(self.pending) >= self.MAX_PENDING:
-                self.pending.clear()
-            self.pending[key] = self.pool.submit(_decide, engine.NAME, state, seat, level, seed)
+            if key not in self.asked:
+                if len(self.pending) + len(self.asked) >= self.MAX_PENDING:
+                    self.pending.clear()
+                    self.queued.clear()
+                    self.asked.clear()
+                    self.served.clear()
+                self.asked.add(key)
+                args = (engine.NAME, state, seat, level, seed)
+                self.queued.setdefault(self.client, deque()).append((key, args))
+                self.pump()
             raise Thinking(key)
         if not future.done():
             raise Thinking(key)
         del self.pending[key]
         return future.result()
 
-    def waiting(self) -> int:
-        """Decisions asked of the pool and not yet made."""
+    def pump(self) -> None:
+        """Hand queued decisions to the pool while it has a free process, the clients
+        in turn: the one served longest ago first."""
+        assert self.pool is not None
+        while self.queued and self.in_pool() < self.slots:
+            client = min(self.queued, key=lambda c: self.served.get(c, -1))
+            queue = self.queued[client]
+            key, args = queue.popleft()
+            if not queue:
+                del self.queued[client]
+            self.served[client] = self.turns = self.turns + 1
+            self.asked.discard(key)
+            self.pending[key] = self.pool.submit(_decide, *args)
+
+    def in_pool(self) -> int:
         return sum(1 for f in self.pending.values() if not f.done())
 
     def ready(self, key: Any) -> bool:
         """Whether the decision for ``key`` is made (or was never asked: then the next
-        visit asks for it)."""
+        visit asks for it). Pumps the queue first."""
+        if self.pool is not None:
+            self.pump()
+        if key in self.asked:
+            return False
         future = self.pending.get(key)
         return future is None or future.done()
 

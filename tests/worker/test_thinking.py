@@ -9,8 +9,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
+
 from shared.games import seats
-from shared.store import client_of
+from shared.games.autoplay import Thinking
 from shared.worker import thinking
 from shared.worker.loop import Worker
 from tests.kit.helpers import auth, create, started_game, view
@@ -45,16 +47,17 @@ def test_the_tick_never_waits_for_the_pool_and_a_thinking_game_stays_claimed(mak
     """While a search bot's decision is slow, the worker's next ticks play another
     game's timeout, and the thinking game's claim is renewed past its lease (another
     worker copy would otherwise claim it and ask for the same decision again); once
-    the decision is made, the move lands, decided once."""
+    the decision is made, the move lands, decided once; the game, due again at once by
+    that move, is claimed again while its next bot thinks."""
     app = make_app("manhattan", CLOCK_MIN_TURN_SECONDS=1)
     client = app.test_client()
     kit = app.extensions["game_kit"].games
-    gate, asked = threading.Event(), []
+    gates, asked = [threading.Event(), threading.Event()], []
     made = thinking._decide  # noqa: SLF001
 
     def slow(game: str, state: Any, seat: int, level: str, seed: int) -> Any:
         asked.append(level)
-        assert gate.wait(30)
+        assert gates[min(len(asked), 2) - 1].wait(30)
         return made(game, state, seat, "greedy", seed)
 
     monkeypatch.setattr(thinking, "_decide", slow)
@@ -80,34 +83,54 @@ def test_the_tick_never_waits_for_the_pool_and_a_thinking_game_stays_claimed(mak
         other = kit.store.claim_all_due(seats.now_ms(), 1000, 100, 100)
         assert bots_game not in {c.game_id for c in other}, "claimed while its bot thinks"
         assert view(client, bots_game)["version"] == version and asked == ["strong"]
-        gate.set()
+        gates[0].set()
         while view(client, bots_game)["version"] == version:
             assert time.monotonic() < deadline + 20, "the decision never landed"
             worker.tick()
             time.sleep(0.02)
+        while len(asked) < 2:  # the next seat's decision, asked by the same worker
+            assert time.monotonic() < deadline + 30
+            worker.tick()
+        other = kit.store.claim_all_due(seats.now_ms(), 1000, 100, 100)
+        assert bots_game not in {c.game_id for c in other}, "claimed while its bot thinks"
     finally:
-        gate.set()
+        for gate in gates:
+            gate.set()
         worker.thinker.pool.shutdown(wait=True)
 
 
-def test_a_full_pool_puts_the_game_back_for_a_moment(make_app, monkeypatch):
-    """With as many decisions waiting as the pool may hold, a game whose search bot is
-    due is not asked of it: back in the schedule half a second later."""
-    app = make_app("manhattan")
-    client = app.test_client()
-    kit = app.extensions["game_kit"].games
-    game_id, host = create(client, players=2, seed=5)
-    for level in ("strong", "strong"):
-        client.post(f"/games/{game_id}/players", json={"bot": level}, headers=auth(host))
-    assert client.post(f"/games/{game_id}/start", headers=auth(host)).status_code == 200
-    worker = Worker([kit], {**app.config, "WORKER_BOT_PROCESSES": 1})
-    monkeypatch.setattr(worker.thinker, "waiting", lambda: worker.thinker.limit)
+def test_decisions_go_to_the_pool_each_client_in_turn(monkeypatch):
+    """A client that asked for ten decisions first waits: another client's decision is
+    made right after the one in the pool, not after the ten."""
+    order: list[str] = []
+    gate = threading.Event()
+
+    def recorded(game: str, state: Any, seat: int, level: str, seed: int) -> Any:
+        order.append(state)
+        assert gate.wait(10)
+        return {"type": "noop"}
+
+    monkeypatch.setattr(thinking, "_decide", recorded)
+    thinker = thinking.Thinker(1)
+    thinker.pool.shutdown()
+    thinker.pool = ThreadPoolExecutor(1)
+    engine: Any = type("E", (), {"NAME": "toy"})
     try:
-        before = seats.now_ms()
-        worker.tick()
-        assert not worker.thinking and not worker.thinker.pending
-        owner = client_of(kit.store.read(game_id)[0])
-        due = kit.store.due_score(game_id, owner)
-        assert due is not None and before + 400 <= due <= seats.now_ms() + 600
+        thinker.client = "flood"
+        for n in range(10):
+            with pytest.raises(Thinking):
+                thinker(engine, f"flood {n}", 0, "strong", 1, (f"f{n}", 1, 0))
+        thinker.client = "other"
+        with pytest.raises(Thinking):
+            thinker(engine, "other", 0, "strong", 1, ("o", 1, 0))
+        assert not thinker.ready(("o", 1, 0))
+        gate.set()
+        deadline = time.monotonic() + 10
+        while not all(thinker.ready((f"f{n}", 1, 0)) for n in range(10)):
+            assert time.monotonic() < deadline
+            thinker.wait(0.1)
+        assert order[:3] == ["flood 0", "other", "flood 1"]
+        assert thinker(engine, "other", 0, "strong", 1, ("o", 1, 0)) == {"type": "noop"}
     finally:
-        worker.thinker.close()
+        gate.set()
+        thinker.pool.shutdown(wait=True)
