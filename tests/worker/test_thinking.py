@@ -67,7 +67,8 @@ def test_the_tick_never_waits_for_the_pool_and_a_thinking_game_stays_claimed(mak
     assert client.post(f"/games/{bots_game}/start", headers=auth(host)).status_code == 200
     clocked = started_game(client, 2, clock={"turn_seconds": 1}, takeover="greedy")[0]
     worker = Worker([kit], {**app.config, "WORKER_BOT_PROCESSES": 1, "WORKER_LEASE_SECONDS": 1})
-    worker.thinker.pool = ThreadPoolExecutor(1)  # (a thread sees the patched _decide)
+    pool: Any = ThreadPoolExecutor(1)  # (a thread sees the patched _decide)
+    worker.thinker.pool = pool
     try:
         version = view(client, bots_game)["version"]
         worker.tick()
@@ -111,7 +112,7 @@ def test_decisions_go_to_the_pool_each_client_in_turn(monkeypatch):
         return {"type": "noop"}
 
     monkeypatch.setattr(thinking, "_decide", recorded)
-    thinker = thinking.Thinker(1)
+    thinker: Any = thinking.Thinker(1)
     thinker.pool.shutdown()
     thinker.pool = ThreadPoolExecutor(1)
     engine: Any = type("E", (), {"NAME": "toy"})
