@@ -338,8 +338,9 @@ def rehearse(cluster: tuple[str, list[int], str], wait: int, replicas: int) -> N
         stalled = [(g["id"], g["stalled"]) for g in games if "stalled" in g]
         for game in games:
             view = requests.get(f"{base}/games/{game['id']}", timeout=10).json()
-            if view["status"] != "finished" and "stalled" not in game:
-                unfinished.append((game["id"], view["status"], view["version"]))
+            if view["status"] != "finished":  # (a running game's log is not public)
+                if "stalled" not in game:
+                    unfinished.append((game["id"], view["status"], view["version"]))
                 continue
             log = requests.get(f"{base}/games/{game['id']}/log", timeout=10).json()
             final = {
