@@ -2,8 +2,9 @@
 
 Holds the levels a host or player may ask for (:data:`LEVELS`): ``random`` and ``greedy``
 are the engine's own strategies (``engine.BOTS``) given the seat's view; ``medium`` and
-``strong`` search (determinized Monte Carlo tree search over :meth:`Engine.redeal`, see
-:mod:`shared.bots.search` and docs/bots.md). Pure like the rules: this package imports
+``strong`` search (determinized Monte Carlo search over :meth:`Engine.redeal` with
+greedy-guided playouts, see :mod:`shared.bots.search`, :mod:`shared.bots.playout` and
+docs/bots.md). Pure like the rules: this package imports
 only shared/engine.py, shared/rng.py and the standard library (no I/O, no clock except
 the search's optional time cap), so rules, the worker, the CLI and benches may import it.
 
@@ -42,11 +43,25 @@ class Level:
         return self.games.get(game, self.plan)
 
 
+def _plans(ms: float, iterations: int, width: int, sampled: int) -> Level:
+    """A search level: greedy-guided playouts, to the end of the round (Manhattan: the
+    score lead then, plus 1.5 times that round's scoring for the rounds to come) or 24
+    moves ahead (Wind City: the score lead then), judged by the public score totals."""
+    base = Plan(iterations, ms, width, sampled, guided=True, k=4)
+    return Level(
+        plan=base,
+        games={
+            "manhattan": replace(base, scorings=1, project=1.5),
+            "windcity": replace(base, k=8, horizon=24, scale=15.0, margin=0.75),
+        },
+    )
+
+
 LEVELS: dict[str, Level] = {
     "random": Level(strategy="random"),
     "greedy": Level(strategy="greedy"),
-    "medium": Level(plan=Plan(iterations=60, ms=100.0, width=4, sampled=1)),
-    "strong": Level(plan=Plan(iterations=240, ms=250.0, width=6, sampled=2)),
+    "medium": _plans(100.0, 800, 4, 1),
+    "strong": _plans(250.0, 2000, 6, 2),
 }
 """Every level by name, weakest first, with its budget per decision."""
 

@@ -14,14 +14,20 @@ How a decision is made (an anytime best-arm search, game-agnostic):
 2. **Sequential halving with common random numbers.** Each round plays every remaining
    candidate on the same determinizations with the same playout seeds, so candidates
    are compared on equal luck, then keeps the better half, until one is left or the
-   budget (iterations, time cap) runs out. Greedy's pick always stays in, and is played unless
-   another candidate beat it on the same determinizations by ``margin`` standard
-   errors of the paired difference (noise alone rarely overturns the heuristic).
-3. **Playouts** from a fork of the determinization after the candidate: every seat to
-   act (several at once: Wind City's insurance answers, each in turn) plays a random
-   listed move, to the end or to ``horizon`` moves, where the public score judges.
+   budget runs out: ``iterations`` playouts, or what fits in the time cap (the first
+   determinization times a playout; the search stops before a playout that would end
+   more than half a playout's time past the cap). Greedy's pick always stays in, and is
+   played unless another candidate beat it on the same determinizations by ``margin``
+   standard errors of the paired difference (noise alone rarely overturns the heuristic).
+3. **Playouts** (:mod:`shared.bots.playout`) from a fork of the determinization after the
+   candidate: every seat to act (several at once: Wind City's insurance answers, each in
+   turn) plays a random listed move, or (``guided``) greedy's choice among ``k`` sampled
+   listed moves, to the end, to ``horizon`` moves, or to the ``scorings``-th change of
+   the public score totals (Manhattan: the end of the round).
 4. **Reward** of the seat: ``0.5 * win share + 0.5 * rank share`` from
-   :meth:`Engine.result` (ties split), or from the score totals at the horizon.
+   :meth:`Engine.result` (ties split), or from the score totals where the playout stops
+   (plus ``project`` times the last scoring's gain); with ``scale``, the win share is
+   replaced by ``sigmoid(lead / scale)`` of the score lead (a finer signal than won/lost).
 
 Moves with subset fields (:class:`~shared.engine.Choice`) are searched as listed, plus
 greedy's filled-in pick; a candidate that is not a listed move is applied with
@@ -33,10 +39,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shared.bots.playout import playout
 from shared.engine import Engine, Move, RuleError, State
 
 
@@ -44,8 +50,12 @@ from shared.engine import Engine, Move, RuleError, State
 class Plan:
     """How much a search does: at most ``iterations`` playouts (each of one candidate on
     one determinization), at most ``ms`` of wall clock (``None``: no cap), ``width``
-    candidates ranked by greedy plus ``sampled`` random ones, ``horizon`` playout moves
-    (``0``: to the end)."""
+    candidates ranked by greedy plus ``sampled`` random ones; greedy's pick is kept unless
+    beaten by ``margin`` standard errors. Playouts: random, or ``guided`` (greedy among
+    ``k`` sampled moves, a random one with probability ``epsilon``); they stop after
+    ``horizon`` moves (``0``: no limit) or at the ``scorings``-th change of the score
+    totals (``0``: no limit), where the totals plus ``project`` times the last change
+    judge, ``scale`` (``0``: off) turning the score lead into a smooth reward."""
 
     iterations: int
     ms: float | None = None
@@ -53,39 +63,12 @@ class Plan:
     sampled: int = 2
     horizon: int = 0
     margin: float = 1.0
-
-
-def reward(engine: Engine, state: State, seat: int) -> float:
-    """The seat's reward in [0, 1]: half its win share, half its rank share; from the
-    final result when over, else from the public score totals."""
-    result = engine.result(state)
-    if result is not None:
-        standings = result["standings"]
-        n = len(standings)
-        winners = result.get("winners") or []
-        win = 1 / len(winners) if seat in winners else 0.0
-        rank = next((s["rank"] for s in standings if s["seat"] == seat), n)
-        return 0.5 * win + 0.5 * (n - rank) / max(n - 1, 1)
-    totals = score_totals(engine.score(state))
-    if not totals:
-        return 0.5
-    mine = totals.get(seat, 0)
-    above = sum(1 for s, t in totals.items() if s != seat and t > mine)
-    ties = sum(1 for s, t in totals.items() if s != seat and t == mine)
-    n = len(totals)
-    win = 1 / (ties + 1) if above == 0 else 0.0
-    return 0.5 * win + 0.5 * (n - 1 - above - ties / 2) / max(n - 1, 1)
-
-
-def score_totals(score: dict[str, Any]) -> dict[int, float]:
-    """Each seat's total from :meth:`Engine.score`: ``{"totals": [...]}`` (Manhattan) or
-    ``{"seats": [{"seat", "total"}]}`` (Wind City)."""
-    if isinstance(score.get("totals"), list):
-        return dict(enumerate(score["totals"]))
-    seats = score.get("seats")
-    if isinstance(seats, list):
-        return {s["seat"]: s.get("total", 0) for s in seats if "seat" in s}
-    return {}
+    guided: bool = False
+    k: int = 6
+    epsilon: float = 0.0
+    scorings: int = 0
+    project: float = 0.0
+    scale: float = 0.0
 
 
 def _key(move: Move, fields: set[str]) -> tuple[tuple[str, str], ...]:
@@ -124,28 +107,6 @@ def candidates(
     return picked or [rng.choice(legal)]
 
 
-def playout(engine: Engine, state: State, seat: int, rng: random.Random, horizon: int) -> float:
-    """Random listed moves by every seat to act from ``state`` (changed in place), to the
-    end or ``horizon`` moves; the seat's :func:`reward`."""
-    moves = 0
-    to_act = engine.to_act
-    actions = engine.legal_actions
-    play = engine.play
-    while True:
-        acting = to_act(state)
-        if not acting or (horizon and moves >= horizon):
-            break
-        for mover in acting:
-            listed: Sequence[Move] = actions(state, mover)
-            if listed:
-                play(state, mover, listed[int(rng.random() * len(listed))])
-                moves += 1
-                break
-        else:
-            break
-    return reward(engine, state, seat)
-
-
 def _after(engine: Engine, world: State, seat: int, move: Move, index: int | None) -> State:
     """A fork of ``world`` with ``move`` played (listed: by index; else checked)."""
     if index is not None:
@@ -181,12 +142,14 @@ def search(
             index = next((i for i, m in enumerate(legal) if m == move), None)
         indices.append(index)
     alive = list(range(len(pool)))
+    choose = engine.BOTS.get("greedy") if plan.guided else None
     scores: list[list[float]] = [[] for _ in pool]  # per determinization, aligned
     budget = plan.iterations
     rounds = max(1, math.ceil(math.log2(len(pool))))
     done = 0
+    per = 1  # the first determinization times a playout: the budget is what fits
+    began = probe = time.perf_counter()
     while len(alive) > 1 and done < budget:
-        per = max(1, (budget - done) // (len(alive) * rounds))
         for _ in range(per):
             salt = rng.getrandbits(63)
             play_seed = rng.getrandbits(63)
@@ -198,18 +161,45 @@ def search(
                     scores[c].append(-1.0)
                     continue
                 dice = random.Random(play_seed)
-                scores[c].append(playout(engine, after, seat, dice, plan.horizon))
+                scores[c].append(
+                    playout(
+                        engine,
+                        after,
+                        seat,
+                        dice,
+                        plan.horizon,
+                        choose,
+                        plan.k,
+                        plan.epsilon,
+                        plan.scorings,
+                        plan.project,
+                        plan.scale,
+                    )
+                )
                 done += 1
-            if deadline is not None and time.perf_counter() > deadline:
-                budget = done
+                if deadline is not None:
+                    now = time.perf_counter()
+                    if now + 0.5 * (now - began) / done > deadline:  # half a playout's time
+                        budget = done
+                        break
+            if done >= budget:
                 break
         if done >= budget:
             break
+        if probe:
+            if deadline is not None:
+                now = time.perf_counter()
+                each = (now - probe) / max(done, 1)
+                budget = min(budget, done + int((deadline - now) / max(each, 1e-6)))
+            probe = 0.0
+            per = max(1, budget // (len(alive) * rounds) - 1)
+            continue
         # Keep the better half; greedy's pick (0) stays as the reference.
         alive.sort(key=lambda c: (c != 0, -_mean(scores[c]), c))
         keep = max(2, (len(alive) + 1) // 2)
         alive = [0, *sorted(alive[1:], key=lambda c: (-_mean(scores[c]), c))[: keep - 1]]
         rounds = max(rounds - 1, 1)
+        per = max(1, (budget - done) // (len(alive) * rounds))
     return pool[_choose(scores, alive, plan.margin)]
 
 

@@ -36,14 +36,12 @@ DEFAULT = (MODEL.mu, MODEL.sigma)
 BOTS: dict[str, tuple[float, float]] = {
     "random": (15.0, 1.0),
     "greedy": (21.0, 1.0),
-    "medium": (22.0, 1.0),
-    "strong": (23.0, 1.0),
+    "medium": (23.0, 1.0),
+    "strong": (24.0, 1.0),
 }
-"""The published, fixed ratings (mu, sigma) of the server's bots by level. ``strong``'s
-lead over ``greedy`` follows from its measured win shares against greedy (docs/bots.md,
-bench/arena.py: about 61% heads-up and 31% at a table of strong + 3 greedy), which the
-model's ``predict_win`` gives for a lead of 2 (63% and 31.5%); ``medium`` (a quarter of
-the playouts) is put halfway until measured (docs/api.md "Ratings")."""
+"""The published, fixed ratings (mu, sigma) of the server's bots by level, one for both
+games: the search levels' leads over ``greedy`` follow their measured win shares
+against it (docs/bots.md, bench/arena.py; how, in docs/api.md "Ratings")."""
 
 
 def ordinal(mu: float, sigma: float) -> float:
