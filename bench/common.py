@@ -123,6 +123,51 @@ class Service:
     pids: list[int] = field(default_factory=list)
 
 
+def cluster_ports(count: int) -> list[int]:
+    """Free loopback ports whose cluster bus port (port + 10000) is free too."""
+    ports: list[int] = []
+    while len(ports) < count:
+        port = free_port()
+        if port + 10000 > 65535 or port in ports or not _port_free(port + 10000):
+            continue
+        ports.append(port)
+    return ports
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def redis_cluster(replicas: int = 0, **settings: str) -> Iterator[tuple[str, list[int], str]]:
+    """A private cluster of three primaries with ``replicas`` replicas each, on free
+    ports, by ``scripts/redis_cluster.sh`` (``settings``: more of its environment, e.g.
+    ``CLUSTER_NODE_TIMEOUT``): its URL, ports and directory; stopped and removed after."""
+    ports = cluster_ports(3 * (1 + replicas))
+    workdir = tempfile.mkdtemp(prefix="redis-cluster-")
+    env = {
+        **os.environ,
+        "CLUSTER_PORTS": " ".join(map(str, ports)),
+        "CLUSTER_REPLICAS": str(replicas),
+        "CLUSTER_DIR": workdir,
+        **settings,
+    }
+    script = str(ROOT / "scripts" / "redis_cluster.sh")
+    try:
+        started = subprocess.run(["bash", script, "start"], env=env, capture_output=True, text=True)
+        if started.returncode:
+            raise RuntimeError(f"redis_cluster.sh start failed: {started.stderr[-1000:]}")
+        yield f"redis://127.0.0.1:{ports[0]}/0", ports, workdir
+    finally:
+        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def children(pid: int) -> list[int]:
     """Direct children of ``pid`` (gunicorn's workers)."""
     found = []

@@ -27,71 +27,35 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
-import random
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 from collections.abc import Iterator
 
 from bench.common import (
-    ROOT,
     CpuMeter,
     gunicorn,
     machine,
+    redis_cluster,
     redis_server,
     run_loadgen,
 )
 
 
-def cluster_ports(count: int) -> list[int]:
-    """Free ports whose cluster bus port (+10000) is free too."""
-    ports: list[int] = []
-    rng = random.Random()
-    while len(ports) < count:
-        port = rng.randrange(20000, 50000)
-        if port in ports or not (port_free(port) and port_free(port + 10000)):
-            continue
-        ports.append(port)
-    return ports
-
-
-def port_free(port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 @contextlib.contextmanager
-def redis_cluster() -> Iterator[tuple[str, list[int]]]:
-    """A private three-node cluster via ``scripts/redis_cluster.sh``: (url, node pids)."""
-    ports = cluster_ports(3)
-    workdir = tempfile.mkdtemp(prefix="bench-cluster-")
-    env = {**os.environ, "CLUSTER_PORTS": " ".join(map(str, ports)), "CLUSTER_DIR": workdir}
-    script = str(ROOT / "scripts" / "redis_cluster.sh")
-    started = subprocess.run(["bash", script, "start"], env=env, capture_output=True, text=True)
-    if started.returncode:
-        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
-        raise RuntimeError(f"redis_cluster.sh start failed: {started.stderr[-1000:]}")
-    try:
+def cluster_with_pids() -> Iterator[tuple[str, list[int]]]:
+    """A private three-node cluster (bench.common.redis_cluster): (url, node pids)."""
+    with redis_cluster() as (url, ports, workdir):
         pids = []
         for port in ports:
             with open(f"{workdir}/{port}/redis.pid") as fh:
                 pids.append(int(fh.read().strip()))
-        yield f"redis://127.0.0.1:{ports[0]}/0", pids
-    finally:
-        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
+        yield url, pids
 
 
 @contextlib.contextmanager
 def store(cluster: bool, cpus: str | None) -> Iterator[tuple[str, list[int]]]:
     if cluster:
-        with redis_cluster() as found:
+        with cluster_with_pids() as found:
             yield found
     else:
         with redis_server(cpus) as server:

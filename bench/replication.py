@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import shutil
 import subprocess
 import sys
@@ -27,9 +26,8 @@ from pathlib import Path
 
 import redis
 
-from bench.common import redis_server, wait_until
+from bench.common import cluster_ports, redis_cluster, redis_server, wait_until
 from bench.inproc import Bot, make_app
-from bench.load import cluster_ports
 from shared.store.documents import Documents
 
 _writes: list[float] = []
@@ -51,16 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 @contextlib.contextmanager
 def cluster() -> Iterator[str]:
     """Three primaries, three replicas: the cluster URL."""
-    ports = cluster_ports(6)
-    workdir = tempfile.mkdtemp(prefix="bench-cluster-")
-    env = {**os.environ, "CLUSTER_PORTS": " ".join(map(str, ports)), "CLUSTER_DIR": workdir}
-    script = str(ROOT / "scripts" / "redis_cluster.sh")
-    try:
-        subprocess.run(["bash", script, "start"], env=env, check=True, capture_output=True)
-        yield f"redis://127.0.0.1:{ports[0]}/0?cluster=true"
-    finally:
-        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
-        shutil.rmtree(workdir, ignore_errors=True)
+    with redis_cluster(replicas=1) as (url, _, _):
+        yield f"{url}?cluster=true"
 
 
 @contextlib.contextmanager

@@ -47,6 +47,8 @@ import requests
 from flask import Flask
 from flask.testing import FlaskClient
 
+from bench.common import redis_cluster
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # The CLI speaks its user's language (LC_ALL, LC_MESSAGES, LANG): the suite, and every
@@ -95,22 +97,6 @@ def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
 CLUSTER = os.environ.get("TEST_REDIS_CLUSTER", "").strip().lower() in {"1", "true", "yes", "on"}
 
 
-def _cluster_ports(count: int) -> list[int]:
-    """Free ports whose cluster bus port (port + 10000) is free too."""
-    ports: list[int] = []
-    while len(ports) < count:
-        port = free_port()
-        if port + 10000 > 65535 or port in ports:
-            continue
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
-        ports.append(port)
-    return ports
-
-
 class _ClusterClient(redis.RedisCluster):
     """A cluster client whose ``keys`` asks every primary, not just one node."""
 
@@ -120,16 +106,10 @@ class _ClusterClient(redis.RedisCluster):
 
 
 def _redis_cluster() -> Iterator[str]:
-    workdir = tempfile.mkdtemp(prefix="test-redis-cluster-")
-    ports = _cluster_ports(3)
-    env = {**os.environ, "CLUSTER_PORTS": " ".join(map(str, ports)), "CLUSTER_DIR": workdir}
-    script = str(ROOT / "scripts" / "redis_cluster.sh")
-    try:
-        subprocess.run(["bash", script, "start"], env=env, check=True, capture_output=True)
-        yield f"redis://127.0.0.1:{ports[0]}/0?cluster=true"
-    finally:
-        subprocess.run(["bash", script, "stop"], env=env, check=False, capture_output=True)
-        shutil.rmtree(workdir, ignore_errors=True)
+    """A private three-node cluster for the session (bench.common.redis_cluster): its URL
+    with ``?cluster=true``."""
+    with redis_cluster() as (url, _, _):
+        yield f"{url}?cluster=true"
 
 
 @pytest.fixture(scope="session")

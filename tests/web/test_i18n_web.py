@@ -25,6 +25,7 @@ from playwright.sync_api import Page, Route
 
 from tests.web.conftest import DESKTOP, PHONE
 from tests.web.drive import ApiGame, assert_fits, caught_up, get, post, to_act
+from tests.web.test_i18n_catalogs import CATALOGS
 
 I18N = Path(__file__).resolve().parents[2] / "clients" / "web" / "i18n"
 LANGUAGES = {"en": "en-US", "ja": "ja-JP", "de": "de-DE"}
@@ -54,22 +55,12 @@ TEXTS = """() => {
 }"""
 
 
-def flatten(tree: dict[str, Any], prefix: str = "") -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in tree.items():
-        if isinstance(value, dict):
-            out.update(flatten(value, f"{prefix}{key}."))
-        else:
-            out[f"{prefix}{key}"] = value
-    return out
-
-
 def catalog(language: str) -> dict[str, Any]:
     return json.loads((I18N / f"{language}.json").read_text("utf-8"))
 
 
 def words(language: str) -> set[str]:
-    return {w.lower() for v in flatten(catalog(language)).values() for w in WORD.findall(v)}
+    return {w.lower() for v in CATALOGS[language].values() for w in WORD.findall(v)}
 
 
 ENGLISH = words("en")
