@@ -16,16 +16,21 @@ from urllib.parse import urlparse
 
 import pytest
 
+from clients.cli import i18n
+from clients.cli.client import GameClient
 from tests.conftest import ROOT, wait_until
 
 
 @pytest.fixture(autouse=True)
-def _english(monkeypatch: pytest.MonkeyPatch) -> None:
+def _english(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The CLI speaks its user's language (LC_ALL, LC_MESSAGES, LANG): its tests run in
     English whatever the machine's locale (tests/cli/test_languages.py sets its own)."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+    yield
+    i18n.set_language("en")  # each test leaves the process speaking English
+    GameClient.language = "en"
 
 
 class DroppingProxy:
