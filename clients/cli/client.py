@@ -197,18 +197,6 @@ class GameClient(EventFeed):
         tok = host_token or self.host_token or self.token
         return self._request("DELETE", f"/games/{game_id}", token=tok)
 
-    def view(
-        self,
-        game_id: str,
-        token: str | None = None,
-        spectator: bool = False,
-        legal_moves: bool = False,
-    ) -> Json:
-        """``GET /games/{id}``: the game as this seat (or, with ``spectator``, anyone) sees it;
-        with ``legal_moves`` also the seat's legal moves (``include=legal_moves``: one read)."""
-        path = f"/games/{game_id}" + ("?include=legal_moves" if legal_moves else "")
-        return self._get(path, None if spectator else (token or self.token))
-
     def legal_moves(self, game_id: str, token: str | None = None) -> list[Json]:
         """``GET /games/{id}/legal-moves``: the seat's legal moves now (each sendable as is)."""
         return self._get(f"/games/{game_id}/legal-moves", token or self.token).get("moves", [])

@@ -43,8 +43,11 @@ class EventFeed(Transport):
         spectator: bool = False,
         legal_moves: bool = False,
     ) -> Json:
-        """The game's view (``GameClient.view``): what the waits read between events."""
-        raise NotImplementedError
+        """``GET /games/{id}``: the game as this seat (or, with ``spectator``, anyone) sees it;
+        with ``legal_moves`` also the seat's legal moves (``include=legal_moves``: one read).
+        Here because the waits read it between events."""
+        path = f"/games/{game_id}" + ("?include=legal_moves" if legal_moves else "")
+        return self._get(path, None if spectator else (token or self.token))
 
     def events(
         self,
