@@ -204,8 +204,8 @@ class Lifecycle:
         code an unlisted game needs (shared/games/tables.py). The last seat of a game
         created with ``start: when_full`` starts it in the same write. ``bearer``: the
         request's token hash or player, which takes back a seat a rematch holds for it
-        (shared/games/rematch.py; its old name, no invite needed). ``name`` may be
-        ``None`` only then or for a player (422 otherwise)."""
+        (shared/games/rematch.py; its old name, whatever ``name`` says, and no invite
+        needed). ``name`` may be ``None`` only then or for a player (422 otherwise)."""
         if name is None and bearer is None:  # nothing could name the seat
             raise _name_required()
         name = None if name is None else names.check(name)
@@ -241,7 +241,7 @@ class Lifecycle:
                 new["held"] = rematch.without_hold(doc, hold)
             if webhook is not None:
                 new["webhooks"] = [*doc.get("webhooks", []), webhook(seat)]
-            events: list[dict[str, Any]] = [{"type": "player_joined", "seat": seat, "name": name}]
+            events: list[dict[str, Any]] = [{"type": "player_joined", "seat": seat, "name": label}]
             if tables.starts_now(new):
                 return started_outcome(engine, new, events)
             return Outcome(new, events)

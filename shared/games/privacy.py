@@ -81,15 +81,22 @@ def _erase_decision(player_id: str) -> Any:
 
 
 def erase(games: Games, player_id: str) -> int:
-    """Erase the player from every game of this service it sat in (its index of them),
-    then drop that index; the number of games changed. Safe to run again."""
+    """Erase the player from every game of this service it sat in (its index of them)
+    and from the rematch after each, where a seat may be held for it (a hold is in no
+    index), then drop that index; the number of games changed. Safe to run again."""
     changed = 0
     for game_id in games.store.member_ids(player_id):
         try:
-            games.mutate(game_id, _erase_decision(player_id))
+            doc = games.mutate(game_id, _erase_decision(player_id))[0]
             changed += 1
         except GameError:  # gone, or no longer the player's
             continue
+        if doc.get("next_game"):  # its rematch holds a seat for the player, no index has
+            try:
+                games.mutate(doc["next_game"], _erase_decision(player_id))
+                changed += 1
+            except GameError:  # gone, hold taken (that seat is in the index) or ended
+                pass
     games.store.drop_members(player_id)
     return changed
 

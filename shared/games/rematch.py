@@ -138,5 +138,6 @@ def rematch(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, str 
         kit.mutate(game_id, mark_next(next_id))
     except _Taken as taken:  # another request won the race: its game, and ours goes
         kit.store.discard(next_id)
+        kit.store.tracking.forget_created(next_id, doc.get("owner"))
         return kit.load(taken.game_id), None
     return created, host_token

@@ -97,6 +97,19 @@ class Tracking:
                 pipe.zrem(self.owner_live(owner), game_id)
         pipe.execute()
 
+    def forget_created(self, game_id: str, owner: str | None) -> None:
+        """Undo what creating an open game recorded outside its own keys (the listing
+        index, the open set, its API key's listing and live set): for a game discarded
+        right after its creation (a rematch that lost its race). One round trip."""
+        owner = key_owner(owner)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrem(self.store.index_key, game_id)
+        pipe.zrem(self.status_key("open"), game_id)
+        if owner is not None:
+            pipe.zrem(self.owner_index(owner), game_id)
+            pipe.zrem(self.owner_live(owner), game_id)
+        pipe.execute()
+
     def _prune_gone(self, key: str, older_than: float) -> None:
         """Drop members of ``key`` scored before ``older_than`` whose game document is
         gone (expired); the ones still there are rescored to now (not checked again
