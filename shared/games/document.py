@@ -97,6 +97,7 @@ class GameDoc(TypedDict):
     ratings_pending: NotRequired[bool]  # ended, its players' ratings not yet counted
     held: NotRequired[list[HeldSeat]]  # a rematch's seats kept for the last game's players
     bots_after: NotRequired[int]  # a quick match's table: bots fill it this many s after creation
+    pool: NotRequired[str]  # a quick match's table: its pool (shared/games/matches.py)
     webhooks: NotRequired[list[WebhookEntry]]  # registrations; missing: none yet
 
 

@@ -62,6 +62,7 @@ class Lifecycle:
         bots_after: int | None = None,
         held: list[HeldSeat] | None = None,
         bots: list[PlayerEntry] | None = None,
+        pool: str | None = None,
     ) -> tuple[GameDoc, str, str | None]:
         """A new open game and its host token. ``players`` (seat count, default the
         engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
@@ -75,8 +76,9 @@ class Lifecycle:
         (``None`` for a public game).
         ``host_player``: the player creating it, who may then act as its host too.
         ``game_id``: the id to create it with (a quick match's claimed table; default a
-        fresh one); ``bots_after``: bots fill its empty seats and start it this many
-        seconds after its creation (the worker, shared/games/matches.py). ``held`` and
+        fresh one), ``pool`` its pool; ``bots_after``: bots fill its empty seats and
+        start it this many seconds after its creation (the worker,
+        shared/games/matches.py). ``held`` and
         ``bots``: a rematch's seats kept for the last game's players, and its bot seats,
         seated at once (shared/games/rematch.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
@@ -143,6 +145,8 @@ class Lifecycle:
             doc["webhooks"] = [webhook]
         if held:
             doc["held"] = held
+        if pool is not None:
+            doc["pool"] = pool
         due: int | bool = False
         if bots_after is not None:
             doc["bots_after"] = bots_after

@@ -1,16 +1,19 @@
 """Quick match: seat a player at the oldest open public table with the options it asks
 for and a free seat, or open one (shared/store/matchmaking.py keeps the pools).
 
-A pool holds the tables of one set of options: ``players``, ``clock``, ``takeover``,
-the engine's options and ``bots_after``, as canonical JSON (sorted keys, defaults filled
-in; ``takeover`` only when not the default, so older pools keep their names), whose
-SHA-256 (16 hex digits) names it. One script call claims a seat atomically, so tables
-are opened one at a time per pool and a crowd fills exactly as many as it needs. The
-claimer of a new table creates its game with that id (public, ``start: when_full``);
+A pool holds the tables of one tenant (the API key that made the player; none without
+keys) and one set of options: ``players``, ``clock``, ``takeover``, the engine's options
+and ``bots_after``, as canonical JSON (sorted keys, defaults filled in; ``takeover`` and
+``tenant`` only when set, so older pools keep their names), whose SHA-256 (16 hex
+digits) names it. One script call claims a seat atomically, so tables are opened one at
+a time per pool and a crowd fills exactly as many as it needs. The claimer of a new
+table creates its game with that id (public, ``start: when_full``, its ``pool`` named);
 every claimer then joins it as the player, by the game's own compare-and-set write,
-which starts the game with its last seat. ``bots_after``: the worker seats bots in the
-empty seats that many seconds after the table's creation and starts it
-(:func:`fill_with_bots`, called by shared/games/autoplay.py).
+which starts the game with its last seat. A table has no host anyone holds: a seat
+freed while it waits (a leave, an erasure) puts it back in its pool
+(:func:`shared.games.tables.repool`), where the next claimers fill it. ``bots_after``:
+the worker seats bots in the empty seats that many seconds after the table's creation
+and starts it (:func:`fill_with_bots`, called by shared/games/autoplay.py).
 
 May import the games layer (:class:`Games` and its modules).
 """
@@ -49,27 +52,35 @@ def canonical(
     clock: Any,
     bots_after: Any,
     takeover: str | None = None,
+    tenant: str = "",
 ) -> str:
-    """The canonical JSON of a table's options (what makes two requests "equal");
-    ``takeover``: ``None`` for the default level (then not in the JSON at all)."""
+    """The canonical JSON of a table's options and tenant (what makes two requests
+    "equal"); ``takeover``: ``None`` for the default level and ``tenant``: ``""`` for
+    none (then not in the JSON at all)."""
     table = {"options": engine_options, "players": players, "clock": clock, "bots": bots_after}
     if takeover is not None:
         table["takeover"] = takeover
+    if tenant:
+        table["tenant"] = tenant
     return json.dumps(table, sort_keys=True, separators=(",", ":"))
 
 
 def pool_of(doc: GameDoc) -> str:
-    """The pool a table's game belongs to, from its document."""
+    """The pool a table's game belongs to: the one it names (a table made before pools
+    were named in it: its options')."""
+    if "pool" in doc:
+        return doc["pool"]
     options = canonical(
         doc["options"], doc["seats"], doc["clock"], doc.get("bots_after"), doc.get("takeover")
     )
     return hashlib.sha256(options.encode()).hexdigest()[:16]
 
 
-def _pool(options: dict[str, Any], bots_after: int | None) -> str:
+def _pool(options: dict[str, Any], bots_after: int | None, tenant: str) -> str:
     engine_options = {k: v for k, v in options.items() if k not in KIT_OPTIONS}
     takeover = seats.check_takeover(options.get("takeover"))
-    text = canonical(engine_options, options["players"], options.get("clock"), bots_after, takeover)
+    clock = options.get("clock")
+    text = canonical(engine_options, options["players"], clock, bots_after, takeover, tenant)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -80,12 +91,13 @@ def quick_match(
     name: str,
     owner: str | None = None,
     bots_after: int | None = None,
+    tenant: str = "",
 ) -> tuple[GameDoc, int, str | None]:
     """Seat ``player`` (displayed as ``name``) at a table of ``options`` (``players``,
-    ``clock`` and the engine's options, as the options schema loads them); the game,
-    the seat and the seat's token (``None`` when the player already sat there: its key
-    acts for the seat). ``takeover`` is matched as stored: absent and the default level
-    are the same table."""
+    ``clock`` and the engine's options, as the options schema loads them) among the
+    tables of the player's ``tenant``; the game, the seat and the seat's token (``None``
+    when the player already sat there: its key acts for the seat). ``takeover`` is
+    matched as stored: absent and the default level are the same table."""
     engine, store, settings = games.engine, games.store, games.settings
     options = {"players": engine.MAX_PLAYERS, **options}
     if options.get("clock") is not None:
@@ -99,11 +111,10 @@ def quick_match(
         engine.setup(options["players"], dict(engine_options), 0)
     except RuleError as error:
         raise Invalid(error.code, error.template, **error.params) from error
-    pool = _pool(options, bots_after)
-    ttl = int(settings["GAME_TTL_OPEN"])
+    pool = _pool(options, bots_after, tenant)
     for _ in range(CLAIMS):
         now = seats.now_ms()
-        oldest = now - ttl * 900  # a table in its last tenth of life takes nobody new
+        oldest, ttl = tables.pool_bounds(settings, now)
         kind, table = store.claim_seat(
             pool, player, secrets.token_hex(8), options["players"], now, oldest, ttl
         )
@@ -114,6 +125,7 @@ def quick_match(
                     owner,
                     game_id=table,
                     bots_after=bots_after,
+                    pool=pool,
                 )
             except Exception:
                 store.drop_table(pool, table)

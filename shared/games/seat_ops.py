@@ -1,5 +1,6 @@
 """Seat changes beyond joining: the host adds a bot seat, a player resigns a running game
-or leaves an open one. Each is one compare-and-set write through :meth:`Games.mutate`."""
+or leaves an open one. Each is one compare-and-set write through :meth:`Games.mutate`;
+a quick match's table left while open goes back to its pool (shared/games/tables.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from shared.games import (
     check_if_match,
     names,
     seats,
+    tables,
     tokens,
 )
 from shared.games.access import require_host, require_seat
@@ -93,34 +95,18 @@ def leave(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> 
     player record, so it keeps acting for that player at the new seat number, and each
     seat's webhook follows its player too (:func:`without_seat`)."""
 
+    left: list[PlayerEntry] = []
+
     def decide(doc: GameDoc) -> Outcome:
         seat = require_seat(doc, digest)
         check_if_match(doc, if_match)
         if doc["status"] != OPEN:
             raise Conflict("game-not-open", "Only an open game can be left; resign a running one.")
         gone = doc["players"][seat]
-        new = without_seat(doc, seat)
+        left[:] = [gone]
+        new = seats.without_seat(doc, seat)
         return Outcome(new, [{"type": "player_left", "seat": seat, "name": gone["name"]}])
 
-    return games.mutate(game_id, decide)[0]
-
-
-def without_seat(doc: GameDoc, seat: int) -> GameDoc:
-    """``doc`` without the player at ``seat``: the later players move down one seat, and
-    what the document keeps by seat number moves with its player. That is the seat
-    webhook registrations (``doc["webhooks"]``): the departed player's is dropped (no
-    one else may see its URL or hear its notifications), the others take their
-    player's new seat, and one naming no current seat (left behind by code before this
-    fix) is dropped. Nothing else needs it: tokens, idempotency records and move
-    counters are kept by token hash, delivery cursors by registration id, and an open
-    game has no deadlines, turns or engine state yet."""
-    staying = [p for p in doc["players"] if p["seat"] != seat]
-    moved = {p["seat"]: n for n, p in enumerate(staying)}
-    new: GameDoc = {**doc, "players": [{**p, "seat": moved[p["seat"]]} for p in staying]}
-    if "webhooks" in doc:
-        new["webhooks"] = [
-            reg if reg["seat"] is None else {**reg, "seat": moved[reg["seat"]]}
-            for reg in doc["webhooks"] or []
-            if reg["seat"] is None or reg["seat"] in moved
-        ]
-    return new
+    doc = games.mutate(game_id, decide)[0]
+    tables.repool(games.store, games.settings, doc, left[0].get("player"))
+    return doc

@@ -210,3 +210,24 @@ def rank_resigned_last(result: dict[str, Any] | None, players: list[PlayerEntry]
     last = len(kept) + 1
     out += [{**r, "rank": last, "resigned": True} for r in gone]
     return {**result, "standings": out, "winners": [r["seat"] for r in out if r["rank"] == 1]}
+
+
+def without_seat(doc: GameDoc, seat: int) -> GameDoc:
+    """``doc`` without the player at ``seat``: the later players move down one seat, and
+    what the document keeps by seat number moves with its player. That is the seat
+    webhook registrations (``doc["webhooks"]``): the departed player's is dropped (no
+    one else may see its URL or hear its notifications), the others take their
+    player's new seat, and one naming no current seat (left behind by code before this
+    fix) is dropped. Nothing else needs it: tokens, idempotency records and move
+    counters are kept by token hash, delivery cursors by registration id, and an open
+    game has no deadlines, turns or engine state yet."""
+    staying = [p for p in doc["players"] if p["seat"] != seat]
+    moved = {p["seat"]: n for n, p in enumerate(staying)}
+    new: GameDoc = {**doc, "players": [{**p, "seat": moved[p["seat"]]} for p in staying]}
+    if "webhooks" in doc:
+        new["webhooks"] = [
+            reg if reg["seat"] is None else {**reg, "seat": moved[reg["seat"]]}
+            for reg in doc["webhooks"] or []
+            if reg["seat"] is None or reg["seat"] in moved
+        ]
+    return new

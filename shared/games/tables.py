@@ -7,18 +7,25 @@ for an unlisted game) and when it starts (``start``).
   link; the document keeps only its SHA-256 (``invite``).
 - ``start: "host"`` (the default): the host starts the game; ``"when_full"``: the join
   that takes the last seat also starts it, in the same write.
+- ``pool``: a quick match's table (shared/games/matches.py) names its pool; a seat
+  freed while it is open (a leave, an erasure) puts it back there (:func:`repool`).
 
-May import the games layer's own modules (document, errors, tokens).
+May import the games layer's own modules (document, errors, seats, tokens) and the
+store's type.
 """
 
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from shared.games import tokens
+from shared.games import seats, tokens
+from shared.games.base import OPEN
 from shared.games.document import GameDoc
 from shared.games.errors import Forbidden
+
+if TYPE_CHECKING:
+    from shared.store import GameStore
 
 PUBLIC, UNLISTED = "public", "unlisted"
 BY_HOST, WHEN_FULL = "host", "when_full"
@@ -58,3 +65,22 @@ def starts_now(doc: GameDoc) -> bool:
     """Whether this join, which made ``doc``, starts the game: its last seat is taken
     and it was created to start when full."""
     return doc.get("start") == WHEN_FULL and len(doc["players"]) >= doc["seats"]
+
+
+def pool_bounds(settings: dict[str, Any], now: int) -> tuple[int, int]:
+    """A pool's oldest creation time still taking players (ms: a table in the last tenth
+    of an open game's life takes nobody new) and its keys' ttl (s)."""
+    ttl = int(settings["GAME_TTL_OPEN"])
+    return now - ttl * 900, ttl
+
+
+def repool(store: GameStore, settings: dict[str, Any], doc: GameDoc, player: str | None) -> None:
+    """After a seat of ``doc`` was freed (``player``: whose, if bound): a quick match's
+    table still open goes back to its pool, with its seats taken now."""
+    pool = doc.get("pool")
+    if pool is None or doc["status"] != OPEN:
+        return
+    oldest, ttl = pool_bounds(settings, seats.now_ms())
+    created = seats.parse_ms(doc["created_at"])
+    taken = len(doc["players"])
+    store.release_seat(pool, doc["id"], player, taken, doc["seats"], created, oldest, ttl)

@@ -8,6 +8,10 @@
 --   is pooled with one claim -> {'new', candidate}; a player who holds a claim on a
 --   pooled table gets it back, nothing changed -> {'seated', table}.
 -- ARGV 'drop', table id: the table leaves the pool (started, gone) -> {'dropped'}.
+-- ARGV 'release', table id, player id ('' for none), seats taken now, seats, creation
+--   ms, oldest creation ms still pooled, ttl seconds: a player left the open table (or
+--   was erased): its claim goes, and the table is pooled again with as many claims as
+--   seats taken, unless it is full or too old -> {'released'} or {'kept'}.
 local pool, order, who = KEYS[1], KEYS[2], KEYS[3]
 
 local function forget(table_id)
@@ -25,6 +29,31 @@ end
 if ARGV[1] == 'drop' then
   forget(ARGV[2])
   return {'dropped'}
+end
+
+if ARGV[1] == 'release' then
+  local table_id, gone = ARGV[2], ARGV[3]
+  if gone ~= '' and redis.call('HGET', who, gone) == table_id then
+    redis.call('HDEL', who, gone)
+    local listed = redis.call('HGET', who, 't:' .. table_id)
+    if listed then
+      local rest = {}
+      for player in string.gmatch(listed, '[^,]+') do
+        if player ~= gone then rest[#rest + 1] = player end
+      end
+      if #rest > 0 then
+        redis.call('HSET', who, 't:' .. table_id, table.concat(rest, ','))
+      else
+        redis.call('HDEL', who, 't:' .. table_id)
+      end
+    end
+  end
+  local taken, seats, created = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
+  if taken >= seats or created < tonumber(ARGV[7]) then return {'kept'} end
+  redis.call('HSET', pool, table_id, taken)
+  redis.call('ZADD', order, created, table_id)
+  for _, key in ipairs({pool, order, who}) do redis.call('EXPIRE', key, ARGV[8]) end
+  return {'released'}
 end
 
 local player, candidate, seats = ARGV[2], ARGV[3], tonumber(ARGV[4])

@@ -12,7 +12,8 @@ one slot, atomic on Redis Cluster too:
 
 A table leaves its pool when its last seat is claimed, when it is dropped (it started
 with bots, or its game is gone) or when it is older than the caller's bound (its open
-game expires soon). The three keys expire ``ttl`` seconds after the last claim.
+game expires soon); it comes back when a player leaves it while it is open. The three
+keys expire ``ttl`` seconds after the last claim.
 
 May import the store's own layout.
 """
@@ -59,6 +60,26 @@ class Matchmaking(Layout):
     def drop_table(self, pool: str, table: str) -> None:
         """Take ``table`` out of ``pool`` (it started, or its game is gone)."""
         self._match(keys=self.pool_keys(pool), args=["drop", table])
+
+    def release_seat(
+        self,
+        pool: str,
+        table: str,
+        player: str | None,
+        taken: int,
+        seats: int,
+        created_ms: int,
+        oldest_ms: int,
+        ttl: int,
+    ) -> bool:
+        """A player (``None``: an unbound seat) left ``table``, which has ``taken`` of its
+        ``seats`` seats taken now: its claim goes, and the table is pooled again with
+        that many claims (a claim still on its way to its join is not counted: that
+        joiner may find the table full and claims again), unless it was created before
+        ``oldest_ms``. Whether it is pooled again."""
+        args = ["release", table, player or "", taken, seats, created_ms, oldest_ms, ttl]
+        kind = self._match(keys=self.pool_keys(pool), args=args)[0]
+        return str(kind) == "released"
 
     def pooled(self, pool: str) -> dict[str, int]:
         """The pool's tables and their claimed seats (tests and diagnostics)."""

@@ -45,13 +45,15 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         and starts when its last seat is taken. With no such table with a free seat, a
         new one is opened. `bots_after`: server bots take the empty seats that many
         seconds after the table was opened. Asking again while the table waits answers
-        the same seat (`token` is then `null`: the player key acts for the seat).
+        the same seat (`token` is then `null`: the player key acts for the seat). With
+        API keys on, players meet only players of their own key. Nobody hosts the
+        table: a seat left while it waits goes back to the next players asking.
         """
         kit = games()
         player, fields = current_player()
         bots_after = options.pop("bots_after", None)
         doc, seat, token = matches.quick_match(
-            kit, options, player, fields["name"], owner(), bots_after
+            kit, options, player, fields["name"], owner(), bots_after, fields.get("tenant", "")
         )
         body = {"game_id": doc["id"], "seat": seat, "token": token, "game": kit.view(doc, seat)}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
