@@ -1,15 +1,20 @@
-"""A player's data: everything stored about it in one service (:func:`export`), and its
-erasure (:func:`erase`), which keeps every game it sat in playable, replayable and
-readable.
+"""A player's data: everything stored about it in one service (:func:`export`,
+:func:`stored_rating`), and its erasure (:func:`erase`), which keeps every game it sat
+in playable, replayable and readable.
 
 Erasing a player in a game renames its seat ``Deleted player`` and unbinds it, in one
-compare-and-set write of the game (a ``player_erased`` event). The name may still sit
-in events written before (``player_joined``, ``game_started``...): the document keeps
-the SHA-256 of each erased name (``erased``), and every answer that reads old events
-(the log, events rebuilt from the history) shows the placeholder in its place
-(:func:`scrub`); the erasing write also restarts the game's event stream, so a reader
-behind it gets those events rebuilt. The history itself is left as it was written, so
-replays and the seed check still hold; it expires with the game.
+compare-and-set write of the game (a ``player_erased`` event); in an open game its seat
+is freed instead, as a leave frees it (a ``player_left`` event), and a quick match's
+table goes back to its pool. A seat a rematch holds for it goes too. The name may still
+sit in events written before (``player_joined``, ``game_started``...), and its id in a
+rated result (``result.ratings[].player``): the document keeps the SHA-256 of each
+erased name and of each erased id (``erased``, :func:`id_hash`), the result is
+rewritten, and every answer that reads old events (the log, events rebuilt from the
+history) shows the placeholder and ``null`` in their place (:func:`scrub`); the erasing
+write also restarts the game's event stream, so a reader behind it gets those events
+rebuilt. The history itself is left as it was written, so replays and the seed check
+still hold; it expires with the game. The player also leaves this service's
+leaderboards and their snapshots.
 
 May import the games layer's own modules and the store.
 """
@@ -19,8 +24,8 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from shared.games import history
-from shared.games.base import Outcome
+from shared.games import history, seats, tables
+from shared.games.base import OPEN, Outcome
 from shared.games.document import GameDoc, PlayerEntry
 from shared.games.errors import GameError, NotFound
 from shared.store import History
@@ -35,9 +40,15 @@ def name_hash(name: str) -> str:
     return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def id_hash(player_id: str) -> str:
+    """What ``erased`` keeps of an erased player's id (apart from any name's hash)."""
+    return name_hash(f"player:{player_id}")
+
+
 def scrub(value: Any, erased: set[str]) -> Any:
     """``value`` (events, nested) with every ``name`` whose hash is in ``erased``
-    replaced by the placeholder."""
+    replaced by the placeholder, and every ``player`` id whose :func:`id_hash` is in
+    it by ``None``."""
     if not erased:
         return value
     if isinstance(value, list):
@@ -47,6 +58,9 @@ def scrub(value: Any, erased: set[str]) -> Any:
         name = out.get("name")
         if isinstance(name, str) and name_hash(name) in erased:
             out["name"] = PLACEHOLDER
+        player = out.get("player")
+        if isinstance(player, str) and id_hash(player) in erased:
+            out["player"] = None
         return out
     return value
 
@@ -57,27 +71,40 @@ def erased_of(doc: GameDoc) -> set[str]:
 
 def _erase_decision(player_id: str) -> Any:
     def decide(doc: GameDoc) -> Outcome:
-        erased = list(doc.get("erased", []))
-        players: list[PlayerEntry] = []
-        seats = []
-        for record in doc["players"]:
-            if record.get("player") == player_id:
-                erased.append(name_hash(record["name"]))
-                record = {k: v for k, v in record.items() if k != "player"}  # type: ignore[assignment]
-                record["name"] = PLACEHOLDER
-                seats.append(record["seat"])
-            players.append(record)
+        mine = [p for p in doc["players"] if p.get("player") == player_id]
         held = doc.get("held", [])
         kept = [h for h in held if h.get("player") != player_id]
-        if not seats and len(kept) == len(held):
+        if not mine and len(kept) == len(held):
             raise NotFound("player-not-seated", "The player has no seat in this game.")
-        erased += [name_hash(h["name"]) for h in held if h.get("player") == player_id]
-        new: GameDoc = {**doc, "players": players, "erased": sorted(set(erased))}
+        erased = set(doc.get("erased", []))
+        erased.update(name_hash(p["name"]) for p in mine)
+        erased.update(name_hash(h["name"]) for h in held if h.get("player") == player_id)
+        erased.add(id_hash(player_id))
+        events: list[dict[str, Any]]
+        if mine and doc["status"] == OPEN:  # its seat is freed, as a leave frees it
+            seat = mine[0]["seat"]
+            new: GameDoc = seats.without_seat(doc, seat)
+            events = [{"type": "player_left", "seat": seat, "name": PLACEHOLDER}]
+        else:
+            players: list[PlayerEntry] = [
+                _unbound(p) if p.get("player") == player_id else p for p in doc["players"]
+            ]
+            new = {**doc, "players": players}
+            events = [{"type": "player_erased", "seats": [p["seat"] for p in mine]}]
+        new["erased"] = sorted(erased)
         if held:
             new["held"] = kept
-        return Outcome(new, [{"type": "player_erased", "seats": seats}], restart_stream=True)
+        if new["result"] is not None:
+            new["result"] = scrub(new["result"], erased)
+        return Outcome(new, events, restart_stream=True)
 
     return decide
+
+
+def _unbound(record: PlayerEntry) -> PlayerEntry:
+    out: PlayerEntry = {**record, "name": PLACEHOLDER}
+    out.pop("player", None)
+    return out
 
 
 def erase(games: Games, player_id: str) -> int:
@@ -91,6 +118,7 @@ def erase(games: Games, player_id: str) -> int:
             changed += 1
         except GameError:  # gone, or no longer the player's
             continue
+        tables.repool(games.store, games.settings, doc, player_id)
         if doc.get("next_game"):  # its rematch holds a seat for the player, no index has
             try:
                 games.mutate(doc["next_game"], _erase_decision(player_id))
@@ -98,11 +126,13 @@ def erase(games: Games, player_id: str) -> int:
             except GameError:  # gone, hold taken (that seat is in the index) or ended
                 pass
     games.store.drop_members(player_id)
+    games.ctx.ratings.forget(player_id)
     return changed
 
 
 def export(games: Games, player_id: str) -> list[dict[str, Any]]:
-    """Every game of this service the player sits in: its seat, name and moves."""
+    """Every game of this service the player sits in: its seat, name, moves and the
+    seat's webhook registrations."""
     out = []
     for game_id in games.store.member_ids(player_id):
         found = games.store.history(game_id)
@@ -115,6 +145,7 @@ def export(games: Games, player_id: str) -> list[dict[str, Any]]:
         seat = next((p for p in doc["players"] if p.get("player") == player_id), None)
         if seat is None:
             continue
+        hooks = [w for w in doc.get("webhooks") or [] if w["seat"] == seat["seat"]]
         written = history.stored(found.tail, found.hist)
         moves = [m for m in history.all_moves(written) if m["seat"] == seat["seat"]]
         out.append(
@@ -128,6 +159,20 @@ def export(games: Games, player_id: str) -> list[dict[str, Any]]:
                 "updated_at": doc["updated_at"],
                 "result": doc["result"],
                 "moves": [{"version": m["version"], "move": m["move"]} for m in moves],
+                "webhooks": [{k: w[k] for k in ("id", "url", "events")} for w in hooks],
             }
         )
     return out
+
+
+def stored_rating(fields: dict[str, str], game: str) -> dict[str, Any] | None:
+    """The player's rating in ``game`` as its registry fields store it (``None``: never
+    rated): mu, sigma, rated games and win share summed."""
+    if f"{game}:mu" not in fields:
+        return None
+    return {
+        "mu": float(fields[f"{game}:mu"]),
+        "sigma": float(fields[f"{game}:sigma"]),
+        "games": int(fields.get(f"{game}:n", 0)),
+        "wins": float(fields.get(f"{game}:won", 0)),
+    }

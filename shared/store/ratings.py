@@ -158,6 +158,18 @@ class Ratings:
             self.client.unlink(*(f"{board}:snap:{s}" for s in old))
         return stamp
 
+    def forget(self, player_id: str) -> None:
+        """A deleted player leaves every leaderboard here and the snapshots kept of it,
+        and its set of games counted goes (its rating went with its registry hash)."""
+        for tenant in self.boards():
+            board = self.board_key(tenant)
+            stamps = self.client.lrange(f"{board}:snaps", 0, -1)
+            pipe = self.client.pipeline(transaction=False)  # one hash tag: one slot
+            for key in (board, *(f"{board}:snap:{stamp}" for stamp in stamps)):
+                pipe.zrem(key, player_id)
+            pipe.execute()
+        self.client.delete(rated_key(player_id))
+
     def page(
         self, tenant: str, stamp: str, offset: int, limit: int
     ) -> tuple[list[tuple[str, float]], int] | None:

@@ -284,12 +284,17 @@ def test_the_worker_erases_a_deleted_player_in_the_other_service(make_app, redis
     windcity = make_app("windcity").test_client()
     manhattan = make_app("manhattan").test_client()
     _, ann = new_player(manhattan, "Ann")
-    wc_id = windcity.post("/games", json={"players": 2}).get_json()["id"]
+    made = windcity.post("/games", json={"players": 2}).get_json()
+    wc_id = made["id"]
     join_as(windcity, wc_id, ann, name="Annabel")
+    join(windcity, wc_id, "Bob")
+    assert (
+        windcity.post(f"/games/{wc_id}/start", headers=auth(made["host_token"])).status_code == 200
+    )
     assert manhattan.delete("/players/me", headers=auth(ann)).status_code == 204
     settings = dict(manhattan.application.config)
     worker = Worker(build_games({**settings, "WORKER_GAMES": "manhattan,windcity"}), settings)
     worker.tick()
     view = windcity.get(f"/games/{wc_id}").get_json()
-    assert [p["name"] for p in view["players"]] == ["Deleted player"]
+    assert [p["name"] for p in view["players"]] == ["Deleted player", "Bob"]
     assert redis_client.smembers("players:erasing") == set()

@@ -20,6 +20,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import players as p
+from shared.webhooks import players as player_webhooks
 
 
 def add_routes(blp: KitBlueprint) -> None:
@@ -72,12 +73,22 @@ def add_routes(blp: KitBlueprint) -> None:
     def export_me() -> Any:
         """Everything this service stores about the player.
 
-        Its profile, and each game it sits in with its seat, its name there and its
-        moves. Ask both services for both games.
+        Its profile, its rating in this service's game as stored (`null`: never
+        rated), its webhook registration (`null`: none), and each game it sits in with
+        its seat, its name there, its moves and the seat's webhook registrations. Ask
+        both services for both games.
         """
         kit = games()
         player, fields = current_player()
-        body = {"player": players.profile(player, fields), "games": privacy.export(kit, player)}
+        reg = player_webhooks.registration(fields)
+        body = {
+            "player": players.profile(player, fields),
+            "rating": privacy.stored_rating(fields, kit.engine.NAME),
+            "webhook": None
+            if reg is None
+            else {**player_webhooks.public(reg), "since": reg["since"]},
+            "games": privacy.export(kit, player),
+        }
         return send(json_answer(body))
 
     @blp.route("/players/me", methods=["DELETE"])

@@ -68,10 +68,35 @@ class ExportedGameSchema(Schema):
     moves = fields.List(
         fields.Dict(), required=True, metadata={"description": "`{version, move}` of each."}
     )
+    webhooks = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "The seat's webhook registrations, `{id, url, events}`."},
+    )
+
+
+class StoredRatingSchema(Schema):
+    mu = fields.Float(**REQ)
+    sigma = fields.Float(**REQ)
+    games = fields.Integer(required=True, metadata={"description": "Rated games counted."})
+    wins = fields.Float(
+        required=True, metadata={"description": "Win share summed (1/k for a k-way tie)."}
+    )
 
 
 class PlayerExportSchema(Schema):
     player = fields.Nested(PlayerProfileSchema, **REQ)
+    rating = fields.Nested(
+        StoredRatingSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The stored rating in this service's game; null: never rated."},
+    )
+    webhook = fields.Dict(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The player's webhook registration, `{id, url, events, since}`."},
+    )
     games = fields.List(fields.Nested(ExportedGameSchema), **REQ)
 
 
