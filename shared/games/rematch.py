@@ -4,9 +4,10 @@ id in the ended game (``next_game``, one compare-and-set write with a
 ``rematch_created`` event); later requests, racing or not, get the same game.
 
 Each former human seat is held in the next game for ``REMATCH_HOLD_SECONDS`` (default
-600): its player takes it back with its old seat token or its player key, and nobody
-else may take it meanwhile (:func:`take_hold`, :func:`check_free_seat`). The next game
-starts when its last seat is taken.
+600): its player takes it back with its old seat token or its player key, under the
+held name whatever name the join sends, and nobody else may take it meanwhile
+(:func:`take_hold`, :func:`check_free_seat`). Erasing the player drops its hold
+(shared/games/privacy.py). The next game starts when its last seat is taken.
 
 May import the games layer's own modules.
 """

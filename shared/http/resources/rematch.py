@@ -35,7 +35,8 @@ def add_routes(blp: KitBlueprint) -> None:
         creates it (`201`, with its `host_token`), later ones get the same game (`200`,
         `host_token: null`). The ended game's `next_game` names it. Each former player's
         seat is held for `REMATCH_HOLD_SECONDS`: join it with the old seat token or the
-        player key as bearer (no name needed). It starts when its last seat is taken.
+        player key as bearer (no name needed: the seat takes its held name, whatever
+        `name` says). It starts when its last seat is taken.
         """
         kit = games()
         doc, host_token = rematch.rematch(kit, game_id, bearer())
