@@ -60,4 +60,4 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .import_linter_cache .grimp_cache
