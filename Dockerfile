@@ -8,6 +8,6 @@ COPY services ./services
 COPY clients ./clients
 RUN pip install --no-cache-dir . && useradd --system --uid 10001 app
 USER app
-ENV GAME=manhattan PORT=8001
+ENV GAME=manhattan PORT=8001 WEB_CLIENT_DIR=/app/clients/web
 EXPOSE 8001 8002
 CMD ["sh", "-c", "exec gunicorn -c gunicorn.conf.py --bind 0.0.0.0:${PORT} \"services.${GAME}.app:create_app()\""]

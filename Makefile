@@ -47,15 +47,17 @@ openapi-ts:
 
 # mypy keeps its cache in .mypy_cache: a re-run takes about a second. vulture: dead
 # code (config in pyproject.toml, framework-called names in vulture_whitelist.py).
+# lint-imports: the layer rules ([tool.importlinter] in pyproject.toml; docs/architecture.md).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/vulture
+	$(BIN)/lint-imports
 
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .mypy_cache
+	rm -rf $(VENV) var .pytest_cache .mypy_cache .import_linter_cache .grimp_cache

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates the virtual environment and installs the project with its dev and rl extras
-# (rl: PettingZoo for shared/rl, which tests/rl tests).
+# (rl: PettingZoo for shared/rl, which tests/rl tests). The editable install also
+# records the games' entry points (shared/registry.py): run it again when they change.
 set -euo pipefail
 venv=${1:-.venv}
 py=${PYTHON:-python3}

@@ -6,21 +6,18 @@ from typing import Any
 
 from flask import Flask
 
-from services.manhattan import rules
+from services.manhattan.game import GAME
 from services.manhattan.schemas import EVENTS, PAYLOADS, ManhattanMoveSchema, ManhattanOptionsSchema
 from shared.http.app import create_game_app
-
-KEY_PREFIX = "mh"
-"""The Redis key prefix of this game (the worker uses it too)."""
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Manhattan app (``gunicorn -k gevent 'services.manhattan.app:create_app()'``)."""
     return create_game_app(
-        rules.ENGINE,
+        GAME.engine,
         ManhattanOptionsSchema,
         ManhattanMoveSchema,
-        KEY_PREFIX,
+        GAME.key_prefix,
         config,
         PAYLOADS,
         EVENTS,

@@ -6,21 +6,18 @@ from typing import Any
 
 from flask import Flask
 
-from services.windcity import rules
+from services.windcity.game import GAME
 from services.windcity.schemas import EVENTS, PAYLOADS, WindCityMoveSchema, WindCityOptionsSchema
 from shared.http.app import create_game_app
-
-KEY_PREFIX = "wc"
-"""The Redis key prefix of this game (the worker uses it too)."""
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The Wind City app (``gunicorn -k gevent 'services.windcity.app:create_app()'``)."""
     return create_game_app(
-        rules.ENGINE,
+        GAME.engine,
         WindCityOptionsSchema,
         WindCityMoveSchema,
-        KEY_PREFIX,
+        GAME.key_prefix,
         config,
         PAYLOADS,
         EVENTS,

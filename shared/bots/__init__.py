@@ -6,7 +6,9 @@ are the engine's own strategies (``engine.BOTS``) given the seat's view; ``mediu
 greedy-guided playouts, see :mod:`shared.bots.search`, :mod:`shared.bots.playout` and
 docs/bots.md). Pure like the rules: this package imports
 only shared/engine.py, shared/rng.py and the standard library (no I/O, no clock except
-the search's optional time cap), so rules, the worker, the CLI and benches may import it.
+the search's optional time cap). It sits below the games layer, which plays a bot seat
+with it; the worker, the environments (shared/rl) and benches import it too, the rules
+never (they import only the engine contract and the RNG).
 
 A decision is a function of what the seat may see and the seed: the search starts from
 ``engine.redeal(state, seat, salt)`` (salts drawn from the seed), never from ``state``'s

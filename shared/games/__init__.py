@@ -15,7 +15,8 @@ it each part has one job:
   ``names``, ``name_ranges``: player names; ``fairness``: the seed commitment;
   ``rates``: move rate windows; ``notify``: a write's webhook notifications.
 
-May import ``shared.store``, ``shared.ops`` and the engine contract.
+May import ``shared.store``, ``shared.ops``, the engine contract and ``shared.bots`` (the
+levels a bot seat may play: pure decisions over the engine, a layer below this one).
 
 Nothing here touches Flask or Redis directly (the store does), nor imports the HTTP
 layer above it: refusals are the domain errors of ``errors`` (:class:`GameError` kinds

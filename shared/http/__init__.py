@@ -5,4 +5,6 @@ the fast path of a move's two requests (``fastpath``), and the middleware
 
 Thin wiring: it turns requests into calls on :class:`shared.games.Games` and domain
 errors into status codes. May import every layer below it (``streaming``, ``webhooks``,
-``games``, ``store``, ``ops``, ``i18n``, the engine contract); nothing below imports it."""
+``games``, ``store``, ``bots``, ``ops``, ``i18n``, the engine contract); nothing imports
+it but the games' apps. It finds the browser client's files by configuration
+(``WEB_CLIENT_DIR``, ``play``), never by importing ``clients``."""

@@ -3,18 +3,19 @@
 Static files only: the page talks to the same public API as any other client. The
 page learns which game it serves from ``/play/config.json``. Every answer carries a
 strict Content-Security-Policy (the client needs nothing but its own origin).
+
+The files are found by configuration (``WEB_CLIENT_DIR``), not by importing ``clients``:
+the HTTP layer imports nothing above the kit.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, send_from_directory
 from werkzeug.exceptions import NotFound
 from werkzeug.sansio.response import Response as BaseResponse
-
-import clients
-import shared
 
 TYPES = {
     ".html": "text/html",
@@ -31,21 +32,25 @@ CSP = (
 TITLES = {"manhattan": "Manhattan", "windcity": "Wind City"}
 
 
-def _web_dir() -> Path:
-    """``clients/web`` next to the code (editable install, checkout) or in the working
-    directory (an image that copied the repository and installed it)."""
-    candidates = [
-        Path(shared.__file__).resolve().parent.parent / "clients" / "web",
-        Path(clients.__file__).resolve().parent / "web",
-        Path.cwd() / "clients" / "web",
-    ]
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""The folder that holds ``shared/`` when the code runs from a checkout (or an editable
+install of one)."""
+
+
+@cache
+def web_dir(setting: str) -> Path:
+    """The client's folder: ``WEB_CLIENT_DIR`` when set; else ``clients/web`` of the
+    checkout, or of the working directory (an image that copied the repository and
+    installed it, as the Dockerfile does)."""
+    if setting:
+        return Path(setting)
+    candidates = [CHECKOUT / "clients" / "web", Path.cwd() / "clients" / "web"]
     for candidate in candidates:
         if (candidate / "index.html").is_file():
             return candidate
     return candidates[0]
 
 
-WEB_DIR = _web_dir()
 blp = Blueprint("play", __name__)
 
 
@@ -53,7 +58,8 @@ def _file(name: str) -> Response:
     kind = TYPES.get(Path(name).suffix)
     if kind is None:
         raise NotFound()
-    response = send_from_directory(WEB_DIR, name, mimetype=kind, max_age=0)
+    folder = web_dir(current_app.config.get("WEB_CLIENT_DIR", ""))
+    response = send_from_directory(folder, name, mimetype=kind, max_age=0)
     response.headers["Cache-Control"] = "no-cache"
     return response
 

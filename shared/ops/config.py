@@ -59,6 +59,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "LOG_FORMAT": (str, "plain"),
     "METRICS_TOKEN": (str, ""),
     "API_KEYS_FILE": (str, ""),
+    # the browser client's files served at /play (shared/http/play.py); empty: clients/web
+    # of the checkout, else of the working directory
+    "WEB_CLIENT_DIR": (str, ""),
     # turn clocks and the worker (shared/worker/loop.py) that plays bots and timeouts
     "CLOCK_MIN_TURN_SECONDS": (int, 10),
     "WORKER_DUE_SHARDS": (int, 16),

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from shared.bots import LEVELS, decide
-from shared.rl import ENVS
+from shared.rl import games as installed
+from shared.rl import make
 
 
 def play(
@@ -31,7 +32,7 @@ def play(
 ) -> list[dict[str, Any]]:
     """``games`` games (seeds ``seed, seed+1...``); per game the agents' rewards and the
     final standings' seats in rank order."""
-    env = ENVS[game](players=players)
+    env = make(game, players=players)
     rng = np.random.default_rng(seed)
     out = []
     for g in range(games):
@@ -64,7 +65,7 @@ def play(
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", choices=sorted(ENVS), default="manhattan")
+    parser.add_argument("--game", choices=installed(), default="manhattan")
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--level", choices=list(LEVELS), default="strong")
     parser.add_argument("--players", type=int, default=2)

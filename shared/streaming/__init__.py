@@ -2,5 +2,5 @@
 stream (``events``).
 
 May import ``shared.games`` (terminal events, statuses, and the events a capped stream
-no longer holds, rebuilt), ``shared.store`` and ``shared.ops``, and the HTTP layer's
-problem answers; the HTTP layer mounts it."""
+no longer holds, rebuilt), ``shared.store`` and ``shared.ops``; the HTTP layer mounts it
+and turns its refusals into problem answers."""

@@ -18,7 +18,6 @@ nothing is played twice. Health: after every tick that reached Redis the worker 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
 import os
@@ -35,6 +34,7 @@ from shared.games import Games, privacy, seats
 from shared.games.autoplay import NothingDue, Thinking, play_due
 from shared.ops import metrics
 from shared.ops.config import load_settings
+from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
 from shared.webhooks.delivery import Deliverer
 from shared.worker.thinking import Thinker
@@ -63,15 +63,15 @@ class InHand:
 
 
 def build_games(settings: dict[str, Any]) -> list[Games]:
-    """The :class:`Games` of every game in ``WORKER_GAMES`` (engine and key prefix from
-    ``services.<game>``), sharing one pair of Redis clients."""
+    """The :class:`Games` of every game in ``WORKER_GAMES`` (engine and key prefix from the
+    game's ``boardgames.games`` entry point, shared/registry.py), sharing one pair of Redis
+    clients."""
     client, blocking = make_clients(settings)
     out = []
     for name in filter(None, (n.strip() for n in settings["WORKER_GAMES"].split(","))):
-        engine = importlib.import_module(f"services.{name}.rules").ENGINE
-        prefix = importlib.import_module(f"services.{name}.app").KEY_PREFIX
-        store = GameStore(client, blocking, prefix, settings["WORKER_DUE_SHARDS"])
-        out.append(Games(engine, store, settings))
+        found = game(name)
+        store = GameStore(client, blocking, found.key_prefix, settings["WORKER_DUE_SHARDS"])
+        out.append(Games(found.engine, store, settings))
     return out
 
 

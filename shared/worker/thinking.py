@@ -8,35 +8,26 @@ otherwise it hands the decision to the pool and raises :class:`Thinking`, and th
 worker comes back to the game once the pool answered (``WORKER_BOT_PROCESSES``
 processes; 0: decide in the worker itself).
 
-May import shared.bots, shared.engine and the rules packages (by name), and shared.games
-for the :class:`Thinking` signal.
+A pool process finds the game's engine by its name (shared/registry.py); this module
+imports shared.bots, shared.engine, shared.registry, and shared.games for the
+:class:`Thinking` signal.
 """
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from shared import bots
+from shared import bots, registry
 from shared.engine import Engine, Move, State
 from shared.games.autoplay import Thinking
-
-_ENGINES: dict[str, Engine] = {}
-
-
-def _engine(name: str) -> Engine:
-    found = _ENGINES.get(name)
-    if found is None:
-        found = _ENGINES[name] = importlib.import_module(f"services.{name}.rules").ENGINE
-    return found
 
 
 def _decide(game: str, state: State, seat: int, level: str, seed: int) -> Move:
     """In a pool process: the search's move (shared/bots)."""
-    return bots.decide(_engine(game), state, seat, level, seed)
+    return bots.decide(registry.game(game).engine, state, seat, level, seed)
 
 
 Key = tuple[str, int, int]

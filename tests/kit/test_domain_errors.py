@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import ast
 import json
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -16,8 +14,6 @@ from shared.games.access import invalid_token, missing_token
 from shared.games.base import not_found
 from shared.http.errors import STATUS_OF, status_of
 from tests.kit.helpers import assert_problem, auth, create
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _answer(app: Flask, error: Exception) -> tuple[int, dict[str, str], dict[str, object]]:
@@ -109,20 +105,3 @@ def test_the_games_layer_raises_its_own_errors(toy_client) -> None:
     body = assert_problem(r, 412, "version-mismatch")
     assert body["version"] == 1
     assert r.headers["Content-Type"] == "application/problem+json"
-
-
-def _imports(path: Path) -> set[str]:
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            found.add(node.module)
-    return found
-
-
-@pytest.mark.parametrize("layer", ["games", "webhooks", "store", "ops", "i18n"])
-def test_no_layer_below_http_imports_it(layer: str) -> None:
-    for path in sorted((ROOT / "shared" / layer).glob("*.py")):
-        upward = {m for m in _imports(path) if m == "shared.http" or m.startswith("shared.http.")}
-        assert not upward, f"{path.relative_to(ROOT)} imports {sorted(upward)}"

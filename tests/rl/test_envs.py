@@ -1,6 +1,7 @@
-"""The games as PettingZoo environments (shared/rl): PettingZoo's own api_test and
-seed_test on each game and player count, the action enumeration against whole games,
-observations that never show what a seat cannot see, and the docs' example."""
+"""The games as PettingZoo environments (shared/rl; each game's codec in
+services/<game>/rl.py, found by its entry point): PettingZoo's own api_test and seed_test
+on each game and player count, the action enumeration against whole games, observations
+that never show what a seat cannot see, and the docs' example."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
+from shared import rl
 from shared.engine import Engine
-from shared.rl import ENVS, GameEnv, manhattan_env, windcity_env
+from shared.rl import GameEnv
 from shared.rl.example import main, play
+from tests.conftest import ROOT
 from tests.contract.engines import canonical
 
 # PettingZoo warns about every Dict observation space of an env it does not know by name:
@@ -40,7 +43,7 @@ SETUPS = [
 
 
 def make(game: str, players: int, options: dict[str, Any]) -> Callable[[], GameEnv]:
-    return lambda: ENVS[game](players=players, options=options)
+    return lambda: rl.make(game, players=players, options=options)
 
 
 def random_game(env: GameEnv, seed: int) -> list[tuple[str, Any]]:
@@ -110,8 +113,19 @@ def test_a_game_lists_exactly_the_engines_moves(
             assert rewards[f"player_{standing['seat']}"] == 1.0
 
 
+def test_every_game_with_a_codec_is_installed_by_its_entry_point() -> None:
+    """A game's ``services/<game>/rl.py`` is found by name (its ``boardgames.rl`` entry
+    point in pyproject.toml); a name with no entry point is refused by name."""
+    beside = sorted(p.parent.name for p in (ROOT / "services").glob("*/rl.py"))
+    assert beside == rl.games() == ["manhattan", "windcity"]
+    for game in beside:
+        assert game == rl.make(game).engine.NAME
+    with pytest.raises(LookupError, match="chess"):
+        rl.make("chess")
+
+
 def test_an_illegal_action_is_refused() -> None:
-    env = manhattan_env()
+    env = rl.make("manhattan")
     env.reset(seed=3)
     obs = env.observe(env.agent_selection)
     action = int(np.flatnonzero(obs["action_mask"] == 0)[0])
@@ -120,8 +134,8 @@ def test_an_illegal_action_is_refused() -> None:
 
 
 def test_the_same_seed_the_same_game_and_different_seeds_differ() -> None:
-    for env_fn in (manhattan_env, windcity_env):
-        one, two = env_fn(), env_fn()
+    for game in ("manhattan", "windcity"):
+        one, two = rl.make(game), rl.make(game)
         assert random_game(one, 5) == random_game(two, 5)
         assert canonical(one.state) == canonical(two.state)
         random_game(two, 6)

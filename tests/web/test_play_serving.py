@@ -35,3 +35,12 @@ def test_play_refuses_other_paths_with_a_problem(manhattan_client, path: str) ->
     assert answer.status_code == 404
     assert answer.mimetype == "application/problem+json"
     assert answer.json["code"] == "not-found"
+
+
+def test_the_client_files_are_found_by_configuration(make_app, tmp_path) -> None:
+    """``WEB_CLIENT_DIR`` names the folder served at ``/play`` (the kit imports no client)."""
+    (tmp_path / "index.html").write_text("<!doctype html><title>elsewhere</title>")
+    client = make_app("manhattan", WEB_CLIENT_DIR=str(tmp_path)).test_client()
+    page = client.get("/play")
+    assert page.status_code == 200 and b"elsewhere" in page.data
+    assert client.get("/play/js/main.js").status_code == 404

@@ -1,5 +1,6 @@
-"""Wind City as an environment: every move kind the game can list, and a seat's view as a
-vector (seats relative to the viewer: 0 is the viewer, then the seats in play order).
+"""Wind City as an environment (the codec ``shared.rl.make("windcity")`` finds by its
+``boardgames.rl`` entry point): every move kind the game can list, and a seat's view as
+a vector (seats relative to the viewer: 0 is the viewer, then the seats in play order).
 
 Actions (49,720), one per kind of listed move, never per step:
 

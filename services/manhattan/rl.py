@@ -1,4 +1,5 @@
-"""Manhattan as an environment: every move kind the game can list, and a seat's view as
+"""Manhattan as an environment (the codec ``shared.rl.make("manhattan")`` finds by its
+``boardgames.rl`` entry point): every move kind the game can list, and a seat's view as
 a vector (seats relative to the viewer: 0 is the viewer, then the seats in play order).
 
 Actions (439): ``select`` of each multiset of 0-6 pieces of sizes 1-4 (210), ``place``
