@@ -17,6 +17,8 @@ from flask import Blueprint, Response, current_app, send_from_directory
 from werkzeug.exceptions import NotFound
 from werkzeug.sansio.response import Response as BaseResponse
 
+from shared.http.resources.blueprint import games
+
 TYPES = {
     ".html": "text/html",
     ".js": "text/javascript",
@@ -73,9 +75,12 @@ def index() -> Response:
 
 @blp.route("/play/config.json", methods=["GET"])
 def config() -> BaseResponse:
-    """Which game this service serves, so one set of files fits both services."""
+    """Which game this service serves, so one set of files fits both services, and the
+    rated games a player needs to show on its leaderboard (the page says so)."""
     name = current_app.name
-    return current_app.json.response({"game": name, "title": TITLES.get(name, name)})
+    least = int(games().settings["LEADERBOARD_MIN_GAMES"])
+    body = {"game": name, "title": TITLES.get(name, name), "leaderboard_min_games": least}
+    return current_app.json.response(body)
 
 
 @blp.route("/play/<path:name>", methods=["GET"])

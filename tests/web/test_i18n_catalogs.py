@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from shared.games.seats import BOTS
+
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 LANGUAGES = ("en", "ja", "de")
 GAMES = ("manhattan", "windcity")
@@ -132,3 +134,10 @@ def test_game_terms_follow_the_rule_texts() -> None:
     assert "Meer" in ja["windcity.terrain.sea"] and "Land" in ja["windcity.terrain.land"]
     assert ja["windcity.kauf"] == de["windcity.kauf"] == "Kauf"
     assert de["windcity.terrain.sea"] == "Meer" and de["windcity.terrain.land"].startswith("Land")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_bot_level_has_its_words(language: str) -> None:
+    """The host's bot menu names each level the API offers (``seats.BOTS``) in words."""
+    words = [CATALOGS[language].get(f"game.seat.bot_level.{level}") for level in BOTS]
+    assert None not in words and len(set(words)) == len(BOTS), words

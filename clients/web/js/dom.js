@@ -1,5 +1,17 @@
 // Tiny DOM helpers: element creation, keyboard grids, focus kept across re-renders.
 
+/** The children to put in place: nested arrays flattened, null, undefined and false left out. */
+const kept = (children) => children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false);
+
+/**
+ * Replace `container`'s children with `children` (as `h` takes them). The DOM's own
+ * replaceChildren would show a null as the text "null".
+ */
+export function fill(container, ...children) {
+  container.replaceChildren(...kept(children).map((c) => (c instanceof Node ? c : String(c))));
+  return container;
+}
+
 /** h("button", {class: "x", onclick: f}, "text", child) -> element. */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -13,11 +25,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (key === "checked") el.checked = Boolean(value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
+  return fill(el, children);
 }
 
 const activeKeys = new Map();
@@ -59,7 +67,7 @@ export function keyboardGrid(grid, name, cols) {
 export function rerender(container, build) {
   const focused = document.activeElement;
   const key = focused && container.contains(focused) ? focused.dataset.key || focused.id : null;
-  container.replaceChildren(...[build()].flat());
+  fill(container, build());
   if (!key) return;
   const again = container.querySelector(`[data-key="${CSS.escape(key)}"]`) ||
     (focused.id ? document.getElementById(focused.id) : null);

@@ -1,7 +1,7 @@
 // A game page: joining, the host's start, whose turn, the board of the game's module,
 // live updates, the final score and a step-through of the finished game.
 import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
-import { h, rerender } from "./dom.js";
+import { fill, h, rerender } from "./dom.js";
 import { clockTime, joined, num, t } from "./i18n.js";
 import { follow } from "./live.js";
 import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
@@ -10,6 +10,8 @@ const LOG_SIZE = 40;
 const MIN_PLAYERS = 2; // both games start with 2 players or more
 const NEXT_GAME_POLL_MS = 3000; // a finished game's page looks for a rematch (its stream has ended)
 const NEXT_GAME_POLL_FOR_MS = 10 * 60 * 1000; // as long as a rematch holds the seats
+// The bot levels a host may seat, weakest first (the API's `bot` of a join; docs/bots.md).
+const BOT_LEVELS = ["random", "greedy", "medium", "strong"];
 const STATUS_TEXT = { bot: "game.seat.bot", abandoned: "game.seat.abandoned", resigned: "game.seat.resigned" };
 const statusText = (status) => (STATUS_TEXT[status] ? t(STATUS_TEXT[status]) : status);
 
@@ -80,7 +82,7 @@ class GamePage {
       history = await this.loadHistory();
       await this.load();
     } catch (error) {
-      this.main.replaceChildren(h("h1", {}, t("game.not_available")),
+      fill(this.main, h("h1", {}, t("game.not_available")),
         h("p", { class: "problem" }, error.message), h("p", {}, h("a", { href: "/play" }, t("game.back"))));
       return;
     }
@@ -132,14 +134,14 @@ class GamePage {
       if (!next) {
         const made = await call("POST", `/games/${encodeURIComponent(this.id)}/rematch`, { token: this.token });
         next = made.game_id;
-        if (made.host_token) saveSeat(this.config.game, next, { host: made.host_token });
+        if (made.host_token) saveSeat(this.config.game, next, { host: made.host_token, rematch: true, whenFull: true });
       }
       const held = loadSeat(this.config.game, next);
       if (!(held && held.token)) {
         try {
           const joined = await call("POST", `/games/${encodeURIComponent(next)}/players`, { token: this.token, body: {} });
           const name = joined.game.players.find((p) => p.seat === joined.seat);
-          saveSeat(this.config.game, next, { seat: joined.seat, token: joined.token, name: name ? name.name : "", whenFull: true });
+          saveSeat(this.config.game, next, { seat: joined.seat, token: joined.token, name: name ? name.name : "", whenFull: true, rematch: true });
         } catch (error) {
           // Already back in it (another tab, or the player key took the seat): go there.
           if (!(error instanceof Problem && error.code === "already-seated")) throw error;
@@ -371,7 +373,9 @@ class GamePage {
     }
     if (v.status === "cancelled") return t("game.turn.cancelled");
     if (v.status === "finished") {
-      const winners = (v.result.winners || []).map((s) => this.name(s));
+      const resigned = new Set((v.result.standings || []).filter((s) => s.resigned).map((s) => s.seat));
+      const winners = (v.result.winners || []).filter((s) => !resigned.has(s)).map((s) => this.name(s));
+      if (!winners.length && resigned.size) return t("game.turn.over_resigned");
       return t("game.turn.over", { count: winners.length, winners: joined(winners) });
     }
     if (this.myTurn) return t("game.turn.yours", { hint: this.rules.hint(this.context()) });
@@ -384,7 +388,7 @@ class GamePage {
     const text = this.turnText();
     if (status.dataset.text !== text) {
       status.dataset.text = text;
-      status.replaceChildren(h("span", { id: "turn", class: this.myTurn ? "mine" : "" }, text),
+      fill(status, h("span", { id: "turn", class: this.myTurn ? "mine" : "" }, text),
         h("span", { class: "status-side" },
           // role=timer is not announced every second; the time is in view in the sticky bar.
           h("span", { id: "clock", class: "clock", role: "timer", "aria-label": t("game.clock.label"), hidden: true }),
@@ -398,7 +402,7 @@ class GamePage {
 
   renderLinks() {
     const here = `${location.origin}/play?game=${encodeURIComponent(this.id)}`;
-    document.getElementById("links").replaceChildren(
+    fill(document.getElementById("links"),
       h("a", { href: "/play" }, t("nav.lobby")),
       h("a", { href: `${here}&watch=1`, id: "watch-link" }, t("nav.spectator")),
       h("a", { href: howtoLink(this.id), id: "howto-link" }, t("nav.howto")),
@@ -417,6 +421,9 @@ class GamePage {
         parts.push(h("div", { class: "share" },
           h("label", { for: "join-link" }, unlisted ? t("game.seat.invite_private") : t("game.seat.invite")),
           h("input", { id: "join-link", readonly: true, value: joinLink, onfocus: (e) => e.target.select() })));
+      } else if (this.record && this.record.rematch) {
+        // A rematch holds its seats for the last game's players: nobody needs an invite.
+        parts.push(h("p", { id: "held-note" }, t("game.seat.held_note")));
       } else if (unlisted) {
         parts.push(h("p", { id: "private-note" }, t("game.seat.private_note")));
       }
@@ -438,8 +445,8 @@ class GamePage {
       if (this.record && this.record.host && v.players.length < v.options.players) {
         const bot = h("form", { id: "add-bot-form", class: "inline" },
           h("label", { for: "bot-kind" }, t("game.seat.bot_label")),
-          h("select", { id: "bot-kind", name: "bot" },
-            h("option", { value: "greedy" }, t("game.seat.bot_greedy")), h("option", { value: "random" }, t("game.seat.bot_random"))),
+          h("select", { id: "bot-kind", name: "bot" }, BOT_LEVELS.map((level) =>
+            h("option", { value: level, selected: level === "greedy" }, t(`game.seat.bot_level.${level}`)))),
           h("button", { type: "submit", id: "add-bot" }, t("game.seat.add_bot")));
         bot.addEventListener("submit", (event) => { event.preventDefault(); this.addBot(bot.elements.bot.value); });
         parts.push(bot);
@@ -514,7 +521,9 @@ class GamePage {
       h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.result.rank")), h("th", { scope: "col" }, t("board.player")),
         h("th", { scope: "col", class: "num" }, t("game.result.total")), rated.size ? h("th", { scope: "col", class: "num" }, t("board.rating")) : null)),
         h("tbody", {}, v.result.standings.map((s) => h("tr", {},
-          h("td", {}, num(s.rank)), h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, num(s.total)),
+          // Resigned seats share the last place: they say so rather than show a rank.
+          h("td", { dataset: { rank: s.resigned ? "resigned" : String(s.rank) } }, s.resigned ? t("game.result.resigned") : num(s.rank)),
+          h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, num(s.total)),
           rated.size ? this.ratingCell(rated.get(s.seat)) : null)))),
       rated.size ? h("p", { class: "hint" }, t("game.result.rating_hint"), " ",
         h("a", { href: leaderboardLink() }, t("nav.leaderboard"))) : null);

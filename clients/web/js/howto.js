@@ -3,7 +3,7 @@
 // howto.<game>.<section>: "title" is the section's heading, "pN" a paragraph and "liN"
 // an item of a list; sections and items come in the catalog's order.
 import { howtoLink } from "./api.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { keysUnder, t } from "./i18n.js";
 
 function section(name, keys) {
@@ -35,11 +35,11 @@ export function showHowto(config) {
   }
   const intro = sections.get("intro") || [];
   sections.delete("intro");
-  document.getElementById("links").replaceChildren(
+  fill(document.getElementById("links"),
     h("a", { href: "/play" }, t("nav.lobby")),
     back ? h("a", { href: `/play?${new URLSearchParams({ game: back })}`, id: "back-to-game" }, t("howto.back_game")) : null,
     h("a", { href: howtoLink(), id: "howto-link", "aria-current": "page" }, t("nav.howto")));
-  document.getElementById("main").replaceChildren(
+  fill(document.getElementById("main"),
     h("article", { class: "howto", id: "howto", dataset: { game } },
       h("h1", {}, t("howto.title", { title: config.title })),
       intro.map((key) => h("p", { class: "lead" }, t(key))),

@@ -1,8 +1,10 @@
 // Ratings: this service's leaderboard (GET /leaderboards/{game}, paged with its cursor)
 // and a player's profile (GET /players/{id}). A rating is shown as its display value,
-// the ordinal (mu - 3 sigma), with mu ± sigma in small text.
+// the ordinal (mu - 3 sigma), with mu ± sigma in small text, both explained in words;
+// the leaderboard says how many rated games a player needs to show on it (from
+// /play/config.json: the API does not say).
 import { call, howtoLink, loadPlayer } from "./api.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { dec1, num, percent, t } from "./i18n.js";
 
 const PAGE = 25;
@@ -14,8 +16,23 @@ const share = (value) => percent(value);
 export const leaderboardLink = () => "/play?leaderboard=1";
 export const profileLink = (id) => `/play?${new URLSearchParams({ player: id })}`;
 
+/** What a rating is, in words: the same on the leaderboard and a profile. */
+const explained = () => [h("p", { class: "hint", id: "rating-about" }, t("board.about")),
+  h("p", { class: "hint", id: "rating-numbers" }, t("board.numbers"))];
+
+/** The player's own way to the leaderboard: rated games played, and how many more it needs. */
+async function progress(config, me, note) {
+  if (!me || !Number.isInteger(config.leaderboard_min_games)) return;
+  let profile;
+  try { profile = await call("GET", `/players/${encodeURIComponent(me.id)}`); } catch { return; }
+  const rating = profile.ratings[config.game];
+  const games = rating ? rating.games : 0;
+  const left = config.leaderboard_min_games - games;
+  if (left > 0) note.textContent = t("board.progress", { games, left });
+}
+
 function links() {
-  document.getElementById("links").replaceChildren(
+  fill(document.getElementById("links"),
     h("a", { href: "/play" }, t("nav.lobby")),
     h("a", { href: howtoLink(), id: "howto-link" }, t("nav.howto")),
     h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
@@ -39,7 +56,10 @@ export async function showLeaderboard(config) {
   const me = loadPlayer();
   const body = h("tbody", { id: "board-rows" });
   const more = h("button", { type: "button", id: "board-more", class: "quiet", hidden: true }, t("board.more"));
+  const least = config.leaderboard_min_games;
   const note = h("p", { id: "board-note" });
+  const mine = h("p", { id: "board-progress" });
+  const rule = h("p", { id: "board-rule", hidden: true }, t("board.min_games", { n: least }));
   const table = h("table", { class: "leaderboard", id: "leaderboard" },
     h("caption", { class: "sr" }, t("board.caption", { title: config.title })),
     h("thead", {}, h("tr", {},
@@ -59,7 +79,8 @@ export async function showLeaderboard(config) {
       body.append(...page.entries.map((entry) => row(entry, me)));
       cursor = page.next_cursor;
       more.hidden = !cursor;
-      note.textContent = body.children.length ? "" : t("board.nobody");
+      note.textContent = body.children.length ? "" : t("board.nobody", { n: least });
+      rule.hidden = !body.children.length; // an empty board's note says the rule and why
     } catch (error) {
       note.textContent = error.message;
       note.className = "problem";
@@ -67,13 +88,13 @@ export async function showLeaderboard(config) {
     more.disabled = false;
   };
   more.addEventListener("click", load);
-  main.replaceChildren(
+  fill(main,
     h("h1", {}, t("board.heading", { title: config.title })),
     h("section", { class: "card-panel board-panel", "aria-labelledby": "board-title" },
       h("h2", { id: "board-title" }, t("board.title")),
-      h("p", { class: "hint" }, t("board.about")),
-      table, note, more));
-  await load();
+      explained(),
+      rule, mine, table, note, more));
+  await Promise.all([load(), progress(config, me, mine)]);
   document.body.dataset.view = "leaderboard";
 }
 
@@ -85,7 +106,7 @@ export async function showProfile(config, playerId) {
   try {
     profile = await call("GET", `/players/${encodeURIComponent(playerId)}`);
   } catch (error) {
-    main.replaceChildren(h("h1", {}, t("profile.not_found")), h("p", { class: "problem" }, error.message),
+    fill(main, h("h1", {}, t("profile.not_found")), h("p", { class: "problem" }, error.message),
       h("p", {}, h("a", { href: leaderboardLink() }, t("profile.back"))));
     document.body.dataset.view = "profile";
     return;
@@ -93,7 +114,7 @@ export async function showProfile(config, playerId) {
   document.title = t("page.title.profile", { title: config.title, name: profile.name });
   const me = loadPlayer();
   const games = Object.entries(profile.ratings);
-  main.replaceChildren(
+  fill(main,
     h("h1", { id: "profile-name", class: "who" }, profile.name, me && me.id === profile.id ? t("common.you") : ""),
     h("section", { class: "card-panel board-panel", id: "profile", "aria-labelledby": "profile-title", dataset: { player: profile.id } },
       h("h2", { id: "profile-title" }, t("profile.ratings")),
@@ -110,6 +131,7 @@ export async function showProfile(config, playerId) {
             h("td", { class: "num" }, num(r.games)),
             h("td", { class: "num" }, share(r.win_share))))))
         : h("p", {}, t("profile.none")),
+      explained(),
       h("p", {}, h("a", { href: leaderboardLink() }, t("board.heading", { title: config.title })))));
   document.body.dataset.view = "profile";
 }

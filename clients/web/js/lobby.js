@@ -2,7 +2,7 @@
 // with a player (POST /players, its key kept in localStorage): "My games" with their
 // your-turn badges and a quick match.
 import { apiBase, call, gameLink, howtoLink, loadPlayer, loadSeat, mySeats, saveSeat, savePlayer } from "./api.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 import { ago, joined, t } from "./i18n.js";
 import { leaderboardLink } from "./leaderboard.js";
 
@@ -261,7 +261,10 @@ function playerForm(config, say) {
   return form;
 }
 
-/** The player's games in this service (GET /players/me/games), newest activity first. */
+/**
+ * The player's games in this service (GET /players/me/games), newest activity first:
+ * the section, and the ids it lists (not listed again under "in this browser").
+ */
 async function myGames(config, player) {
   const section = h("section", { class: "card-panel", "aria-labelledby": "my-games-title", id: "my-games-panel" },
     h("h2", { id: "my-games-title" }, t("lobby.mine.title", { name: player.name })));
@@ -270,11 +273,11 @@ async function myGames(config, player) {
     ({ games } = await call("GET", "/players/me/games?limit=20", { token: player.key }));
   } catch (error) {
     section.append(h("p", { class: "problem" }, error.message));
-    return section;
+    return { section, ids: new Set() };
   }
   if (!games.length) {
     section.append(h("p", {}, t("lobby.mine.none")));
-    return section;
+    return { section, ids: new Set() };
   }
   section.append(h("ul", { class: "games", id: "my-games" }, games.map((g) => {
     const others = joined(g.players.map((p) => (p.bot ? t("lobby.row.bot", { name: p.name }) : p.name))) || t("lobby.mine.nobody");
@@ -287,7 +290,7 @@ async function myGames(config, player) {
         h("a", { href: gameLink(g.id), class: "button" }, g.my_turn ? t("lobby.mine.play") : t("lobby.row.open_game"),
           h("span", { class: "sr" }, t("lobby.row.sr_game", { id: g.id })))));
   })));
-  return section;
+  return { section, ids: new Set(games.map((g) => g.id)) };
 }
 
 /** POST /matches: a seat at the oldest open public table with these options, or a new one. */
@@ -339,26 +342,27 @@ export async function showLobby(config) {
   const main = document.getElementById("main");
   const alert = document.getElementById("alert");
   const say = (text) => { alert.textContent = text; };
-  const mine = mySeats(config.game).slice(0, 10);
   const player = loadPlayer();
   const [open, running, games] = await Promise.all([
     listSection(config, "open", t("lobby.list.open")),
     listSection(config, "running", t("lobby.list.running")),
-    player ? myGames(config, player) : null,
+    player ? myGames(config, player) : { section: null, ids: new Set() },
   ]);
-  document.getElementById("links").replaceChildren(
+  // This browser's other games: those "My games" does not list already.
+  const mine = mySeats(config.game).filter((m) => !games.ids.has(m.id)).slice(0, 10);
+  fill(document.getElementById("links"),
     h("a", { href: howtoLink(), id: "howto-link" }, t("nav.howto")),
     h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
-  main.replaceChildren(
+  fill(main,
     h("h1", {}, t("lobby.heading", { title: config.title })),
-    games, // first, across the page: where it is the player's turn
+    games.section, // first, across the page: where it is the player's turn
     h("div", { class: "lobby" },
       h("div", { class: "forms" },
         player ? quickMatch(config, say, player) : playerForm(config, say),
         createForm(config, say, player)),
       h("div", { class: "lists" },
         mine.length ? h("section", { class: "card-panel", "aria-labelledby": "mine" },
-          h("h2", { id: "mine" }, t("lobby.browser.title")),
+          h("h2", { id: "mine" }, player ? t("lobby.browser.others") : t("lobby.browser.title")),
           h("ul", { class: "games" }, mine.map((m) => h("li", { class: "game-row" },
             h("span", { class: "game-id" }, m.id),
             h("span", {}, m.name ? t("lobby.browser.as", { name: m.name }) : t("lobby.browser.host")),

@@ -2,13 +2,13 @@
 // game page, the leaderboard, a profile or the game's "How to play".
 import { LANGUAGES, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import { setBase } from "./api.js";
-import { h } from "./dom.js";
+import { fill, h } from "./dom.js";
 
 /** The switch in the header: the language is kept in this browser (localStorage). */
 function languageSwitch() {
   const select = h("select", { id: "lang", "aria-label": t("page.language"), onchange: (e) => setLanguage(e.target.value) },
     Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, lang: code, selected: code === language() }, name)));
-  document.getElementById("language").replaceChildren(select);
+  fill(document.getElementById("language"), select);
 }
 
 async function main() {
@@ -48,5 +48,5 @@ async function main() {
 
 main().catch((error) => {
   const where = document.getElementById("main");
-  where.replaceChildren(h("p", { class: "problem" }, t("page.broken", { message: error.message })));
+  fill(where, h("p", { class: "problem" }, t("page.broken", { message: error.message })));
 });

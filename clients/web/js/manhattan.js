@@ -294,9 +294,9 @@ export function renderScore(ctx, score) {
     const card = round.promo_scored || round.promo;
     return card ? t("manhattan.score.promo_named", { card: promoName(card) }) : text;
   };
-  return h("table", { class: "scores" },
+  return h("table", { class: "scores", dataset: { seats: String(seats.length) } },
     h("thead", {}, h("tr", {}, h("th", { scope: "col", class: "round-col" }, t("manhattan.score.round")), h("th", { scope: "col", class: "category-col" }, t("manhattan.score.category")),
-      seats.map((s) => h("th", { scope: "col" }, ctx.tag(s))))),
+      seats.map((s) => h("th", { scope: "col", class: "seat-col" }, ctx.tag(s))))),
     h("tbody", {}, score.rounds.map((round) => categories.map((key, i) =>
       h("tr", {}, i === 0 ? h("th", { scope: "row", rowspan: categories.length }, num(round.round)) : null,
         h("td", {}, label(round, key)),

@@ -338,8 +338,8 @@ export function renderScore(ctx, score) {
     ["house_points", t("windcity.score.house_points")],
     ["money", score.score_money === false ? t("windcity.score.money_uncounted") : t("windcity.score.money")], ["total", t("game.result.total")],
   ];
-  return h("table", { class: "scores" },
-    h("thead", {}, h("tr", {}, h("td", { class: "corner" }), score.seats.map((s) => h("th", { scope: "col" }, ctx.tag(s.seat))))),
+  return h("table", { class: "scores", dataset: { seats: String(score.seats.length) } },
+    h("thead", {}, h("tr", {}, h("td", { class: "corner" }), score.seats.map((s) => h("th", { scope: "col", class: "seat-col" }, ctx.tag(s.seat))))),
     h("tbody", {}, rows.map(([key, label]) => h("tr", { class: key === "total" ? "total" : "" },
       h("th", { scope: "row" }, label),
       score.seats.map((s) => h("td", { class: "num", dataset: { seat: String(s.seat), key } }, num(s[key])))))));
