@@ -14,7 +14,6 @@ May import the games layer's own modules (document, errors, tokens).
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from shared.games import tokens
 from shared.games.document import GameDoc
@@ -22,12 +21,6 @@ from shared.games.errors import Forbidden
 
 PUBLIC, UNLISTED = "public", "unlisted"
 BY_HOST, WHEN_FULL = "host", "when_full"
-
-
-def settings_of(options: dict[str, Any]) -> tuple[str, str]:
-    """Take ``visibility`` and ``start`` out of a create's options (their defaults when
-    absent; the schema has checked the values)."""
-    return options.pop("visibility", None) or PUBLIC, options.pop("start", None) or BY_HOST
 
 
 def new_invite() -> tuple[str, str]:
