@@ -208,7 +208,7 @@ OPTIONS: tuple[KitOption, ...] = (
         "webhook",
         Record("webhook"),
         "Call this URL on game events (Standard Webhooks).",
-        example={"url": "https://example.com/hook"},
+        example={"url": "http://127.0.0.1:8080/hook"},
         key="webhooks",
         plain=False,
     ),
