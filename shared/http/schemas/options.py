@@ -54,7 +54,7 @@ class KitOptionsMeta(SchemaMeta):
 
     @classmethod
     def get_declared_fields(
-        mcs,  # noqa: N804
+        cls,
         klass: SchemaMeta,
         cls_fields: list[tuple[str, fields.Field[Any]]],
         inherited_fields: list[tuple[str, fields.Field[Any]]],
