@@ -35,7 +35,7 @@ def field_of(option: KitOption, players: tuple[int, int]) -> fields.Field[Any]:
     low, high = players
     metadata: dict[str, Any] = {"description": option.doc.format(minimum=low, maximum=high)}
     if option.doc_default and option.default is not None:
-        metadata["doc_default"] = option.default
+        metadata["default"] = option.default
     if isinstance(kind, Seats):
         return Int(load_default=high, validate=validate.Range(low, high), metadata=metadata)
     if isinstance(kind, Whole):
