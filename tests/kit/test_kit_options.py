@@ -54,6 +54,8 @@ def test_every_game_takes_every_kit_option_as_declared(make_app, game):
         assert option.name in created, f"{game}: POST /games lacks {option.name}"
         expected = option.doc.format(minimum=low, maximum=high)
         assert created[option.name]["description"] == expected, (game, option.name)
+        if option.doc_default and option.default is not None:
+            assert created[option.name]["default"] == option.default, (game, option.name)
     assert next(iter(created)) == "players"
     matched = _request_schema(spec, "/matches")["properties"]
     kit_names = {o.name for o in OPTIONS}
