@@ -10,34 +10,20 @@ from shared.http.schemas import (
     Bool,
     EventBase,
     Int,
+    KitOptionsSchema,
     MoveUnion,
-    clock_field,
     event_type,
     int_list,
-    players_field,
-    rated_field,
-    seed_field,
-    start_field,
-    takeover_field,
     type_field,
-    visibility_field,
 )
-from shared.webhooks.schemas import game_webhook_field
 
 
-class ManhattanOptionsSchema(Schema):
-    players = players_field(2, 4)
+class ManhattanOptionsSchema(KitOptionsSchema):
+    PLAYERS = (2, 4)
     six_rounds = Bool(
         load_default=False, metadata={"description": "6 rounds of 4 pieces (else 4 of 6)."}
     )
     promo_cards = Bool(load_default=False, metadata={"description": "Use the promotion cards."})
-    seed = seed_field()
-    clock = clock_field()
-    takeover = takeover_field()
-    visibility = visibility_field()
-    start = start_field()
-    rated = rated_field()
-    webhook = game_webhook_field()
 
 
 class SelectSchema(Schema):

@@ -18,19 +18,12 @@ from shared.http.schemas import (
     Bool,
     EventBase,
     Int,
+    KitOptionsSchema,
     MoveUnion,
-    clock_field,
     event_type,
     int_list,
-    players_field,
-    rated_field,
-    seed_field,
-    start_field,
-    takeover_field,
     type_field,
-    visibility_field,
 )
-from shared.webhooks.schemas import game_webhook_field
 
 SQUARE = validate.Regexp(r"^[A-L]([1-9]|1[0-9]|2[0-4])$", error="Not a square (A1..L24).")
 
@@ -46,20 +39,13 @@ def squares(description: str, **kwargs: Any) -> fields.List:
     )
 
 
-class WindCityOptionsSchema(Schema):
-    players = players_field(MIN_PLAYERS, MAX_PLAYERS)
+class WindCityOptionsSchema(KitOptionsSchema):
+    PLAYERS = (MIN_PLAYERS, MAX_PLAYERS)
     play_area = fields.String(
         load_default=DEFAULTS["play_area"], validate=validate.OneOf(PLAY_AREAS)
     )
     score_money = Bool(load_default=DEFAULTS["score_money"])
     max_turns = Int(load_default=DEFAULTS["max_turns"], validate=validate.Range(*MAX_TURNS_RANGE))
-    seed = seed_field()
-    clock = clock_field()
-    takeover = takeover_field()
-    visibility = visibility_field()
-    start = start_field()
-    rated = rated_field()
-    webhook = game_webhook_field()
 
 
 class PlaceHurricaneSchema(Schema):

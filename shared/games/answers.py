@@ -7,20 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import Choice
-from shared.games import history, privacy, seats
+from shared.games import history, options, privacy, seats
 from shared.games.base import OVER, RUNNING, Context, not_found
 from shared.games.document import GameDoc, from_store, started
 from shared.store import History, LegacyLog
-
-
-def kit_options(doc: GameDoc) -> dict[str, Any]:
-    """The kit's options a view echoes when the game has them: ``clock``, and
-    ``takeover`` when not the default (so a view of a game without them stays as it
-    was)."""
-    out: dict[str, Any] = {"clock": doc["clock"]} if doc.get("clock") else {}
-    if "takeover" in doc:
-        out["takeover"] = doc["takeover"]
-    return out
 
 
 def players(doc: GameDoc) -> list[dict[str, Any]]:
@@ -34,7 +24,7 @@ def public(doc: GameDoc) -> dict[str, Any]:
         "game": doc["game"],
         "status": doc["status"],
         "version": doc["version"],
-        "options": {"players": doc["seats"], **kit_options(doc), **doc["options"]},
+        "options": {**options.shown(doc), **doc["options"]},
         "players": players(doc),
         # documents stored before seed commitments have neither (null, false)
         "seed_commitment": doc.get("seed_commitment"),

@@ -10,9 +10,18 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Engine, RuleError
-from shared.games import fairness, names, records, rematch, seats, tables, tokens
+from shared.games import (
+    fairness,
+    names,
+    records,
+    rematch,
+    seats,
+    tables,
+    tokens,
+)
+from shared.games import options as kit_options
 from shared.games.access import require_host, seat_of_player
-from shared.games.answers import kit_options, players
+from shared.games.answers import players
 from shared.games.base import (
     CANCELLED,
     OPEN,
@@ -59,14 +68,15 @@ class Lifecycle:
         webhook: WebhookEntry | None = None,
         host_player: str | None = None,
         game_id: str | None = None,
-        bots_after: int | None = None,
         held: list[HeldSeat] | None = None,
         bots: list[PlayerEntry] | None = None,
         pool: str | None = None,
     ) -> tuple[GameDoc, str, str | None]:
-        """A new open game and its host token. ``players`` (seat count, default the
-        engine's maximum) and ``seed`` (default random) are the kit's; the rest are the
-        engine's options, checked now by a trial setup so a bad mix fails at once.
+        """A new open game and its host token. ``options``: the kit's (declared in
+        shared/games/options.py) and the engine's, checked now by a trial setup so a bad
+        mix fails at once. ``players`` (seat count, default the engine's maximum),
+        ``seed`` (default random) and ``clock`` are stored here, the plain kit options by
+        :func:`kit_options.store`.
         ``owner``: who creates it, the id of an API key or the creator's address
         (``addr:<address>``; see the HTTP layer's ``apikeys`` middleware). The worker
         shares itself fairly between owners; a key's games are also listed and counted
@@ -76,20 +86,17 @@ class Lifecycle:
         (``None`` for a public game).
         ``host_player``: the player creating it, who may then act as its host too.
         ``game_id``: the id to create it with (a quick match's claimed table; default a
-        fresh one), ``pool`` its pool; ``bots_after``: bots fill its empty seats and
-        start it this many seconds after its creation (the worker,
+        fresh one), ``pool`` its pool; its ``bots_after`` option: bots fill its empty seats
+        and start it this many seconds after its creation (the worker,
         shared/games/matches.py). ``held`` and
         ``bots``: a rematch's seats kept for the last game's players, and its bot seats,
         seated at once (shared/games/rematch.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
-        options = dict(options)
-        count = options.pop("players", None) or engine.MAX_PLAYERS
-        seed = options.pop("seed", None)
+        kit, options = kit_options.split(options)
+        count = kit.get("players") or engine.MAX_PLAYERS
+        seed = kit.get("seed")
         salt = commitment = None
-        clock = self._check_clock(options.pop("clock", None))
-        visibility, start = tables.settings_of(options)
-        rated = options.pop("rated", None)
-        takeover = seats.check_takeover(options.pop("takeover", None))
+        clock = self._check_clock(kit.get("clock"))
         if seed is None:
             seed, salt, commitment = fairness.new_seed()
         elif not settings.get("ALLOW_CHOSEN_SEED", True):
@@ -131,16 +138,10 @@ class Lifecycle:
             doc["owner"] = owner
         if host_player is not None:
             doc["host_player"] = host_player
+        kit_options.store(doc, kit)
         invite = None
-        if visibility == tables.UNLISTED:
+        if not tables.is_listed(doc):
             invite, doc["invite"] = tables.new_invite()
-            doc["visibility"] = "unlisted"
-        if start == tables.WHEN_FULL:
-            doc["start"] = "when_full"
-        if takeover is not None:
-            doc["takeover"] = takeover
-        if rated is not None:
-            doc["rated"] = bool(rated)
         if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
             doc["webhooks"] = [webhook]
         if held:
@@ -148,12 +149,11 @@ class Lifecycle:
         if pool is not None:
             doc["pool"] = pool
         due: int | bool = False
-        if bots_after is not None:
-            doc["bots_after"] = bots_after
-            due = seats.parse_ms(now) + bots_after * 1000
+        if "bots_after" in doc:
+            due = seats.parse_ms(now) + doc["bots_after"] * 1000
         created = {
             "type": "game_created",
-            "options": {"players": count, **kit_options(doc), **options},
+            "options": {**kit_options.shown(doc), **options},
         }
         event = {**created, "version": 1, "id": event_id(1, 0)}
         written = records.first_write(doc, [created])
@@ -185,10 +185,7 @@ class Lifecycle:
             raise Invalid.field(
                 "json", "clock", detail, "Out of range.", low=low, high=seats.MAX_TURN_SECONDS
             )
-        return {
-            "turn_seconds": clock["turn_seconds"],
-            "max_timeouts": clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS),
-        }
+        return kit_options.clock_of(clock)
 
     def join(
         self,

@@ -2,12 +2,14 @@
 for and a free seat, or open one (shared/store/matchmaking.py keeps the pools).
 
 A pool holds the tables of one tenant (the API key that made the player; none without
-keys) and one set of options: ``players``, ``clock``, ``takeover``, the engine's options
-and ``bots_after``, as canonical JSON (sorted keys, defaults filled in; ``takeover`` and
-``tenant`` only when set, so older pools keep their names), whose SHA-256 (16 hex
-digits) names it. One script call claims a seat atomically, so tables are opened one at
-a time per pool and a crowd fills exactly as many as it needs. The claimer of a new
-table creates its game with that id (public, ``start: when_full``, its ``pool`` named);
+keys) and one set of options: the engine's and the kit's declared with
+``match="pool"`` or ``"only"`` (``players``, ``clock``, ``takeover``, ``bots_after``:
+shared/games/options.py), as canonical JSON (sorted keys, in their stored form; an option
+unset is left out unless ``pool_always``, so older pools keep their names), whose
+SHA-256 (16 hex digits) names it. One script call claims a seat atomically, so tables
+are opened one at a time per pool and a crowd fills exactly as many as it needs. The
+claimer of a new table creates its game with that id (public, ``start: when_full``, its
+``pool`` named);
 every claimer then joins it as the player, by the game's own compare-and-set write,
 which starts the game with its last seat. A table has no host anyone holds: a seat
 freed while it waits (a leave, an erasure) puts it back in its pool
@@ -28,6 +30,7 @@ from typing import Any
 
 from shared.engine import RuleError
 from shared.games import CANCELLED, OPEN, Games, Outcome, names, seats, tables, tokens
+from shared.games import options as kit_options
 from shared.games.access import seat_of_player
 from shared.games.document import GameDoc
 from shared.games.errors import Conflict, Invalid, NotFound
@@ -42,27 +45,18 @@ CREATE_WAIT_STEP = 0.02
 BOT = "greedy"
 
 
-KIT_OPTIONS = ("players", "clock", "takeover")
-"""The kit's options of a match request; the rest are the engine's."""
-
-
-def canonical(
-    engine_options: dict[str, Any],
-    players: int,
-    clock: Any,
-    bots_after: Any,
-    takeover: str | None = None,
-    tenant: str = "",
-) -> str:
+def canonical(engine_options: dict[str, Any], kit: dict[str, Any], tenant: str = "") -> str:
     """The canonical JSON of a table's options and tenant (what makes two requests
-    "equal"); ``takeover``: ``None`` for the default level and ``tenant``: ``""`` for
-    none (then not in the JSON at all)."""
-    table = {"options": engine_options, "players": players, "clock": clock, "bots": bots_after}
-    if takeover is not None:
-        table["takeover"] = takeover
+    "equal"): the engine's, the kit's part of the pool key
+    (:func:`kit_options.pool_values`), and ``tenant`` when there is one."""
+    table = {"options": engine_options, **kit}
     if tenant:
         table["tenant"] = tenant
     return json.dumps(table, sort_keys=True, separators=(",", ":"))
+
+
+def _named(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def pool_of(doc: GameDoc) -> str:
@@ -70,18 +64,15 @@ def pool_of(doc: GameDoc) -> str:
     were named in it: its options')."""
     if "pool" in doc:
         return doc["pool"]
-    options = canonical(
-        doc["options"], doc["seats"], doc["clock"], doc.get("bots_after"), doc.get("takeover")
-    )
-    return hashlib.sha256(options.encode()).hexdigest()[:16]
+    return _named(canonical(doc["options"], kit_options.pool_values(lambda o: o.read(doc))))
 
 
-def _pool(options: dict[str, Any], bots_after: int | None, tenant: str) -> str:
-    engine_options = {k: v for k, v in options.items() if k not in KIT_OPTIONS}
-    takeover = seats.check_takeover(options.get("takeover"))
-    clock = options.get("clock")
-    text = canonical(engine_options, options["players"], clock, bots_after, takeover, tenant)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def _pool(options: dict[str, Any], tenant: str) -> str:
+    """The pool of a match request's ``options`` (the kit's and the engine's) for the
+    player's ``tenant``."""
+    kit, engine_options = kit_options.split(options)
+    values = kit_options.pool_values(lambda o: o.stored(kit.get(o.name)))
+    return _named(canonical(engine_options, values, tenant))
 
 
 def quick_match(
@@ -100,18 +91,14 @@ def quick_match(
     matched as stored: absent and the default level are the same table."""
     engine, store, settings = games.engine, games.store, games.settings
     options = {"players": engine.MAX_PLAYERS, **options}
-    if options.get("clock") is not None:
-        clock = options["clock"]
-        turn, most = clock["turn_seconds"], clock.get("max_timeouts", seats.DEFAULT_MAX_TIMEOUTS)
-        options["clock"] = {"turn_seconds": turn, "max_timeouts": most}
-    else:
-        options.pop("clock", None)
-    engine_options = {k: v for k, v in options.items() if k not in KIT_OPTIONS}
+    if bots_after is not None:
+        options["bots_after"] = bots_after
+    _, engine_options = kit_options.split(options)
     try:  # a bad mix is refused before any table is opened for it
         engine.setup(options["players"], dict(engine_options), 0)
     except RuleError as error:
         raise Invalid(error.code, error.template, **error.params) from error
-    pool = _pool(options, bots_after, tenant)
+    pool = _pool(options, tenant)
     for _ in range(CLAIMS):
         now = seats.now_ms()
         oldest, ttl = tables.pool_bounds(settings, now)
@@ -124,7 +111,6 @@ def quick_match(
                     {**options, "start": tables.WHEN_FULL},
                     owner,
                     game_id=table,
-                    bots_after=bots_after,
                     pool=pool,
                 )
             except Exception:

@@ -18,6 +18,7 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from shared.games import options as kit_options
 from shared.games import seats, tables, tokens
 from shared.games.access import require_seat
 from shared.games.base import OVER, Outcome
@@ -35,16 +36,9 @@ class _Taken(Exception):
 
 
 def next_options(doc: GameDoc) -> dict[str, Any]:
-    """The create options of the game after ``doc``: its own, without the seed."""
-    options: dict[str, Any] = {"players": doc["seats"], **doc["options"]}
-    if doc.get("clock"):
-        options["clock"] = doc["clock"]
-    if "takeover" in doc:
-        options["takeover"] = doc["takeover"]
-    if not tables.is_listed(doc):
-        options["visibility"] = tables.UNLISTED
-    options["start"] = tables.WHEN_FULL
-    return options
+    """The create options of the game after ``doc``: the kit's it carries
+    (shared/games/options.py) and the engine's; a fresh seed, and it starts when full."""
+    return {**kit_options.carried(doc), **doc["options"], "start": tables.WHEN_FULL}
 
 
 def holds_and_bots(doc: GameDoc, hold_seconds: int) -> tuple[list[HeldSeat], list[PlayerEntry]]:

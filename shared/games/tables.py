@@ -31,12 +31,6 @@ PUBLIC, UNLISTED = "public", "unlisted"
 BY_HOST, WHEN_FULL = "host", "when_full"
 
 
-def settings_of(options: dict[str, Any]) -> tuple[str, str]:
-    """Take ``visibility`` and ``start`` out of a create's options (their defaults when
-    absent; the schema has checked the values)."""
-    return options.pop("visibility", None) or PUBLIC, options.pop("start", None) or BY_HOST
-
-
 def new_invite() -> tuple[str, str]:
     """A fresh invite code (128 bits, URL-safe) and the hash the document keeps."""
     code = secrets.token_urlsafe(16)

@@ -30,14 +30,6 @@ class SeatWebhookSchema(Schema):
     )
 
 
-def game_webhook_field() -> fields.Nested:
-    """The ``webhook`` option of ``POST /games``: told of the whole game."""
-    return fields.Nested(
-        GameWebhookSchema,
-        metadata={"description": "Call this URL on game events (Standard Webhooks)."},
-    )
-
-
 def seat_webhook_field() -> fields.Nested:
     return fields.Nested(
         SeatWebhookSchema,

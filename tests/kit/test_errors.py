@@ -109,4 +109,5 @@ def test_options_schema_is_in_the_document(toy_client):
         "visibility",
         "start",
         "rated",
+        "webhook",
     }

@@ -279,17 +279,14 @@ def test_ttls_come_from_config(make_app, redis_client):
 
 def test_options_the_engine_refuses_are_a_422_problem(redis_client, redis_url):
     """The engine has the last word on options; its refusal is bad input, not a conflict."""
-    from marshmallow import Schema
-
     from shared.http.app import create_game_app
-    from shared.http.schemas import Int, players_field, seed_field
+    from shared.http.schemas import Int, KitOptionsSchema
     from tests.kit import toy_engine
     from tests.kit.toy_schemas import ToyMoveSchema
 
-    class LooseOptions(Schema):  # lets rounds=0 through to the engine
-        players = players_field(2, 4)
+    class LooseOptions(KitOptionsSchema):  # lets rounds=0 through to the engine
+        PLAYERS = (2, 4)
         rounds = Int(load_default=3)
-        seed = seed_field()
 
     app = create_game_app(
         toy_engine.ENGINE, LooseOptions, ToyMoveSchema, "loose", {"REDIS_URL": redis_url}

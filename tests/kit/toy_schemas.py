@@ -6,27 +6,15 @@ from marshmallow import Schema, validate
 
 from shared.http.schemas import (
     Int,
+    KitOptionsSchema,
     MoveUnion,
-    clock_field,
-    players_field,
-    rated_field,
-    seed_field,
-    start_field,
-    takeover_field,
     type_field,
-    visibility_field,
 )
 
 
-class ToyOptionsSchema(Schema):
-    players = players_field(2, 4)
+class ToyOptionsSchema(KitOptionsSchema):
+    PLAYERS = (2, 4)
     rounds = Int(load_default=3, validate=validate.Range(1, 10))
-    seed = seed_field()
-    clock = clock_field()
-    takeover = takeover_field()
-    visibility = visibility_field()
-    start = start_field()
-    rated = rated_field()
 
 
 class CallSchema(Schema):

@@ -1,6 +1,6 @@
-"""The building blocks of the schemas: strict JSON scalars, the options every game has
-(``players``, ``seed``, ``clock``, ``takeover``...), and the marks that document an
-answer's field with the game's own schema (:func:`payload`). Moves are
+"""The building blocks of the schemas: strict JSON scalars, the ``clock`` option's schema
+(the kit's options are built in :mod:`shared.http.schemas.options`), and the marks that
+document an answer's field with the game's own schema (:func:`payload`). Moves are
 :mod:`shared.http.schemas.moves`."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from typing import Any
 from flask import current_app, has_app_context
 from marshmallow import Schema, ValidationError, fields, validate
 
-SEED_MAX = 2**63 - 1
 TURN_SECONDS_MAX = 1209600
 STATUSES = ("open", "running", "finished", "cancelled")
 SEAT_STATUSES = ("active", "abandoned", "resigned", "bot")
@@ -45,26 +44,6 @@ class Bool(fields.Boolean):
         return value
 
 
-def players_field(minimum: int, maximum: int) -> Int:
-    """The ``players`` option: the number of seats (default: the most the game allows)."""
-    return Int(
-        load_default=maximum,
-        validate=validate.Range(minimum, maximum),
-        metadata={
-            "description": f"Number of seats, {minimum}-{maximum}; the host may "
-            f"start once at least {minimum} joined."
-        },
-    )
-
-
-def seed_field() -> Int:
-    """The ``seed`` option: makes the game reproducible; random when omitted."""
-    return Int(
-        validate=validate.Range(0, SEED_MAX),
-        metadata={"description": "Random seed (0..2^63-1); secret until the game is over."},
-    )
-
-
 def _turn_seconds(value: int) -> None:
     """``CLOCK_MIN_TURN_SECONDS`` (default 10; tests lower it) .. 14 days: a setting, so
     checked here against the app's config, and documented with the default."""
@@ -91,14 +70,6 @@ class ClockSchema(Schema):
     )
 
 
-def clock_field() -> fields.Nested:
-    """The ``clock`` option, the same for every game: turn deadlines (none when omitted)."""
-    return fields.Nested(
-        ClockSchema,
-        metadata={"description": "Turn clock; without it a game has no deadlines."},
-    )
-
-
 def payload(name: str, **kwargs: Any) -> fields.Raw:
     """A field documented by the game's ``<Game><name>`` component (its state, score,
     result, events, moves: see shared/http/openapi.py)."""
@@ -110,47 +81,3 @@ def payload(name: str, **kwargs: Any) -> fields.Raw:
 def timestamp(description: str) -> fields.String:
     """An RFC 3339 UTC timestamp with milliseconds, as the kit writes them."""
     return fields.String(required=True, metadata={"description": description, **TIMESTAMP})
-
-
-def visibility_field() -> fields.String:
-    """The ``visibility`` option, the same for every game (shared/games/tables.py)."""
-    return fields.String(
-        validate=validate.OneOf(["public", "unlisted"]),
-        metadata={
-            "description": "`public` (default): listed, anyone may join. `unlisted`: in no "
-            "listing; joining needs the invite code the create answer carries."
-        },
-    )
-
-
-def start_field() -> fields.String:
-    """The ``start`` option, the same for every game (shared/games/tables.py)."""
-    return fields.String(
-        validate=validate.OneOf(["host", "when_full"]),
-        metadata={
-            "description": "`host` (default): the host starts the game. `when_full`: the "
-            "join that takes the last seat starts it."
-        },
-    )
-
-
-def takeover_field() -> fields.String:
-    """The ``takeover`` option, the same for every game (shared/games/seats.py)."""
-    return fields.String(
-        validate=validate.OneOf(BOT_STRATEGIES),
-        metadata={
-            "description": "The bot level that plays a seat that times out, resigns or is "
-            "abandoned: `random`, `greedy`, `medium` or `strong` (default). Views show it "
-            "under `options.takeover` when it is not the default."
-        },
-    )
-
-
-def rated_field() -> fields.Boolean:
-    """The ``rated`` option, the same for every game (shared/games/ratings.py)."""
-    return fields.Boolean(
-        metadata={
-            "description": "Whether the game counts for its players' ratings. Default: "
-            "yes when every human seat is taken by a player (a player key), else no."
-        },
-    )
