@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import g
 
-from shared.games import players, privacy
+from shared.games import audience, players, privacy
 from shared.http.errors import invalid
 from shared.http.identity import current_player
 from shared.http.resources.blueprint import (
@@ -77,7 +77,8 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         player, fields = current_player()
-        body = {"player": players.profile(player, fields), "games": privacy.export(kit, player)}
+        exported = privacy.export(kit, audience.as_player(player))
+        body = {"player": players.profile(player, fields), "games": exported}
         return send(json_answer(body))
 
     @blp.route("/players/me", methods=["DELETE"])
