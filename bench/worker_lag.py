@@ -51,6 +51,7 @@ from bench.common import children, cpu_seconds, redis_server, start_workers
 from services.manhattan.app import create_app
 from shared import bots
 from shared.games import Games, history, seat_ops, seats
+from shared.games.audience import seated
 from shared.games.tokens import hash_token
 from shared.store import History
 
@@ -134,7 +135,7 @@ class Humans:
                 heapq.heappush(self.queue, (time.monotonic() + wait, n))
                 continue
             try:
-                kit.move(gid, digest, self.rng.choice(kit.legal_moves(doc, HUMAN)))
+                kit.move(gid, digest, self.rng.choice(kit.answers(seated(HUMAN)).legal_moves(doc)))
                 self.moves += 1
                 self.thought.append(time.time() - began)
             except Exception:  # the worker played this turn first (a timeout)

@@ -28,7 +28,7 @@ from shared.bots.search import Plan, search
 from shared.engine import Engine, Move, State
 
 ViewOf = Callable[[State, int], dict[str, Any]]
-"""Builds the view a strategy gets for a seat (the worker's ``games.view``-shaped one)."""
+"""Builds the view a strategy gets for a seat (shaped as a seat's view, ``Answers.view``)."""
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ SEARCH_LEVELS = tuple(name for name, level in LEVELS.items() if level.strategy i
 
 def seat_view(engine: Engine, state: State, seat: int) -> dict[str, Any]:
     """The service-shaped view a strategy reads (``you``, ``to_act``, ``state``), as
-    :meth:`shared.games.Games.view` gives it, from the engine alone."""
+    :meth:`shared.games.answers.Answers.view` gives a seat, from the engine alone."""
     return {
         "game": engine.NAME,
         "status": "finished" if engine.is_over(state) else "running",

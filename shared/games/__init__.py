@@ -7,7 +7,8 @@ it each part has one job:
 - ``lifecycle``: create, join, start, cancel (bot seats and leaving: shared/games/seat_ops.py);
 - ``moves``: a seat's move, once per ``Idempotency-Key``;
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
-- ``answers``: views, summaries, scores, legal moves, the log, events rebuilt;
+- ``answers``: views, summaries, scores, legal moves, the log, events, for one reader;
+- ``audience``: who reads (:class:`Audience`) and what each reader may see;
 - ``history``, ``records``, ``migrate``: the compact per-write history;
 - ``document``: the game document and its players, typed (``GameDoc``, ``PlayerEntry``);
 - ``errors``: the domain errors; ``access``, ``tokens``: who may act; ``seats``: seat
@@ -29,9 +30,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shared.engine import Choice, Engine
+from shared.engine import Engine
 from shared.games import players, tables
-from shared.games.answers import Answers, summary
+from shared.games.answers import Answers
+from shared.games.audience import Audience
 from shared.games.base import (
     CANCELLED,
     FINISHED,
@@ -82,9 +84,8 @@ class Games:
             settings.get("REDIS_WAIT_REPLICAS", 0), settings.get("REDIS_WAIT_TIMEOUT_MS", 200)
         )
         self.writes = WriteLoop(self.ctx)
-        self.answers = Answers(self.ctx)
         self.lifecycle = Lifecycle(self.ctx, self.writes)
-        self.moves = Moves(self.ctx, self.writes, self.answers)
+        self.moves = Moves(self.ctx, self.writes)
 
     @property
     def engine(self) -> Engine:
@@ -108,16 +109,19 @@ class Games:
         """The document; 404 if there is none."""
         return self.writes.read(game_id)[0]
 
-    def view(self, doc: GameDoc, seat: int | None) -> dict[str, Any]:
-        return self.answers.view(doc, seat)
-
-    summary = staticmethod(summary)
+    def answers(self, reader: Audience) -> Answers:
+        """The answers about a game for ``reader``: every answer builder (view, legal
+        moves, events, log, score, listing entries) is one of its methods."""
+        return Answers(self.ctx, reader)
 
     def list_games(
-        self, status: str | None, limit: int, cursor: str | None, index: str | None = None
+        self, status: str | None, limit: int, cursor: str | None, reader: Audience
     ) -> tuple[list[GameDoc], str | None]:
-        """A page of the listing, newest first, and the next page's cursor (see
-        :meth:`shared.store.listing.Listing.list_games`)."""
+        """A page of the listing ``reader`` sees, newest first (an API key's tenant: the
+        games it created; anyone else: every listed game), and the next page's cursor
+        (see :meth:`shared.store.listing.Listing.list_games`)."""
+        tenant = reader.tenant
+        index = None if tenant is None else self.store.tracking.owner_index(tenant)
         keep = lambda raw: tables.is_listed(from_store(raw))  # noqa: E731
         docs, after = self.store.list_games(status, limit, cursor, index, keep)
         return [from_store(doc) for doc in docs], after
@@ -138,18 +142,6 @@ class Games:
         docs, after = self.store.list_games(status, limit, cursor, index, keep)
         entries = [players.entry(from_store(doc), player, self.engine.NAME) for doc in docs]
         return [e for e in entries if e is not None], after
-
-    def legal_moves(self, doc: GameDoc, seat: int) -> list[dict[str, Any]]:
-        return self.answers.legal_moves(doc, seat)
-
-    def choices(self, doc: GameDoc, seat: int) -> list[Choice]:
-        return self.answers.choices(doc, seat)
-
-    def score(self, doc: GameDoc) -> dict[str, Any]:
-        return self.answers.score(doc)
-
-    def log(self, doc: GameDoc) -> dict[str, Any]:
-        return self.answers.log(doc)
 
     # -- writes --------------------------------------------------------------------------
 

@@ -1,13 +1,15 @@
 """What the games layer answers about a game: views, listing entries, scores, legal
-moves, the log, and the events a capped stream no longer holds, rebuilt from the history.
-Reads only; what each audience may see is decided here."""
+moves, the log, and the events (those a capped stream no longer holds rebuilt from the
+history). Reads only; each answer is built for one reader (:class:`Answers`, given an
+:class:`~shared.games.audience.Audience`), and what it may see is decided here."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from shared.engine import Choice
-from shared.games import history, options, privacy, seats
+from shared.games import audience, history, options, privacy, seats
+from shared.games.audience import Audience
 from shared.games.base import OVER, RUNNING, Context, not_found
 from shared.games.document import GameDoc, from_store, started
 from shared.store import History, LegacyLog
@@ -34,21 +36,23 @@ def public(doc: GameDoc) -> dict[str, Any]:
     }
 
 
-def summary(doc: GameDoc) -> dict[str, Any]:
-    """A listing entry: public facts only."""
-    return {**public(doc), "to_act": doc["to_act"], "created_at": doc["created_at"]}
-
-
 class Answers:
-    """The answers that need the engine (views, scores, moves) or the store (the log)."""
+    """Every answer about a game, for one reader: built by :meth:`shared.games.Games.answers`
+    with the request's audience (resolved once, :func:`shared.games.access.audience_of`).
+    What a reader may see is decided here, by the policies of
+    :mod:`shared.games.audience`; a new one (such as a delay for spectators) is written
+    there and applied in these methods, the only builders of these answers."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, reader: Audience) -> None:
         self.ctx = ctx
+        self.reader = reader
 
-    def view(self, doc: GameDoc, seat: int | None) -> dict[str, Any]:
-        """The game as ``seat`` (``None``: a spectator) may see it. Never the seed, the
-        token hashes or the raw engine state: only the engine's own view of it."""
+    def view(self, doc: GameDoc) -> dict[str, Any]:
+        """The game as the reader may see it: a seat's own hidden information, nobody's
+        for anyone else. Never the seed, the token hashes or the raw engine state: only
+        the engine's own view of it."""
         state = doc["state"]
+        seat = audience.private_seat(self.reader)
         return {
             **public(doc),
             "you": seat,
@@ -59,18 +63,26 @@ class Answers:
             "updated_at": doc["updated_at"],
         }
 
-    def legal_moves(self, doc: GameDoc, seat: int) -> list[dict[str, Any]]:
-        """The seat's legal moves now (none unless the game runs and the seat is to act).
+    def summary(self, doc: GameDoc) -> dict[str, Any]:
+        """A listing entry: public facts only."""
+        return {**public(doc), "to_act": doc["to_act"], "created_at": doc["created_at"]}
+
+    def legal_moves(self, doc: GameDoc) -> list[dict[str, Any]]:
+        """The reader's legal moves now: none unless it is a seat, the game runs and the
+        seat is to act.
 
         The engine's shared read-only moves (``legal_actions``: the same moves as
         ``legal_moves``, without a fresh copy of each), as answers only encode them."""
-        if doc["status"] != RUNNING or seat not in doc["to_act"]:
+        seat = audience.acting_seat(self.reader)
+        if seat is None or doc["status"] != RUNNING or seat not in doc["to_act"]:
             return []
         return list(self.ctx.engine.legal_actions(started(doc), seat))
 
-    def choices(self, doc: GameDoc, seat: int) -> list[Choice]:
-        """How the seat may fill the subset fields of its legal moves (see shared.engine)."""
-        if doc["status"] != RUNNING or seat not in doc["to_act"]:
+    def choices(self, doc: GameDoc) -> list[Choice]:
+        """How the reader's seat may fill the subset fields of its legal moves (see
+        shared.engine)."""
+        seat = audience.acting_seat(self.reader)
+        if seat is None or doc["status"] != RUNNING or seat not in doc["to_act"]:
             return []
         return self.ctx.engine.choices(started(doc), seat)
 
@@ -103,11 +115,14 @@ class Answers:
             body["salt"] = doc.get("salt")
         return body
 
-    def rebuilt_events(
-        self, found: History, after: tuple[int, int], count: int
+    def events(
+        self, found: list[dict[str, Any]] | History, after: tuple[int, int], count: int
     ) -> list[dict[str, Any]]:
-        """Up to ``count`` events after ``after`` that the capped stream no longer holds,
-        rebuilt from the history the store read instead (``found``)."""
+        """Up to ``count`` events after ``after`` (long-poll and SSE), from what the store
+        read: the stream's events as they are, or when the capped stream no longer holds
+        them the history (``found``), from which they are rebuilt."""
+        if not isinstance(found, History):
+            return found
         written = history.stored(found.tail, found.hist)
         doc = from_store(found.doc)
         events = history.events_after(self.ctx.engine, doc, written, after, count)

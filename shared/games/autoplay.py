@@ -16,6 +16,7 @@ from typing import Any
 from shared import bots as levels
 from shared.engine import Engine, Move, RuleError, State, Strategy
 from shared.games import OPEN, Games, Outcome, matches, seats
+from shared.games.audience import seated
 from shared.games.document import GameDoc, started
 from shared.games.errors import NotFound
 
@@ -109,7 +110,7 @@ def play_due(games: Games, game_id: str, think: Think | None = None) -> tuple[Ga
             key = (doc["id"], doc["version"], seat)
             move = (think or _think_here)(engine, before, seat, name, seed, key)
         else:
-            move = strategy(engine, name)(games.view(doc, seat), legal, rng)
+            move = strategy(engine, name)(games.answers(seated(seat)).view(doc), legal, rng)
         try:
             state, move_events = engine.apply_move(before, seat, move)
         except RuleError:  # a strategy's own move (not a listed one) was refused

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games import seats
-from shared.games.access import missing_token, require_seat
+from shared.games.access import missing_token, require_seat, seated_audience
 from shared.games.answers import Answers
 from shared.games.base import RUNNING, Context, IfMatch, Outcome, check_if_match, settle
 from shared.games.document import GameDoc, started
@@ -19,10 +19,9 @@ from shared.ops import metrics
 class Moves:
     """The move route's work for the games of one service."""
 
-    def __init__(self, ctx: Context, writes: WriteLoop, answers: Answers) -> None:
+    def __init__(self, ctx: Context, writes: WriteLoop) -> None:
         self.ctx = ctx
         self.writes = writes
-        self.answers = answers
 
     def move(
         self,
@@ -32,7 +31,8 @@ class Moves:
         if_match: IfMatch = None,
         idempotency_key: str | None = None,
     ) -> dict[str, Any]:
-        """Apply a seat's move; returns ``{"game": <the mover's view>, "events": [...]}``.
+        """Apply a seat's move; returns ``{"game": <the mover's view>, "events": [...]}``
+        (the mover's audience is its seat, known once the write has read the game).
 
         With an ``Idempotency-Key`` already used by this bearer, returns the first answer
         and applies nothing. The key is stored by the same script that applies the move;
@@ -76,4 +76,5 @@ class Moves:
             seat = require_seat(doc, digest)
         else:
             metrics.MOVES_APPLIED.labels(engine.NAME).inc()
-        return {"game": self.answers.view(doc, seat), "events": events}
+        reader = seated_audience(seat, digest)
+        return {"game": Answers(self.ctx, reader).view(doc), "events": events}

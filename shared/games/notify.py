@@ -17,6 +17,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from shared.games import audience
+from shared.games.audience import Audience
 from shared.games.document import GameDoc, WebhookEntry
 
 FROM_EVENTS = {
@@ -56,6 +58,22 @@ def data_of(doc: GameDoc) -> dict[str, Any]:
         "to_act": to_act,
         "deadlines": deadlines,
     }
+
+
+def hook_audience(reg: WebhookEntry) -> Audience:
+    """Who a webhook registration reads as: a seat's, the seat's owner; a game's, the
+    public."""
+    seat = reg["seat"]
+    return audience.PUBLIC_HOOK if seat is None else audience.owner(seat)
+
+
+def payload(base: dict[str, Any], extra: dict[str, Any], to: Audience) -> dict[str, Any]:
+    """A notification's ``data`` for its audience ``to``: the public facts (``base``),
+    the event's own (``extra``) and the seat it is addressed to, if any."""
+    data = {**base, **extra}
+    if to.seat is not None:
+        data["seat"] = to.seat
+    return data
 
 
 def _turn_for(old: GameDoc, new: GameDoc, movers: set[int]) -> set[int]:
@@ -98,11 +116,10 @@ def notifications(
         for reg in regs:
             if kind not in reg["events"]:
                 continue
-            data = {**base, **extra}
-            if reg["seat"] is not None:
-                if kind == "game.turn" and reg["seat"] not in turn:
-                    continue
-                data["seat"] = reg["seat"]
+            to = hook_audience(reg)
+            if kind == "game.turn" and to.seat is not None and to.seat not in turn:
+                continue
+            data = payload(base, extra, to)
             out.append({"reg": reg["id"], "type": kind, "timestamp": stamp, "data": data})
     over = any(kind == "game.over" for kind, _ in happened)
     return out + _for_players(new, base, turn, over, stamp)
@@ -117,7 +134,7 @@ def _for_players(
     for p in new["players"]:
         if not p.get("player"):
             continue
-        data = {**base, "seat": p["seat"]}
+        data = payload(base, {}, audience.owner(p["seat"], p["player"]))
         if p["seat"] in turn and not p.get("bot"):
             kind = "your_turn"
             data["turn"] = sorted(turn)
@@ -131,7 +148,5 @@ def _for_players(
 
 
 def test_notification(doc: GameDoc, reg: WebhookEntry) -> dict[str, Any]:
-    data = data_of(doc)
-    if reg["seat"] is not None:
-        data["seat"] = reg["seat"]
+    data = payload(data_of(doc), {}, hook_audience(reg))
     return {"reg": reg["id"], "type": "webhook.test", "timestamp": now_iso(), "data": data}

@@ -25,6 +25,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from shared.games import history, seats, tables
+from shared.games.audience import Audience
 from shared.games.base import OPEN, Outcome
 from shared.games.document import GameDoc, PlayerEntry
 from shared.games.errors import GameError, NotFound
@@ -130,9 +131,12 @@ def erase(games: Games, player_id: str) -> int:
     return changed
 
 
-def export(games: Games, player_id: str) -> list[dict[str, Any]]:
-    """Every game of this service the player sits in: its seat, name, moves and the
-    seat's webhook registrations."""
+def export(games: Games, reader: Audience) -> list[dict[str, Any]]:
+    """Every game of this service the reader (a player, as itself) sits in: its seat,
+    name, moves and the seat's webhook registrations."""
+    player_id = reader.player
+    if player_id is None:
+        return []
     out = []
     for game_id in games.store.member_ids(player_id):
         found = games.store.history(game_id)

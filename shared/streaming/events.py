@@ -26,9 +26,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from shared.games import OVER, TERMINAL_EVENTS, Games
+from shared.games.audience import Audience
 from shared.games.document import GameDoc
 from shared.ops import metrics
-from shared.store import History, StoreError, normalize_after, position
+from shared.store import StoreError, normalize_after, position
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,7 @@ class WaitGate:
 
 def long_poll(
     games: Games,
+    reader: Audience,
     doc: GameDoc,
     after: str | None,
     wait: float,
@@ -154,36 +156,35 @@ def long_poll(
     gate: WaitGate | None = None,
     address: str = "",
 ) -> dict[str, Any]:
-    """Events after ``after``; if none yet, waits up to ``wait`` seconds for the first
-    (in a slot of ``gate``, for ``address``: refused over its caps).
+    """Events after ``after`` as ``reader`` gets them; if none yet, waits up to ``wait``
+    seconds for the first (in a slot of ``gate``, for ``address``: refused over its caps).
 
     A game that is over gets no new events, so it never waits; nor does a client whose
     events are already there, so only real waits count against the caps.
     """
     start = normalize_after(after)
     block_ms = 0 if doc["status"] in OVER else max(int(wait * 1000), 1 if wait > 0 else 0)
-    events = read_events(games, doc["id"], start, limit)
+    events = read_events(games, reader, doc["id"], start, limit)
     if not events and block_ms:
         with metrics.waiting("long-poll"):
             if gate is None:
-                events = read_events(games, doc["id"], start, limit, block_ms)
+                events = read_events(games, reader, doc["id"], start, limit, block_ms)
             else:
                 with gate.enter(address):
-                    events = read_events(games, doc["id"], start, limit, block_ms)
+                    events = read_events(games, reader, doc["id"], start, limit, block_ms)
     last_id = events[-1]["id"] if events else (after or "0")
     return {"events": events, "last_id": last_id}
 
 
 def read_events(
-    games: Games, game_id: str, after: str, count: int, block_ms: int = 0
+    games: Games, reader: Audience, game_id: str, after: str, count: int, block_ms: int = 0
 ) -> list[dict[str, Any]]:
-    """Up to ``count`` events after stream id ``after``, waiting up to ``block_ms`` for
-    the first (a blocking XREAD; 0: never waits). Those the capped stream no longer
-    holds come from the store as the game's history: the games layer rebuilds them."""
+    """Up to ``count`` events after stream id ``after`` as ``reader`` gets them
+    (:meth:`shared.games.answers.Answers.events`), waiting up to ``block_ms`` for the
+    first (a blocking XREAD; 0: never waits). Those the capped stream no longer holds
+    come from the store as the game's history, and are rebuilt from it."""
     found = games.store.events(game_id, after, count, block_ms)
-    if isinstance(found, History):
-        return games.answers.rebuilt_events(found, position(after), count)
-    return found
+    return games.answers(reader).events(found, position(after), count)
 
 
 def sse_format(event: dict[str, Any]) -> str:
@@ -193,6 +194,7 @@ def sse_format(event: dict[str, Any]) -> str:
 
 def sse_stream(
     games: Games,
+    reader: Audience,
     game_id: str,
     after: str | None,
     over: bool,
@@ -200,9 +202,10 @@ def sse_stream(
     lifetime: float,
     batch: int = 100,
 ) -> Iterator[str]:
-    """SSE messages from ``after`` on: events as they come, a comment line every
-    ``heartbeat`` seconds (keeps proxies from closing an idle connection), and an end
-    after ``lifetime`` seconds or once the game's final event went out. The client
+    """SSE messages from ``after`` on, as ``reader`` gets them: events as they come, a
+    comment line every ``heartbeat`` seconds (keeps proxies from closing an idle
+    connection), and an end after ``lifetime`` seconds or once the game's final event
+    went out. The client
     reconnects with ``Last-Event-ID`` to resume."""
     cursor = normalize_after(after)
     deadline = time.monotonic() + lifetime
@@ -212,7 +215,7 @@ def sse_stream(
             # Catch up without waiting first: a resumed cursor may be older than the
             # capped stream (then the events come rebuilt from the history).
             while time.monotonic() < deadline:
-                events = read_events(games, game_id, cursor, batch)
+                events = read_events(games, reader, game_id, cursor, batch)
                 for event in events:
                     cursor = event["id"]
                     yield sse_format(event)
@@ -224,7 +227,7 @@ def sse_stream(
                 if remaining <= 0:
                     return
                 block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
-                events = read_events(games, game_id, cursor, batch, block_ms)
+                events = read_events(games, reader, game_id, cursor, batch, block_ms)
                 if not events:
                     if over:
                         return

@@ -17,6 +17,7 @@ import pytest
 
 from shared.games import autoplay, history, seats
 from shared.games import records as records_module
+from shared.games.audience import ANYONE
 from shared.streaming.events import sse_stream
 from tests.kit.helpers import auth, post_move, started_game, view
 
@@ -207,7 +208,7 @@ def test_an_sse_resume_inside_a_trimmed_write_misses_nothing(
         if doc["status"] == "running" and sum(e["version"] == gone for e in written) >= 2:
             cursor = f"{gone}-0"  # it saw the first event of that write only
             expected = [e["id"] for e in written if _position(e["id"]) > (gone, 0)]
-            messages = sse_stream(games, game_id, cursor, False, 0.05, 0.2)
+            messages = sse_stream(games, ANYONE, game_id, cursor, False, 0.05, 0.2)
             sent = [m.split("\n")[0][4:] for m in messages if m.startswith("id: ")]
             assert sent == expected
             checked += 1

@@ -5,6 +5,7 @@ contract in pyproject.toml, checked by ``lint-imports``.)"""
 
 from __future__ import annotations
 
+from shared.games.audience import ANYONE
 from shared.store import History, HistoryWrite, load_doc, position
 from shared.streaming.events import read_events
 from tests.kit.helpers import auth, post_move, sent_to_redis, started_game, view
@@ -130,7 +131,7 @@ def test_a_reader_behind_the_stream_gets_the_history_to_rebuild_from(make_app):
     assert doc["events_from"] > 1
     found = store.events(game_id, "0-0", 100)
     assert isinstance(found, History) and found.doc == doc and found.tail
-    events = read_events(games_of(app), game_id, "0-0", 100)
+    events = read_events(games_of(app), ANYONE, game_id, "0-0", 100)
     assert [e["version"] for e in events] == sorted(e["version"] for e in events)
     assert events[0]["id"] == "1-0" and events[-1]["version"] == doc["version"]
     within = f"{doc['events_from']}-0"

@@ -29,7 +29,8 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 
-from shared.games import Games
+from shared.games import Games, audience
+from shared.games.audience import Audience
 from shared.http.errors import ApiError
 from shared.http.middleware.ratelimit import client_address
 from shared.store import StoreError, address_owner
@@ -175,10 +176,10 @@ def owner() -> str:
     return key.id if key is not None else address_owner(client_address())
 
 
-def owner_index(games: Games) -> str | None:
-    """The listing index the current request may see: its key's, or every game's."""
+def listing_reader() -> Audience:
+    """Who reads the listing: its API key's tenant (the games it created), or anyone."""
     key = g.get("api_key")
-    return None if key is None else games.store.tracking.owner_index(key.id)
+    return audience.ANYONE if key is None else audience.tenant(key.id)
 
 
 def init_api_keys(app: Flask, games: Games, path: str) -> None:

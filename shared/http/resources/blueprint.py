@@ -7,16 +7,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask_smorest import Blueprint
 from marshmallow import Schema
 from webargs import core
 from webargs.flaskparser import FlaskParser, abort
 from werkzeug.http import parse_etags
 
-from shared.games import Games, IfMatch
+from shared.games import Games, IfMatch, audience
+from shared.games.access import audience_of
+from shared.games.audience import Audience
+from shared.games.document import GameDoc
+from shared.games.errors import GameError
 from shared.http import jsonbody
-from shared.http.errors import PROBLEM_MIME, title
+from shared.http.errors import PROBLEM_MIME, ApiError, title
 from shared.http.identity import credential_of
 from shared.store import jsoncodec
 
@@ -98,7 +102,27 @@ def bearer() -> str | None:
     request) or its player (shared/http/identity.py); ``None`` without an
     Authorization header. Any other scheme or an empty token is a 401, like a missing
     token."""
-    return bearer_of(request.headers.get("Authorization"))
+    if "credential" not in g:
+        g.credential = bearer_of(request.headers.get("Authorization"))
+    found: str | None = g.credential
+    return found
+
+
+def reader(doc: GameDoc) -> Audience:
+    """Who reads ``doc``: the request's credential (:func:`bearer`) resolved against the
+    game by :func:`shared.games.access.audience_of`, as the fast path resolves it."""
+    return audience_of(doc, bearer())
+
+
+def public_reader(doc: GameDoc) -> Audience:
+    """:func:`reader` for the answers anyone may read (score, log, events): a credential
+    that is none of this game's, or none at all, reads as anyone, never refused."""
+    if "Authorization" not in request.headers:
+        return audience.ANYONE
+    try:
+        return reader(doc)
+    except (GameError, ApiError):
+        return audience.ANYONE
 
 
 bearer_of = credential_of

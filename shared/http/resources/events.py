@@ -10,7 +10,14 @@ from flask import Response, current_app, request
 from shared.games import OVER
 from shared.http.errors import invalid
 from shared.http.middleware.ratelimit import client_address
-from shared.http.resources.blueprint import KitBlueprint, games, json_answer, problems, send
+from shared.http.resources.blueprint import (
+    KitBlueprint,
+    games,
+    json_answer,
+    problems,
+    public_reader,
+    send,
+)
 from shared.http.schemas import answers as a
 from shared.http.schemas import requests as q
 from shared.streaming.events import long_poll, sse_stream
@@ -37,12 +44,13 @@ def add_routes(blp: KitBlueprint) -> None:
         if query["wait"] > 0 or sse:
             gate.check(address)  # over a cap: refused before any Redis work
         doc = kit.load(game_id)
+        who = public_reader(doc)
         wants = request.accept_mimetypes.best_match(
             ["application/json", "text/event-stream"], default="application/json"
         )
         if wants != "text/event-stream":
             after, wait = query.get("after"), query["wait"]
-            page = long_poll(kit, doc, after, wait, query["limit"], gate, address)
+            page = long_poll(kit, who, doc, after, wait, query["limit"], gate, address)
             return send(json_answer(page))
         after = request.headers.get("Last-Event-ID") or query.get("after")
         if after is not None and not q.is_event_id(after):
@@ -51,6 +59,7 @@ def add_routes(blp: KitBlueprint) -> None:
         config = current_app.config
         stream = sse_stream(
             kit,
+            who,
             doc["id"],
             after,
             doc["status"] in OVER,

@@ -8,13 +8,13 @@ from flask import request
 from marshmallow import Schema
 from werkzeug.http import parse_etags
 
-from shared.games import Games
-from shared.games.access import seat_of
+from shared.games import Games, audience
+from shared.games.access import audience_of
 from shared.games.players import is_player_key
 from shared.games.tokens import PlayerRef
 from shared.http import webhooks
 from shared.http.errors import invalid
-from shared.http.middleware.apikeys import owner, owner_index
+from shared.http.middleware.apikeys import listing_reader, owner
 from shared.http.resources.blueprint import (
     BEARER,
     ETAG,
@@ -28,6 +28,7 @@ from shared.http.resources.blueprint import (
     if_match,
     json_answer,
     problems,
+    reader,
     send,
 )
 from shared.http.schemas import answers as a
@@ -49,17 +50,19 @@ def game_answer(
     if_none_match: str | None = None,
 ) -> Answer:
     """The whole answer of ``GET /games/{id}`` from the request's raw headers and its
-    ``include``: the seat's view (with its legal moves when ``include`` asks), or a
-    bodiless 304 while ``If-None-Match`` holds the current version. The view sends it,
+    ``include``: the view of the reader (:func:`shared.games.access.audience_of`), with its
+    legal moves when ``include`` asks, or a bodiless 304 while ``If-None-Match`` holds
+    the current version. The view sends it,
     and shared/http/fastpath.py sends the same for the requests it answers."""
     doc = kit.load(game_id)
-    seat = seat_of(doc, bearer_of(authorization))
+    who = audience_of(doc, bearer_of(authorization))
     headers = etag_headers(doc["version"])
     if if_none_match is not None and parse_etags(if_none_match).contains_weak(str(doc["version"])):
         return Answer(304, list(headers.items()), b"")
-    body = kit.view(doc, seat)
+    answers = kit.answers(who)
+    body = answers.view(doc)
     if include == "legal_moves":
-        body["legal_moves"] = [] if seat is None else kit.legal_moves(doc, seat)
+        body["legal_moves"] = answers.legal_moves(doc)
     return json_answer(body, 200, headers)
 
 
@@ -96,7 +99,7 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         body: dict[str, Any] = {
             "id": doc["id"],
             "host_token": host_token,
-            "game": kit.view(doc, None),
+            "game": kit.answers(audience.host(host_player)).view(doc),
         }
         if invite is not None:
             body |= {"invite_code": invite, "join_link": f"/games/{doc['id']}?invite={invite}"}
@@ -118,14 +121,17 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         `cursor` for the next page; it is `null` on the last one.
         """
         kit = games()
+        who = listing_reader()
         try:
             docs, cursor = kit.list_games(
-                query.get("status"), query["limit"], query.get("cursor"), owner_index(kit)
+                query.get("status"), query["limit"], query.get("cursor"), who
             )
         except ValueError as error:
             detail = "The cursor is not one this service issued."
             raise invalid("query", "cursor", detail, "Invalid cursor.") from error
-        return send(json_answer({"games": [kit.summary(d) for d in docs], "next_cursor": cursor}))
+        answers = kit.answers(who)
+        entries = [answers.summary(doc) for doc in docs]
+        return send(json_answer({"games": entries, "next_cursor": cursor}))
 
 
 def add_start_cancel_and_read(blp: KitBlueprint) -> None:
@@ -145,7 +151,8 @@ def add_start_cancel_and_read(blp: KitBlueprint) -> None:
         """
         kit = games()
         doc = kit.start(game_id, bearer(), if_match())
-        return send(json_answer(kit.view(doc, None), 200, etag_headers(doc["version"])))
+        view = kit.answers(reader(doc)).view(doc)
+        return send(json_answer(view, 200, etag_headers(doc["version"])))
 
     @blp.route("/games/<game_id>", methods=["DELETE"])
     @blp.response(200, a.ViewSchema, headers=ETAG)
@@ -159,7 +166,8 @@ def add_start_cancel_and_read(blp: KitBlueprint) -> None:
         """
         kit = games()
         doc = kit.cancel(game_id, bearer(), if_match())
-        return send(json_answer(kit.view(doc, None), 200, etag_headers(doc["version"])))
+        view = kit.answers(reader(doc)).view(doc)
+        return send(json_answer(view, 200, etag_headers(doc["version"])))
 
     @blp.route("/games/<game_id>", methods=["GET"])
     @blp.arguments(q.ViewQuerySchema(), location="query")

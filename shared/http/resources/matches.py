@@ -11,6 +11,7 @@ from typing import Any
 from marshmallow import Schema
 
 from shared.games import matches
+from shared.games.access import seated_audience
 from shared.http.identity import current_player
 from shared.http.middleware.apikeys import owner
 from shared.http.resources.blueprint import (
@@ -55,6 +56,7 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         doc, seat, token = matches.quick_match(
             kit, options, player, fields["name"], owner(), bots_after, fields.get("tenant", "")
         )
-        body = {"game_id": doc["id"], "seat": seat, "token": token, "game": kit.view(doc, seat)}
+        view = kit.answers(seated_audience(seat, player)).view(doc)
+        body = {"game_id": doc["id"], "seat": seat, "token": token, "game": view}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
         return send(json_answer(body, 201, headers))

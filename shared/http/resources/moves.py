@@ -8,7 +8,7 @@ from typing import Any
 from flask import request
 
 from shared.games import Games
-from shared.games.access import require_seat
+from shared.games.access import require_seated
 from shared.http.errors import invalid
 from shared.http.resources.blueprint import (
     BEARER,
@@ -66,8 +66,8 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         doc = kit.load(game_id)
-        seat = require_seat(doc, bearer())
-        body = {"moves": kit.legal_moves(doc, seat), "choices": kit.choices(doc, seat)}
+        answers = kit.answers(require_seated(doc, bearer()))
+        body = {"moves": answers.legal_moves(doc), "choices": answers.choices(doc)}
         return send(json_answer(body, 200, etag_headers(doc["version"])))
 
     @blp.route("/games/<game_id>/moves", methods=["POST"])

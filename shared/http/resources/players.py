@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import g
 
-from shared.games import players, privacy
+from shared.games import audience, players, privacy
 from shared.http.errors import invalid
 from shared.http.identity import current_player
 from shared.http.resources.blueprint import (
@@ -87,7 +87,7 @@ def add_routes(blp: KitBlueprint) -> None:
             "webhook": None
             if reg is None
             else {**player_webhooks.public(reg), "since": reg["since"]},
-            "games": privacy.export(kit, player),
+            "games": privacy.export(kit, audience.as_player(player)),
         }
         return send(json_answer(body))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.games import rematch
+from shared.games import audience, rematch
 from shared.http.resources.blueprint import (
     BEARER,
     ETAG,
@@ -40,6 +40,8 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         doc, host_token = rematch.rematch(kit, game_id, bearer())
-        body = {"game_id": doc["id"], "host_token": host_token, "game": kit.view(doc, None)}
+        # the first asker holds the new game's host token; the others have no seat in it yet
+        who = audience.ANYONE if host_token is None else audience.host()
+        body = {"game_id": doc["id"], "host_token": host_token, "game": kit.answers(who).view(doc)}
         status = 201 if host_token is not None else 200
         return send(json_answer(body, status, etag_headers(doc["version"])))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.games import Games, seat_ops
+from shared.games import Games, audience, seat_ops
+from shared.games.access import seated_audience
 from shared.games.tokens import PlayerRef
 from shared.http import webhooks
 from shared.http.resources.blueprint import (
@@ -18,6 +19,7 @@ from shared.http.resources.blueprint import (
     if_match,
     json_answer,
     problems,
+    reader,
     send,
 )
 from shared.http.schemas import answers as a
@@ -54,7 +56,8 @@ def add_routes(blp: KitBlueprint) -> None:
             doc, seat = seat_ops.add_bot(
                 kit, game_id, bearer(), body["bot"], body.get("name"), if_match()
             )
-            payload: dict[str, Any] = {"seat": seat, "token": None, "game": kit.view(doc, None)}
+            view = kit.answers(reader(doc)).view(doc)  # the host's
+            payload: dict[str, Any] = {"seat": seat, "token": None, "game": view}
             return send(json_answer(payload, 201, etag_headers(doc["version"])))
         webhook, secret = webhooks.for_seat(kit, body)
         who = bearer()
@@ -62,7 +65,8 @@ def add_routes(blp: KitBlueprint) -> None:
         name = body.get("name") or (player_name(kit, player) if player else None)
         invite = body.get("invite")
         doc, seat, token = kit.join(game_id, name, if_match(), webhook, player, invite, who)
-        payload = {"seat": seat, "token": token, "game": kit.view(doc, seat)}
+        view = kit.answers(seated_audience(seat, who)).view(doc)
+        payload = {"seat": seat, "token": token, "game": view}
         if webhook is not None:
             reg = next(r for r in doc["webhooks"] if r["seat"] == seat)
             payload |= {"webhook_id": reg["id"], "webhook_secret": secret}
@@ -80,7 +84,8 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         doc = seat_ops.leave(kit, game_id, bearer(), if_match())
-        return send(json_answer(kit.view(doc, None), 200, etag_headers(doc["version"])))
+        view = kit.answers(audience.ANYONE).view(doc)  # the seat is gone
+        return send(json_answer(view, 200, etag_headers(doc["version"])))
 
     @blp.route("/games/<game_id>/resign", methods=["POST"])
     @blp.arguments(q.EmptySchema(), required=False)
@@ -95,4 +100,5 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         doc, seat = seat_ops.resign(kit, game_id, bearer(), if_match())
-        return send(json_answer(kit.view(doc, seat), 200, etag_headers(doc["version"])))
+        view = kit.answers(seated_audience(seat, bearer())).view(doc)
+        return send(json_answer(view, 200, etag_headers(doc["version"])))
