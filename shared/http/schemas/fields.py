@@ -146,11 +146,11 @@ def takeover_field() -> fields.String:
     )
 
 
-def rated_field() -> fields.Boolean:
+def rated_field() -> Bool:
     """The ``rated`` option, the same for every game (shared/games/ratings.py)."""
-    return fields.Boolean(
+    return Bool(
         metadata={
-            "description": "Whether the game counts for its players' ratings. Default: "
-            "yes when every human seat is taken by a player (a player key), else no."
+            "description": "`false`: the game is not rated. Otherwise it is rated when "
+            "every human seat is taken by a player (a player key), and only then."
         },
     )
