@@ -21,7 +21,7 @@ from shared.games.access import seat_of_player
 from shared.games.base import OVER
 from shared.games.document import GameDoc
 from shared.games.errors import Forbidden, NotFound
-from shared.games.tokens import PlayerRef
+from shared.games.tokens import PlayerRef, UncheckedPlayer
 from shared.store.players import Registry
 
 KEY_PREFIX = "bgp_"
@@ -61,6 +61,23 @@ def create(
     if found != player_id:
         return found, None, False
     return player_id, key, True
+
+
+def unchecked(token: str) -> UncheckedPlayer:
+    """The player a well-formed key names, its key still to check against the registry
+    (:func:`check_key`, with the game's read); 403 ``invalid-player-key`` for a
+    malformed one."""
+    match = _KEY.match(token)
+    if match is None:
+        raise invalid_key()
+    return UncheckedPlayer(match.group(1), tokens.hash_token(token))
+
+
+def check_key(player: UncheckedPlayer, stored: str | None) -> None:
+    """403 ``invalid-player-key`` unless ``stored`` (the registry's key hash of the
+    player, ``None`` without one) is the hash of the key the request sent."""
+    if stored is None or not hmac.compare_digest(stored, player.key_hash):
+        raise invalid_key()
 
 
 def verify_key(registry: Registry, token: str) -> tuple[PlayerRef, dict[str, str]]:

@@ -29,7 +29,7 @@ from shared.store import jsoncodec, replicated
 from shared.store.entries import PACKED, stored_events
 from shared.store.errors import NotReplicated
 from shared.store.layout import Layout, client_of
-from shared.store.players import member_keys
+from shared.store.players import member_keys, registry_key
 
 StoredDoc = dict[str, Any]
 """A game document as stored, decoded: plain JSON data the store never interprets (the
@@ -123,32 +123,48 @@ class Documents(Layout):
 
     def read(self, game_id: str, with_tail: bool = False) -> tuple[StoredDoc | None, str | None]:
         """The game document and, if asked, its history tail: one round trip."""
-        doc, tail, _ = self.read_counted(game_id, with_tail)
+        doc, tail, _, _ = self.read_counted(game_id, with_tail)
         return doc, tail
 
     def read_counted(
-        self, game_id: str, with_tail: bool, counter: str | None = None, ttl: int = 0
-    ) -> tuple[StoredDoc | None, str | None, int]:
+        self,
+        game_id: str,
+        with_tail: bool,
+        counter: str | None = None,
+        ttl: int = 0,
+        player: str | None = None,
+    ) -> tuple[StoredDoc | None, str | None, int, str | None]:
         """:meth:`read` that also counts one request on the game's counter ``counter``
-        (a rate-limit window, expiring after ``ttl`` s; 0 counted without one): still
-        one round trip."""
+        (a rate-limit window, expiring after ``ttl`` s; 0 counted without one), and
+        with ``player`` (an id) reads that player's key hash from the registry (last,
+        ``None`` without one): still one round trip on a single Redis (the registry is
+        in another slot: one more on a cluster)."""
         game_key, _, tail_key, _ = self.keys(game_id)
-        if counter is None:  # one command: cheaper than a pipeline of two (same slot)
+        key_hash = None
+        if player is not None and self.cluster:
+            key_hash = self.client.hget(registry_key(player), "key")
+            player = None
+        if counter is None and player is None:  # one command: cheaper than a pipeline
             if not with_tail:
-                return _doc(fastcall.call(self.client, "GET", game_key)), None, 0
+                return _doc(fastcall.call(self.client, "GET", game_key)), None, 0, key_hash
             raw, tail = fastcall.call(self.client, "MGET", game_key, tail_key)
-            return _doc(raw), tail, 0
+            return _doc(raw), tail, 0, key_hash
         pipe = self.client.pipeline(transaction=False)
         pipe.get(game_key)
         if with_tail:
             pipe.get(tail_key)
-        counter_key = self.counter_key(game_id, counter)
-        pipe.incr(counter_key)
-        pipe.expire(counter_key, ttl)
+        if counter is not None:
+            counter_key = self.counter_key(game_id, counter)
+            pipe.incr(counter_key)
+            pipe.expire(counter_key, ttl)
+        if player is not None:
+            pipe.hget(registry_key(player), "key")
         replies = pipe.execute()
         tail = replies[1] if with_tail else None
-        count = int(replies[-2])
-        return _doc(replies[0]), tail, count
+        if player is not None:
+            key_hash = replies.pop()
+        count = int(replies[-2]) if counter is not None else 0
+        return _doc(replies[0]), tail, count, key_hash
 
     def ping(self) -> bool:
         """Whether Redis answers."""
