@@ -103,10 +103,11 @@ def by_external(registry: Registry, tenant: str, external: str) -> tuple[PlayerR
     return PlayerRef(player_id), fields
 
 
-def members(doc: GameDoc) -> list[tuple[str, bool]]:
-    """The players seated in ``doc``, each with whether the game is live for them."""
-    live = doc["status"] not in OVER
-    return [(p["player"], live) for p in doc["players"] if p.get("player")]
+def members(doc: GameDoc) -> list[tuple[str, str | None]]:
+    """The players seated in ``doc``, each with ``None`` while the game is live, else
+    its status (the index of ended games it joins, shared/store/players.py)."""
+    ended = doc["status"] if doc["status"] in OVER else None
+    return [(p["player"], ended) for p in doc["players"] if p.get("player")]
 
 
 def entry(doc: GameDoc, player_id: str, game: str) -> dict[str, Any] | None:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shared.engine import RuleError
-from shared.games import history, migrate, notify, rates, ratings, records, seats
+from shared.games import history, migrate, notify, players, rates, ratings, records, seats
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
 from shared.games.document import GameDoc, from_store
 from shared.games.errors import Conflict
@@ -125,9 +125,7 @@ class WriteLoop:
                 return doc, [], decided
             new, events, written, due, outbox = decided
             stored = self.ctx.stored(new)
-            members = [
-                (p["player"], new["status"] not in OVER) for p in new["players"] if "player" in p
-            ]
+            members = players.members(new)
             result = store.write(
                 stored, doc["version"], events, self.ttl(new), written, due, outbox, members
             )
