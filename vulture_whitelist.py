@@ -16,6 +16,7 @@ _.discard, _.exclude_field
 _.max_timeouts, _.timeouts, _.seed_commitment, _.seed_chosen, _.created_at, _.next_cursor
 _.include, _.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.delivered_at
 _.invite_code, _.join_link, _.external_id, _.win_share  # (the create, player and rating answers)
+_.games_to_rank  # (a profile rating's, in the answer schema)
 _.ratings_pending  # a GameDoc key, read with .get()
 _.visibility  # a GameDoc key and an answer's field (stored by shared/games/options.py)
 _.get_declared_fields  # marshmallow's SchemaMeta hook (shared/http/schemas/options.py)

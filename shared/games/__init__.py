@@ -83,6 +83,7 @@ class Games:
         store.replicate(
             settings.get("REDIS_WAIT_REPLICAS", 0), settings.get("REDIS_WAIT_TIMEOUT_MS", 200)
         )
+        store.ended_statuses = OVER  # (each with its players' index of ended games)
         self.writes = WriteLoop(self.ctx)
         self.lifecycle = Lifecycle(self.ctx, self.writes)
         self.moves = Moves(self.ctx, self.writes)
@@ -131,9 +132,13 @@ class Games:
     ) -> tuple[list[dict[str, Any]], str | None]:
         """A page of the games ``player`` sits in here, newest activity first: with
         ``mine`` only those where it is to act; and the next page's cursor. Read from
-        the player's index of live games when only live ones can match."""
+        the player's index of live games when only live ones can match, of its ended
+        games of ``status`` when it holds them all."""
         every, live = self.store.member_keys(player)
         index = live if mine or status in (OPEN, RUNNING) else every
+        if status in OVER and not mine:
+            kept = int(self.settings["GAME_TTL_FINISHED"])
+            index = self.store.ended_index(player, status, kept) or every
 
         def keep(raw: Any) -> bool:
             found = players.entry(from_store(raw), player, self.engine.NAME)

@@ -10,15 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Engine, RuleError
-from shared.games import (
-    fairness,
-    names,
-    records,
-    rematch,
-    seats,
-    tables,
-    tokens,
-)
+from shared.games import fairness, names, ratings, records, rematch, seats, tables, tokens
 from shared.games import options as kit_options
 from shared.games.access import require_host, seat_of_player
 from shared.games.answers import players
@@ -26,6 +18,7 @@ from shared.games.base import (
     CANCELLED,
     OPEN,
     OVER,
+    RUNNING,
     Context,
     IfMatch,
     Outcome,
@@ -270,11 +263,17 @@ class Lifecycle:
         return self._as_host(game_id, digest, if_match, decide)
 
     def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
-        """The host cancels an open or running game."""
+        """The host cancels an open or running game; not a running rated one (a host who
+        plays would keep only its wins): its players resign instead."""
 
         def decide(doc: GameDoc) -> Outcome:
             if doc["status"] in OVER:
                 raise Conflict("game-over", "The game is already {status}.", status=doc["status"])
+            if doc["status"] == RUNNING and ratings.is_rated(doc):
+                raise Conflict(
+                    "rated-game-running",
+                    "A rated game cannot be cancelled once it has started: resign instead.",
+                )
             new: GameDoc = {**doc, "status": CANCELLED, "to_act": []}
             return Outcome(new, [{"type": "game_cancelled"}])
 

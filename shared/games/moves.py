@@ -12,6 +12,7 @@ from shared.games.base import RUNNING, Context, IfMatch, Outcome, check_if_match
 from shared.games.document import GameDoc, started
 from shared.games.errors import Conflict
 from shared.games.replay import move_digest, replay
+from shared.games.tokens import UncheckedPlayer
 from shared.games.writes import WriteLoop
 from shared.ops import metrics
 
@@ -42,7 +43,9 @@ class Moves:
             raise missing_token()
         engine = self.ctx.engine
         idem_field = None if idempotency_key is None else f"{digest[:32]}:{idempotency_key}"
-        limit_as = digest[:16] if self.writes.move_rate is not None else None
+        unchecked = digest if isinstance(digest, UncheckedPlayer) else None
+        counted = digest if unchecked is None else unchecked.key_hash  # (a forged key apart)
+        limit_as = counted[:16] if self.writes.move_rate is not None else None
         seat = -1
 
         def decide(doc: GameDoc) -> Outcome:
@@ -69,7 +72,12 @@ class Moves:
             return Outcome(new, events, moved, (0, produced))
 
         doc, events, retry = self.writes.mutate(
-            game_id, decide, idem_field, limit_as, move_digest(move) if idem_field else ""
+            game_id,
+            decide,
+            idem_field,
+            limit_as,
+            move_digest(move) if idem_field else "",
+            unchecked,
         )
         if retry is not None:  # a retry: decide() may not have run
             doc, events = replay(self.ctx, doc, retry)

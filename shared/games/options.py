@@ -199,8 +199,8 @@ OPTIONS: tuple[KitOption, ...] = (
     KitOption(
         "rated",
         Flag(),
-        "Whether the game counts for its players' ratings. Default: yes when every "
-        "human seat is taken by a player (a player key), else no.",
+        "`false`: the game is not rated. Otherwise it is rated when every human seat is "
+        "taken by a player (a player key), and only then.",
         example=False,
         normalize=_rated,
     ),

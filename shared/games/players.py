@@ -21,7 +21,7 @@ from shared.games.access import seat_of_player
 from shared.games.base import OVER
 from shared.games.document import GameDoc
 from shared.games.errors import Forbidden, NotFound
-from shared.games.tokens import PlayerRef
+from shared.games.tokens import PlayerRef, UncheckedPlayer
 from shared.store.players import Registry
 
 KEY_PREFIX = "bgp_"
@@ -63,6 +63,23 @@ def create(
     return player_id, key, True
 
 
+def unchecked(token: str) -> UncheckedPlayer:
+    """The player a well-formed key names, its key still to check against the registry
+    (:func:`check_key`, with the game's read); 403 ``invalid-player-key`` for a
+    malformed one."""
+    match = _KEY.match(token)
+    if match is None:
+        raise invalid_key()
+    return UncheckedPlayer(match.group(1), tokens.hash_token(token))
+
+
+def check_key(player: UncheckedPlayer, stored: str | None) -> None:
+    """403 ``invalid-player-key`` unless ``stored`` (the registry's key hash of the
+    player, ``None`` without one) is the hash of the key the request sent."""
+    if stored is None or not hmac.compare_digest(stored, player.key_hash):
+        raise invalid_key()
+
+
 def verify_key(registry: Registry, token: str) -> tuple[PlayerRef, dict[str, str]]:
     """The player a player key belongs to, and its fields; 403 ``invalid-player-key``
     for a malformed, unknown or revoked key."""
@@ -86,10 +103,11 @@ def by_external(registry: Registry, tenant: str, external: str) -> tuple[PlayerR
     return PlayerRef(player_id), fields
 
 
-def members(doc: GameDoc) -> list[tuple[str, bool]]:
-    """The players seated in ``doc``, each with whether the game is live for them."""
-    live = doc["status"] not in OVER
-    return [(p["player"], live) for p in doc["players"] if p.get("player")]
+def members(doc: GameDoc) -> list[tuple[str, str | None]]:
+    """The players seated in ``doc``, each with ``None`` while the game is live, else
+    its status (the index of ended games it joins, shared/store/players.py)."""
+    ended = doc["status"] if doc["status"] in OVER else None
+    return [(p["player"], ended) for p in doc["players"] if p.get("player")]
 
 
 def entry(doc: GameDoc, player_id: str, game: str) -> dict[str, Any] | None:

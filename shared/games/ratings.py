@@ -1,12 +1,14 @@
 """Ratings: each player's skill in each game, from the final ranking of its rated games,
 with openskill's Plackett-Luce model (any number of players, ties shared).
 
-- A game is **rated** when its ``rated`` option says so; without it, when every human
-  seat is bound to a player (shared/games/players.py). Bots take part with the fixed
-  ratings of :data:`BOTS`, which never change; a human seat without a player takes part
-  with the default rating, counted nowhere.
+- A game is **rated** when every human seat is bound to a player
+  (shared/games/players.py), unless its ``rated`` option is ``false``; a running rated
+  game cannot be cancelled (shared/games/lifecycle.py), its players resign instead.
+  Bots take part with the fixed ratings of :data:`BOTS`, which never change.
 - The ranking is the result's ``standings``; a seat that resigned or was abandoned
-  ranks last (tied with the others who did).
+  ranks last (tied with the others who did). openskill's numbers are kept, but for one
+  rule (:func:`toward_result`): a first place never lowers the ordinal, a last place
+  never raises it. Players see :func:`rating`, the ordinal on a scale from 1000.
 - The numbers are computed once, by the write that ends the game (:func:`annotate`):
   the result and its ``game_finished`` event carry each seat's rating before and after.
   The players' stored ratings are updated after that write (:func:`settle_ratings`),
@@ -31,8 +33,12 @@ from shared.store.ratings import Ratings
 
 Mutate = Callable[[str, Callable[[GameDoc], Outcome]], Any]
 
-MODEL = PlackettLuce()
+MODEL = PlackettLuce(limit_sigma=True)  # (a game never makes a player's sigma larger)
 DEFAULT = (MODEL.mu, MODEL.sigma)
+RATING_BASE = 1000
+RATING_SCALE = 40
+"""The rating players see: ``RATING_BASE + RATING_SCALE * ordinal``, rounded, never
+below 0 (a new player: 1000)."""
 BOTS: dict[str, tuple[float, float]] = {
     "random": (15.0, 1.0),
     "greedy": (21.0, 1.0),
@@ -45,18 +51,46 @@ against it (docs/bots.md, bench/arena.py; how, in docs/api.md "Ratings")."""
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The display value: mu - 3 sigma (a conservative estimate of the skill)."""
+    """The value ranked by: mu - 3 sigma (a conservative estimate of the skill)."""
     return mu - 3 * sigma
 
 
-def shown(mu: float, sigma: float) -> dict[str, float]:
+def rating(value: float) -> int:
+    """The rating players see, from an ordinal (see :data:`RATING_BASE`)."""
+    return max(0, round(RATING_BASE + RATING_SCALE * value))
+
+
+def shown(mu: float, sigma: float) -> dict[str, Any]:
     """A rating as answers carry it (full precision: the stored numbers are these)."""
-    return {"mu": mu, "sigma": sigma, "ordinal": ordinal(mu, sigma)}
+    value = ordinal(mu, sigma)
+    return {"mu": mu, "sigma": sigma, "ordinal": value, "rating": rating(value)}
+
+
+def toward_result(
+    before: tuple[float, float], after: tuple[float, float], rank: int, last: int
+) -> tuple[float, float]:
+    """``after`` with mu moved so the ordinal never goes against the result: never down
+    for a seat ranked first, never up for one ranked last (``last``: the last rank;
+    when every seat shares one, openskill's own). Sigma shrinks with every game, so
+    openskill alone may raise the ordinal of a seat that lost (tied last with a weaker
+    one, say)."""
+    mu, sigma = after
+    level = ordinal(*before) + 3 * sigma
+    if last == 1:
+        return after
+    if rank == 1:
+        return max(mu, level), sigma
+    if rank == last:
+        return min(mu, level), sigma
+    return after
 
 
 def is_rated(doc: GameDoc) -> bool:
-    if "rated" in doc:
-        return bool(doc["rated"])
+    """Whether the game counts: only when every human seat is bound to a player (a seat
+    without one could be anybody, and resign at once), and its ``rated`` option is not
+    ``false``."""
+    if doc.get("rated") is False:
+        return False
     humans = [p for p in doc["players"] if not _bot_from_start(p)]
     return bool(humans) and all("player" in p for p in humans)
 
@@ -100,10 +134,13 @@ def compute(
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in befores]
     rated = MODEL.rate(teams, ranks=[float(order[p["seat"]]) for p in seated])
     firsts = sum(1 for p in seated if order[p["seat"]] == 1)
+    last = max(order.values(), default=1)
     entries = []
     for player, before, team in zip(seated, befores, rated, strict=True):
         bot = _bot_from_start(player)
-        after = before if bot else (team[0].mu, team[0].sigma)
+        rank = order[player["seat"]]
+        moved = (team[0].mu, team[0].sigma)
+        after = before if bot else toward_result(before, moved, rank, last)
         entry: dict[str, Any] = {
             "seat": player["seat"],
             "player": None if bot else player.get("player"),
@@ -168,8 +205,9 @@ def settle_ratings(ctx: Context, mutate: Mutate, doc: GameDoc) -> None:
     mutate(doc["id"], clear)
 
 
-def rating_of(fields: dict[str, str], game: str) -> dict[str, Any]:
-    """A player's rating in ``game`` from its registry fields (never rated: the default)."""
+def rating_of(fields: dict[str, str], game: str, least: int) -> dict[str, Any]:
+    """A player's rating in ``game`` from its registry fields (never rated: the default);
+    ``least``: the rated games a leaderboard needs (``games_to_rank``: how many more)."""
     mu = float(fields.get(f"{game}:mu", DEFAULT[0]))
     sigma = float(fields.get(f"{game}:sigma", DEFAULT[1]))
     played = int(fields.get(f"{game}:n", 0))
@@ -177,17 +215,18 @@ def rating_of(fields: dict[str, str], game: str) -> dict[str, Any]:
     return {
         **shown(mu, sigma),
         "games": played,
+        "games_to_rank": max(0, least - played),
         "win_share": round(won / played, 4) if played else 0.0,
     }
 
 
-def profile(player_id: str, fields: dict[str, str]) -> dict[str, Any]:
+def profile(player_id: str, fields: dict[str, str], least: int) -> dict[str, Any]:
     """A player's public profile: its name and its rating in each game it was rated in."""
     played = sorted(name.removesuffix(":mu") for name in fields if name.endswith(":mu"))
     return {
         "id": player_id,
         "name": fields["name"],
-        "ratings": {game: rating_of(fields, game) for game in played},
+        "ratings": {game: rating_of(fields, game, least) for game in played},
     }
 
 
@@ -203,13 +242,14 @@ def leaderboard_entries(
         for key, item in (("mu", mu), ("sigma", sigma), ("n", played), ("won", won)):
             if item is not None:
                 fields[f"{board.game}:{key}"] = item
-        rating = rating_of(fields, board.game)
+        stored = rating_of(fields, board.game, 0)
         entries.append(
             {
                 "rank": offset + place + 1,
                 "player": {"id": player_id, "name": fields["name"]},
+                "rating": rating(value),
                 "ordinal": value,
-                **{k: rating[k] for k in ("mu", "sigma", "games", "win_share")},
+                **{k: stored[k] for k in ("mu", "sigma", "games", "win_share")},
             }
         )
     return entries

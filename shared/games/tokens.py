@@ -14,6 +14,19 @@ class PlayerRef(str):
     to it (and as host of the games it created), never by comparing hashes."""
 
 
+class UncheckedPlayer(PlayerRef):
+    """A player whose key (``key_hash``) is still to be checked: a move's, read from the
+    registry in the same round trip as the game and checked before anything else
+    (shared/games/writes.py). Only the move route makes one."""
+
+    key_hash: str
+
+    def __new__(cls, player_id: str, key_hash: str) -> UncheckedPlayer:
+        made = super().__new__(cls, player_id)
+        made.key_hash = key_hash
+        return made
+
+
 def new_token() -> str:
     """A fresh secret token (256 bits, URL-safe)."""
     return secrets.token_urlsafe(32)

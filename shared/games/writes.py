@@ -13,12 +13,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shared.engine import RuleError
-from shared.games import history, migrate, notify, rates, ratings, records, seats
+from shared.games import history, migrate, notify, players, rates, ratings, records, seats
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
 from shared.games.document import GameDoc, from_store
 from shared.games.errors import Conflict
+from shared.games.players import check_key
 from shared.games.records import Retry
 from shared.games.replay import same_move
+from shared.games.tokens import UncheckedPlayer
 from shared.ops import metrics
 from shared.store import HistoryWrite, NotReplicated, StoredDoc, client_of, event_id
 
@@ -33,23 +35,32 @@ class WriteLoop:
         self.move_rate = rates.parse_rate(ctx.settings.get("RATE_LIMIT_MOVES"))
 
     def read(
-        self, game_id: str, with_tail: bool = False, limit_as: str | None = None
+        self,
+        game_id: str,
+        with_tail: bool = False,
+        limit_as: str | None = None,
+        player: UncheckedPlayer | None = None,
     ) -> tuple[GameDoc, str | None]:
         """The document and, if asked, its history tail; with ``limit_as`` (a client's
         name in this game) the same round trip counts the request against
-        ``RATE_LIMIT_MOVES`` (429 over it). 404 when there is no such game."""
+        ``RATE_LIMIT_MOVES`` (429 over it); with ``player``, the same round trip reads
+        its key, checked first (403 ``invalid-player-key``). 404 when there is no such
+        game."""
         store = self.ctx.store
         if not GAME_ID.match(game_id):
             raise not_found(game_id)
-        if limit_as is None:
-            doc, tail = store.read(game_id, with_tail)
+        who = None if player is None else str(player)
+        rate = None if limit_as is None else self.move_rate
+        if rate is None:
+            doc, tail, _, stored_key = store.read_counted(game_id, with_tail, player=who)
         else:
-            rate = self.move_rate
-            assert rate is not None
             number, retry_after = rates.window_of(rate)
-            doc, tail, count = store.read_counted(
-                game_id, with_tail, f"{limit_as}:{number}", rate.get_expiry() + 1
+            doc, tail, count, stored_key = store.read_counted(
+                game_id, with_tail, f"{limit_as}:{number}", rate.get_expiry() + 1, who
             )
+        if player is not None:
+            check_key(player, stored_key)
+        if rate is not None:
             rates.check(count, rate, retry_after, "moves")
         if doc is None:
             raise not_found(game_id)
@@ -86,6 +97,7 @@ class WriteLoop:
         idem_field: str | None = None,
         limit_as: str | None = None,
         digest: str = "",
+        player: UncheckedPlayer | None = None,
     ) -> tuple[GameDoc, list[dict[str, Any]], Retry | None]:
         """Read, ``decide``, compare-and-set; retried on a version conflict.
 
@@ -93,15 +105,16 @@ class WriteLoop:
         ``idem_field`` was used before, the current document, no events and the
         :class:`Retry` found in the history (see :func:`shared.games.replay.replay`);
         ``422 idempotency-key-reused`` when that record holds another move. Only the
-        first read counts against the move limit.
+        first read counts against the move limit. ``player``: a move's player, its key
+        checked by the first read (:meth:`read`).
         """
         store, name = self.ctx.store, self.ctx.engine.NAME
         key = None if idem_field is None else history.key_hash(idem_field)
         ahead = None  # the current game a refused write sent back: decided on without a read
         for _ in range(self.ctx.settings["CAS_RETRIES"]):
             if ahead is None:
-                doc, tail = self.read(game_id, True, limit_as)
-                limit_as = None  # only the first read counts against the move limit
+                doc, tail = self.read(game_id, True, limit_as, player)
+                limit_as = player = None  # only the first read counts and checks
             else:
                 (raw, tail), ahead = ahead, None
                 doc = self._upgraded(raw)
@@ -112,9 +125,7 @@ class WriteLoop:
                 return doc, [], decided
             new, events, written, due, outbox = decided
             stored = self.ctx.stored(new)
-            members = [
-                (p["player"], new["status"] not in OVER) for p in new["players"] if "player" in p
-            ]
+            members = players.members(new)
             result = store.write(
                 stored, doc["version"], events, self.ttl(new), written, due, outbox, members
             )

@@ -2,7 +2,8 @@
 
 - a seat or host token: its SHA-256, compared with the game's (shared/games/access.py);
 - a player key (``bgp_...``): the player, its key checked against the registry (one
-  read), as a :class:`~shared.games.tokens.PlayerRef`;
+  read; a move's is read with the game, in the same round trip), as a
+  :class:`~shared.games.tokens.PlayerRef`;
 - with API keys on, an API key and ``X-Player: <external_id>``: the key's player with
   that reference (the platform acts for its users without holding their keys).
 
@@ -23,10 +24,12 @@ PLAYER_HEADER = "X-Player"
 MAX_EXTERNAL_ID = 128
 
 
-def credential_of(header: str | None) -> str | None:
+def credential_of(header: str | None, with_the_game: bool = False) -> str | None:
     """The hash of a token, or the player (:class:`PlayerRef`) the request acts for;
     ``None`` without an Authorization header. Any other scheme or an empty token is a
-    401, like a missing token."""
+    401, like a missing token. ``with_the_game``: a player key is checked by the game's
+    own read (an :class:`~shared.games.tokens.UncheckedPlayer`; a move's, which saves
+    it a round trip)."""
     if header is None:
         return None
     scheme, _, token = header.strip().partition(" ")
@@ -36,6 +39,8 @@ def credential_of(header: str | None) -> str | None:
     if len(token) > 256:
         raise invalid_token()
     if players.is_player_key(token):
+        if with_the_game:
+            return players.unchecked(token)
         return players.verify_key(_games().store.registry, token)[0]
     if has_request_context() and PLAYER_HEADER in request.headers:
         return platform_player(token, request.headers[PLAYER_HEADER])[0]

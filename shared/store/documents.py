@@ -29,7 +29,7 @@ from shared.store import jsoncodec, replicated
 from shared.store.entries import PACKED, stored_events
 from shared.store.errors import NotReplicated
 from shared.store.layout import Layout, client_of
-from shared.store.players import member_keys
+from shared.store.players import ended_keys, member_keys, registry_key
 
 StoredDoc = dict[str, Any]
 """A game document as stored, decoded: plain JSON data the store never interprets (the
@@ -95,7 +95,7 @@ class Documents(Layout):
     _write: Any  # store.lua, registered
     signal_ready: Callable[[str], None]  # (shared/store/outbox.py)
     lower_due: Callable[[str, str, int], int | None]  # (shared/store/schedule.py)
-    touch_members: Callable[[str, list[tuple[str, bool]], int], None]  # (players.py)
+    touch_members: Callable[[str, list[tuple[str, str | None]], int], None]  # (players.py)
     replicas = 0  # REDIS_WAIT_REPLICAS: replicas each write waits for (0: none)
     wait_ms = 200  # REDIS_WAIT_TIMEOUT_MS: how long it waits
 
@@ -123,32 +123,48 @@ class Documents(Layout):
 
     def read(self, game_id: str, with_tail: bool = False) -> tuple[StoredDoc | None, str | None]:
         """The game document and, if asked, its history tail: one round trip."""
-        doc, tail, _ = self.read_counted(game_id, with_tail)
+        doc, tail, _, _ = self.read_counted(game_id, with_tail)
         return doc, tail
 
     def read_counted(
-        self, game_id: str, with_tail: bool, counter: str | None = None, ttl: int = 0
-    ) -> tuple[StoredDoc | None, str | None, int]:
+        self,
+        game_id: str,
+        with_tail: bool,
+        counter: str | None = None,
+        ttl: int = 0,
+        player: str | None = None,
+    ) -> tuple[StoredDoc | None, str | None, int, str | None]:
         """:meth:`read` that also counts one request on the game's counter ``counter``
-        (a rate-limit window, expiring after ``ttl`` s; 0 counted without one): still
-        one round trip."""
+        (a rate-limit window, expiring after ``ttl`` s; 0 counted without one), and
+        with ``player`` (an id) reads that player's key hash from the registry (last,
+        ``None`` without one): still one round trip on a single Redis (the registry is
+        in another slot: one more on a cluster)."""
         game_key, _, tail_key, _ = self.keys(game_id)
-        if counter is None:  # one command: cheaper than a pipeline of two (same slot)
+        key_hash = None
+        if player is not None and self.cluster:
+            key_hash = self.client.hget(registry_key(player), "key")
+            player = None
+        if counter is None and player is None:  # one command: cheaper than a pipeline
             if not with_tail:
-                return _doc(fastcall.call(self.client, "GET", game_key)), None, 0
+                return _doc(fastcall.call(self.client, "GET", game_key)), None, 0, key_hash
             raw, tail = fastcall.call(self.client, "MGET", game_key, tail_key)
-            return _doc(raw), tail, 0
+            return _doc(raw), tail, 0, key_hash
         pipe = self.client.pipeline(transaction=False)
         pipe.get(game_key)
         if with_tail:
             pipe.get(tail_key)
-        counter_key = self.counter_key(game_id, counter)
-        pipe.incr(counter_key)
-        pipe.expire(counter_key, ttl)
+        if counter is not None:
+            counter_key = self.counter_key(game_id, counter)
+            pipe.incr(counter_key)
+            pipe.expire(counter_key, ttl)
+        if player is not None:
+            pipe.hget(registry_key(player), "key")
         replies = pipe.execute()
         tail = replies[1] if with_tail else None
-        count = int(replies[-2])
-        return _doc(replies[0]), tail, count
+        if player is not None:
+            key_hash = replies.pop()
+        count = int(replies[-2]) if counter is not None else 0
+        return _doc(replies[0]), tail, count, key_hash
 
     def ping(self) -> bool:
         """Whether Redis answers."""
@@ -171,7 +187,7 @@ class Documents(Layout):
         history: HistoryWrite,
         due: int | None | bool = False,
         outbox: list[dict[str, Any]] | None = None,
-        members: list[tuple[str, bool]] | None = None,
+        members: list[tuple[str, str | None]] | None = None,
     ) -> WriteResult:
         """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
         appending ``events`` (which must carry their ``id``) and writing ``history``
@@ -189,10 +205,10 @@ class Documents(Layout):
         after a successful write one more round trip lowers the entry (ZADD LT), and the
         worker corrects a due time that is too early when it finds nothing due.
 
-        ``members``: the players seated in the game, each with whether the game is live
-        for it: their indexes of their games (shared/store/players.py) get the game at
-        now, by the same script on a single Redis, one more round trip after the write
-        on Cluster.
+        ``members``: the players seated in the game, each with ``None`` while the game is
+        live, else the name of the index of ended games it joins (its status): their
+        indexes of their games (shared/store/players.py) get the game at now, by the
+        same script on a single Redis, one more round trip after the write on Cluster.
         """
         inline = due is not False and not self.cluster
         outbox = outbox or []
@@ -227,9 +243,11 @@ class Documents(Layout):
             keys.extend(self.legacy_keys(doc["id"]))
         if inline_members:
             args.extend([doc["id"], int(time.time() * 1000)])
-            args.extend("1" if live else "0" for _, live in inline_members)
-            for player_id, _ in inline_members:
-                keys.extend(member_keys(self.prefix, player_id))
+            args.extend("1" if ended is None else "e" for _, ended in inline_members)
+            for player_id, ended in inline_members:
+                every, live = member_keys(self.prefix, player_id)
+                shelf, since = ended_keys(self.prefix, player_id, ended or "-")
+                keys.extend((every, live, shelf, since))
         acked = None
         if self.replicas:  # the EVALSHA and a WAIT in one send (shared/store/replicated.py)
             reply, acked = self._write_waited(keys, args)

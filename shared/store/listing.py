@@ -11,6 +11,8 @@ May import the store's own modules (layout, documents).
 from __future__ import annotations
 
 import base64
+import binascii
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -32,13 +34,21 @@ def _encode_cursor(score: float, game_id: str) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
+CURSOR = re.compile(r"([0-9]{1,18}):([A-Za-z0-9_-]{1,64})", re.ASCII)
+"""A listing cursor's text: a score (µs or ms, ASCII digits, exact as a Redis score) and
+a game id."""
+
+
 def decode_cursor(cursor: str) -> tuple[int, str]:
     """The (score, id) a listing cursor points after. Raises ValueError if malformed."""
-    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    score, _, game_id = raw.partition(":")
-    if not game_id:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError) as error:
+        raise ValueError("malformed cursor") from error
+    found = CURSOR.fullmatch(raw)
+    if found is None:
         raise ValueError("malformed cursor")
-    return int(score), game_id
+    return int(found[1]), found[2]
 
 
 class Listing(Layout):

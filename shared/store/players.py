@@ -20,11 +20,15 @@ reference first, then ``HSET`` writes the player; a claim whose player was never
 written (a crash between the two) is taken over by the next create that names it.
 
 A service's index of one player's games (its own prefix ``<p>``, the player's hash tag):
-``<p>:pl:{<id>}:all`` and ``<p>:pl:{<id>}:live`` (open and running games only), sorted
-sets of game ids scored by the game's last write in ms. The game's own write script
-keeps them (shared/store/store.lua) on a single Redis; on a cluster they are in
-another slot and one more round trip after the write does (:meth:`touch_members`).
-Ids whose game expired are dropped as pages are read.
+``<p>:pl:{<id>}:all``, ``<p>:pl:{<id>}:live`` (open and running games only) and
+``<p>:pl:{<id>}:ended:<status>`` (the ended games of one status), sorted sets of game
+ids scored by the game's last write in ms; ``<p>:pl:{<id>}:since``: ``0`` when every
+ended game of the player is in its ended indexes, else the time (ms) they were first
+kept (a player whose games were indexed by code without them: its older ended games
+are not there until they expire). The game's own write script keeps them
+(shared/store/store.lua) on a single Redis; on a cluster they are in another slot and
+one more round trip after the write does (:meth:`touch_members`). Ids whose game
+expired are dropped as pages are read.
 
 May import the store's own modules (layout, listing).
 """
@@ -51,6 +55,13 @@ def member_keys(prefix: str, player_id: str) -> tuple[str, str]:
     of them, and the live ones (one hash slot)."""
     base = f"{prefix}:pl:{{{player_id}}}"
     return f"{base}:all", f"{base}:live"
+
+
+def ended_keys(prefix: str, player_id: str, status: str) -> tuple[str, str]:
+    """A player's index of its ended games of one ``status`` here, and the key saying
+    since when those indexes are kept (:func:`member_keys`' slot)."""
+    base = f"{prefix}:pl:{{{player_id}}}"
+    return f"{base}:ended:{status}", f"{base}:since"
 
 
 class Registry:
@@ -131,6 +142,8 @@ class Memberships:
 
     client: Any
     prefix: str
+    ended_statuses: tuple[str, ...] = ()
+    """The statuses of ended games (the games layer's), one index each."""
 
     def member_keys(self, player_id: str) -> tuple[str, str]:
         return member_keys(self.prefix, player_id)
@@ -140,22 +153,45 @@ class Memberships:
         return list(self.client.zrevrange(self.member_keys(player_id)[0], 0, -1))
 
     def drop_members(self, player_id: str) -> None:
-        self.client.delete(*self.member_keys(player_id))
+        """Delete the player's indexes here."""
+        keys = [*self.member_keys(player_id), ended_keys(self.prefix, player_id, "-")[1]]
+        keys += [ended_keys(self.prefix, player_id, s)[0] for s in self.ended_statuses]
+        self.client.delete(*keys)
 
-    def touch_members(self, game_id: str, members: list[tuple[str, bool]], ttl: int) -> None:
+    def ended_index(self, player_id: str, status: str, complete_after_s: int) -> str | None:
+        """The player's index of its ended games of ``status``, when it holds every one
+        (kept since the player's first indexed game, or for longer than
+        ``complete_after_s``, the life of an ended game); else ``None``."""
+        shelf, since = ended_keys(self.prefix, player_id, status)
+        found = self.client.get(since)
+        if found is None:
+            return None
+        if int(found) == 0 or time.time() * 1000 - int(found) > complete_after_s * 1000:
+            return shelf
+        return None
+
+    def touch_members(self, game_id: str, members: list[tuple[str, str | None]], ttl: int) -> None:
         """What the write script does on a single Redis (for a cluster, after the
-        write): each ``(player id, live)`` gets ``game_id`` at now in its index of all
-        games, and in or out of its live games' index."""
+        write): each ``(player id, ended)`` gets ``game_id`` at now in its index of all
+        games, in or out of its live games' index, and in the index of its ended games
+        of status ``ended``."""
         now = int(time.time() * 1000)
-        for player_id, live in members:  # one slot per player: one pipeline each
+        for player_id, ended in members:  # one slot per player: one pipeline each
             every, alive = self.member_keys(player_id)
+            shelf, since = ended_keys(self.prefix, player_id, ended or "-")
             pipe = self.client.pipeline(transaction=False)
+            pipe.exists(every)
             pipe.zadd(every, {game_id: now})
-            if live:
+            if ended is None:
                 pipe.zadd(alive, {game_id: now})
             else:
                 pipe.zrem(alive, game_id)
-            for key in (every, alive):  # the longest-lived game's ttl (none yet: NX)
+                pipe.zadd(shelf, {game_id: now})
+            kept = (every, alive, since) if ended is None else (every, alive, shelf, since)
+            for key in kept:  # the longest-lived game's ttl (none yet: NX)
                 pipe.expire(key, ttl, nx=True)
                 pipe.expire(key, ttl, gt=True)
-            pipe.execute()
+            pipe.get(since)
+            replies = pipe.execute()
+            if replies[-1] is None:  # the first time: '0' for a new player's indexes
+                self.client.set(since, now if replies[0] else 0, nx=True, ex=ttl)

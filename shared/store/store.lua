@@ -4,8 +4,9 @@
 --       shard's index of clients (single Redis only: on Cluster they are in another
 --       slot), the webhook outbox stream, the webhook ready-stream shard
 --       (single Redis only), and the two keys of a game written by older code (its
---       moves list and idempotency hash, deleted once migrated), then M pairs of a
---       player's indexes of its games (all, live; single Redis only). All but the
+--       moves list and idempotency hash, deleted once migrated), then M quadruples
+--       of a player's indexes of its games (all, live, the ended games of one status,
+--       and the time since which that index is kept; single Redis only). All but the
 --       shards and the players' indexes share the game's {id} hash tag, so this also
 --       runs on Redis Cluster.
 -- ARGV: 1 expected version (0: the game must not exist yet), 2 new document,
@@ -23,7 +24,8 @@
 --       time in ms ('': not due, removed) and its client (the index entry is only ever
 --       lowered here: the worker raises it when it finds the client has nothing due),
 --       and with M > 0 the game id, the time in ms and M flags ('1': the game is live
---       for the player: in its live index too; '0': out of it).
+--       for the player: in its live index too; 'e': ended, out of the live index and in
+--       the ended index of its status; '0': out of the live index).
 -- Returns {'ok', events_from} ('F:B') | {'ok'} | {'conflict', current version, current
 -- document, current tail} ({'conflict', 'exists'} for a create) | {'missing'}.
 -- Every check comes before the first write, so a refused call changes nothing.
@@ -140,18 +142,26 @@ if due_key then
   end
 end
 if m > 0 then
-  -- Each player's index of its games: the game at now, in or out of the live ones;
-  -- each index lives as long as its longest-lived game.
+  -- Each player's index of its games: the game at now, in or out of the live ones,
+  -- an ended game in the index of its status ('since': '0' when every ended game of
+  -- the player is in those, else the time from which they are kept); each index
+  -- lives as long as its longest-lived game.
   local game, now = ARGV[j], ARGV[j + 1]
   for q = 0, m - 1 do
-    local every, live = KEYS[key_at + 2 * q], KEYS[key_at + 2 * q + 1]
+    local at = key_at + 4 * q
+    local every, live, ended, since = KEYS[at], KEYS[at + 1], KEYS[at + 2], KEYS[at + 3]
+    if redis.call('EXISTS', since) == 0 then
+      redis.call('SET', since, redis.call('EXISTS', every) == 1 and now or '0')
+    end
     redis.call('ZADD', every, now, game)
-    if ARGV[j + 2 + q] == '1' then
+    local flag = ARGV[j + 2 + q]
+    if flag == '1' then
       redis.call('ZADD', live, now, game)
     else
       redis.call('ZREM', live, game)
     end
-    for _, key in ipairs({every, live}) do
+    if flag == 'e' then redis.call('ZADD', ended, now, game) end
+    for _, key in ipairs({every, live, ended, since}) do
       if redis.call('TTL', key) < tonumber(ttl) then redis.call('EXPIRE', key, ttl) end
     end
   end

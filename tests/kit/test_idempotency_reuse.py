@@ -76,11 +76,11 @@ def test_reuse_is_caught_after_a_lost_race(toy_app, toy_client, redis_client):
     reads = []
 
     def stale(game, with_tail, *args, **kwargs):  # what a racing request read first
-        doc, tail, count = read_counted(game, with_tail, *args, **kwargs)
+        doc, tail, count, key = read_counted(game, with_tail, *args, **kwargs)
         reads.append(game)
         if len(reads) == 1:
-            return json.loads(json.dumps(old)), old_tail, count
-        return doc, tail, count
+            return json.loads(json.dumps(old)), old_tail, count, key
+        return doc, tail, count, key
 
     old_tail = redis_client.get(f"toy:{{{game_id}}}:tail").rsplit("\n", 1)[0]
 

@@ -179,6 +179,33 @@ def test_a_move_with_players_seated_still_costs_two_round_trips(toy_client):
     assert len(extra) == 2 and all(b":pl:{" in c for c in extra)
 
 
+def test_a_move_made_with_a_player_key_costs_two_round_trips_and_checks_the_key(toy_client):
+    _, ann = new_player(toy_client, "Ann")
+    _, bob = new_player(toy_client, "Bob")
+    game_id, host = create(toy_client, players=2, rounds=1, seed=4)  # seat 0 calls first
+    join_as(toy_client, game_id, ann)
+    join_as(toy_client, game_id, bob)
+    toy_client.post(f"/games/{game_id}/start", headers=auth(host))
+    move = {"type": "call", "value": 1}
+    forged = ann[:-4] + ("AAAA" if not ann.endswith("AAAA") else "BBBB")
+    for key in (forged, bob + "x"):  # a wrong secret, a malformed key: nothing is played
+        r = toy_client.post(f"/games/{game_id}/moves", json=move, headers=auth(key))
+        assert_problem(r, 403, "invalid-player-key")
+    assert toy_client.get(f"/games/{game_id}").get_json()["version"] == 4
+    r = toy_client.post(f"/games/{game_id}/moves", json=move, headers=auth(bob))
+    assert_problem(r, 409, "not-your-turn")
+    with sent_to_redis() as sent:
+        r = toy_client.post(f"/games/{game_id}/moves", json=move, headers=auth(ann))
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["game"]["you"] == 0
+    commands = [c.split(b"\r\n")[2] for c in sent]
+    if not CLUSTER:  # the game, its tail and the key in one pipeline; the write
+        assert commands == [b"GET", b"EVALSHA"] and b"HGET" in sent[0]
+        return
+    # on a cluster the registry is in another slot: one more round trip, first
+    assert commands[:3] == [b"HGET", b"MGET", b"EVALSHA"]
+
+
 def test_unlisted_games_are_in_no_listing_and_need_their_code(toy_client):
     r = toy_client.post("/games", json={"players": 2, "rounds": 1, "visibility": "unlisted"})
     body = r.get_json()

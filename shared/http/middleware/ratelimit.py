@@ -23,11 +23,12 @@ Two mechanisms, chosen by what a request may cost:
   key (one key per window, no reset needed).
 
 Failed authentications are counted after the answer (a 401, or a 403
-``invalid-token``, to a request that carried a token). Checking the count before every
-request with a token would also cost moves a round trip, so the address is refused from
-memory instead: once its count goes over the rate, this process refuses every request
-with a token from that address until the window ends (each worker finds out at its own
-next failure, so a few more than the rate may be tried per window, one per worker).
+``invalid-token``, to a request that carried a token; a 403 ``invalid-invite``, a
+join's wrong invite code). Checking the count before every request with a token would
+also cost moves a round trip, so the address is refused from memory instead: once its
+count goes over the rate, this process refuses every request with a token or an invite
+code from that address until the window ends (each worker finds out at its own next
+failure, so a few more than the rate may be tried per window, one per worker).
 
 A fixed window lets a client send up to twice the rate across a window boundary; that
 is the usual price of one counter per window.
@@ -183,8 +184,9 @@ class AddressLimits:
     # -- failed authentication --------------------------------------------------------
 
     def _refuse_blocked(self) -> None:
-        """429 for a request with a token from an address this process has blocked."""
-        if "Authorization" not in request.headers or not self._blocked:
+        """429 for a request with a token or an invite code from an address this process
+        has blocked."""
+        if not self._blocked or not _authenticates():
             return
         ends = self._blocked.get(client_address())
         if ends is None:
@@ -202,7 +204,7 @@ class AddressLimits:
     def _count_auth_failure(self, response: Response) -> Response:
         """Count a failed authentication; the one over the rate becomes the 429 itself
         (changed in place, so headers other hooks set stay)."""
-        if "Authorization" not in request.headers or not _auth_failed(response):
+        if not _auth_failed(response):
             return response
         rate = self.auth_failures
         assert rate is not None
@@ -234,13 +236,27 @@ class AddressLimits:
         self._blocked[address] = now + seconds
 
 
-def _auth_failed(response: Response) -> bool:
-    """A 401, or a 403 ``invalid-token``: the token sent is no token of this game."""
-    if response.status_code == 401:
+def _authenticates() -> bool:
+    """Whether the request carries a credential: a token, or an invite code (a join's
+    body, read only for an address this process has blocked)."""
+    if "Authorization" in request.headers:
         return True
-    if response.status_code != 403 or response.mimetype != PROBLEM_MIME:
+    if request.method != "POST":
+        return False
+    body = request.get_json(silent=True)
+    return isinstance(body, dict) and "invite" in body
+
+
+def _auth_failed(response: Response) -> bool:
+    """A 401 or a 403 ``invalid-token`` to a request that carried a token (the token sent
+    is no token of this game), or a 403 ``invalid-invite`` (a join's wrong code)."""
+    if response.status_code not in (401, 403) or response.mimetype != PROBLEM_MIME:
         return False
     try:
-        return bool(json.loads(response.get_data())["code"] == "invalid-token")
+        code = json.loads(response.get_data())["code"]
     except (ValueError, KeyError, TypeError):
         return False
+    if code == "invalid-invite":
+        return True
+    has_token = "Authorization" in request.headers
+    return has_token and (response.status_code == 401 or code == "invalid-token")

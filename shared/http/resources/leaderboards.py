@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from typing import Any
 
 from flask import g
@@ -28,13 +29,17 @@ def _cursor(stamp: str, offset: int) -> str:
     return base64.urlsafe_b64encode(f"{stamp}:{offset}".encode()).decode().rstrip("=")
 
 
+CURSOR = re.compile(r"([0-9]{1,20}(?:\.[0-9]{1,6})?):([0-9]{1,9})", re.ASCII)
+"""A cursor's text: the snapshot's stamp and the offset (below 10**9: Redis takes it)."""
+
+
 def _position(cursor: str) -> tuple[str, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        stamp, _, offset = raw.rpartition(":")
-        if not (stamp.replace(".", "", 1).isdigit() and offset.isdigit()):
+        found = CURSOR.fullmatch(raw)
+        if found is None:
             raise ValueError(cursor)
-        return stamp, int(offset)
+        return found[1], int(found[2])
     except (ValueError, binascii.Error, UnicodeDecodeError) as error:
         detail = "The cursor is not one this service issued."
         raise invalid("query", "cursor", detail, "Invalid cursor.") from error
@@ -50,14 +55,16 @@ def add_routes(blp: KitBlueprint) -> None:
     def get_player(player_id: str) -> Any:
         """A player's public profile.
 
-        Its name and, per game it played rated games of, its rating (`mu`, `sigma` and
-        the display value `ordinal` = mu - 3 sigma), rated games and win share.
+        Its name and, per game it played rated games of, its rating (`rating`, from
+        `ordinal` = mu - 3 sigma), rated games, games still needed to be ranked, and win
+        share.
         """
         kit = games()
         fields = kit.store.registry.get(player_id) if players.PLAYER_ID.match(player_id) else None
         if fields is None or "key" not in fields:
             raise NotFound("player-not-found", "No such player.")
-        return send(json_answer(ratings.profile(player_id, fields)))
+        least = int(kit.settings["LEADERBOARD_MIN_GAMES"])
+        return send(json_answer(ratings.profile(player_id, fields, least)))
 
     @blp.route("/leaderboards/<game>", methods=["GET"])
     @blp.arguments(r.LeaderboardQuerySchema(), location="query")
@@ -67,7 +74,7 @@ def add_routes(blp: KitBlueprint) -> None:
     def get_leaderboard(query: dict[str, Any], game: str) -> Any:
         """Players by rating, best first: this service's game only.
 
-        Only players with at least `LEADERBOARD_MIN_GAMES` rated games. Pages come from
+        Only players with at least `min_games` rated games. Pages come from
         a snapshot the worker takes every `LEADERBOARD_SNAPSHOT_SECONDS`: follow
         `next_cursor` and no player is repeated or skipped while ratings change. With API
         keys on, each key (its bearer) has its own players and leaderboard.
@@ -94,6 +101,7 @@ def add_routes(blp: KitBlueprint) -> None:
         after = offset + len(rows)
         body = {
             "game": game,
+            "min_games": int(kit.settings["LEADERBOARD_MIN_GAMES"]),
             "entries": entries,
             "next_cursor": _cursor(stamp, after) if after < size else None,
         }

@@ -43,7 +43,8 @@ def move_answer(
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         detail = "Idempotency-Key must be 1-200 visible ASCII characters."
         raise invalid("headers", "Idempotency-Key", detail, "Invalid.")
-    body = kit.move(game_id, bearer_of(authorization), move, if_match_of(if_match_header), key)
+    who = bearer_of(authorization, with_the_game=True)  # (a player key: read with the game)
+    body = kit.move(game_id, who, move, if_match_of(if_match_header), key)
     return json_answer(body, 200, etag_headers(body["game"]["version"]))
 
 

@@ -7,12 +7,19 @@ from marshmallow import Schema, fields, validate
 
 from shared.http.schemas.fields import REQ
 
+RATING = "The rating shown: 1000 + 40 × ordinal, rounded, never below 0 (new: 1000)."
+
 
 class RatingSchema(Schema):
     mu = fields.Float(**REQ)
     sigma = fields.Float(**REQ)
-    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma: shown."})
+    rating = fields.Integer(required=True, metadata={"description": RATING})
+    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma."})
     games = fields.Integer(required=True, metadata={"description": "Rated games played."})
+    games_to_rank = fields.Integer(
+        required=True,
+        metadata={"description": "Rated games still needed to show on the leaderboard."},
+    )
     win_share = fields.Float(
         required=True, metadata={"description": "Wins over rated games (a k-way tie: 1/k)."}
     )
@@ -42,6 +49,7 @@ class BoardPlayerSchema(Schema):
 class LeaderboardEntrySchema(Schema):
     rank = fields.Integer(**REQ)
     player = fields.Nested(BoardPlayerSchema, **REQ)
+    rating = fields.Integer(required=True, metadata={"description": RATING})
     ordinal = fields.Float(required=True, metadata={"description": "The value ranked by."})
     mu = fields.Float(**REQ)
     sigma = fields.Float(**REQ)
@@ -51,6 +59,10 @@ class LeaderboardEntrySchema(Schema):
 
 class LeaderboardSchema(Schema):
     game = fields.String(**REQ)
+    min_games = fields.Integer(
+        required=True,
+        metadata={"description": "Rated games a player needs to show here."},
+    )
     entries = fields.List(fields.Nested(LeaderboardEntrySchema), **REQ)
     next_cursor = fields.String(
         required=True,
