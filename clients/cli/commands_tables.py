@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from rich.table import Table
 from rich.text import Text
@@ -143,7 +144,8 @@ def cmd_new(args: argparse.Namespace) -> int:
             )
         )
     if data.get("invite_code"):
-        link = client.base_url + data.get("join_link", f"/games/{data['id']}")
+        query = urlencode({"game": data["id"], "invite": data["invite_code"]})
+        link = client.base_url + (data.get("join_link") or f"/play?{query}")
         out.update(invite_code=data["invite_code"], join_link=link)
         lines = (
             _("private game: only those with the invite can join"),
