@@ -6,7 +6,7 @@ never a traceback, and set the exit code: 1 when the service refused the request
 could not be reached, 2 for a usage or notation error.
 
 The commands live by what they do: :mod:`~clients.cli.commands_tables` (new, list,
-join, quick, start, cancel, resign, leave), :mod:`~clients.cli.commands_moves` (show,
+join, quick, rematch, start, cancel, resign, leave), :mod:`~clients.cli.commands_moves` (show,
 moves, move, score, log, events, verify), :mod:`~clients.cli.commands_live` (play,
 watch, bot, demo); what they share is in :mod:`~clients.cli.commands_kit`. This module
 runs one (:func:`run`): the game id from the command line, errors to exit codes.
@@ -49,6 +49,7 @@ from .commands_tables import (
     cmd_list,
     cmd_new,
     cmd_quick,
+    cmd_rematch,
     cmd_resign,
     cmd_start,
     parse_options,
@@ -71,6 +72,7 @@ COMMANDS: dict[str, Command] = {
     "leave": cmd_leave,
     "list": cmd_list,
     "join": cmd_join,
+    "rematch": cmd_rematch,
     "quick": cmd_quick,
     "start": cmd_start,
     "cancel": cmd_cancel,
@@ -182,6 +184,7 @@ __all__ = [
     "cmd_new",
     "cmd_play",
     "cmd_quick",
+    "cmd_rematch",
     "cmd_resign",
     "cmd_score",
     "cmd_show",

@@ -157,7 +157,7 @@ def test_usage_errors_of_the_commands(language: str, words: str, tmp_path, monke
         (
             "ja",
             (
-                "あなたの番、残り 1時間30分",
+                "あなたの番 残り1時間30分",
                 "勝利(同点)",
                 "3 人中 2 位",
                 "レーティング対象 1 ゲーム",

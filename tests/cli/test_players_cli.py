@@ -199,12 +199,12 @@ def test_games_asks_both_services_follows_cursors_my_turn_first(fakes, capsys) -
     assert code == 0
     assert w.requests[-2]["query"] == {"turn": "mine", "status": "running", "limit": "100"}
     lines = [line for line in out.splitlines() if line.strip()]
-    assert lines[:2] == ["manhattan: not rated yet", "windcity: not rated yet"]
+    assert lines[:2] == ["Manhattan: not rated yet", "Wind City: not rated yet"]
     assert lines[2].split()[:3] == ["game", "id", "status"] and len(lines) == 4
     assert "m-old-mine" in lines[3] and "yours, due in 4m" in lines[3]
 
     code, out, _ = _cli(capsys, "games")
-    rows = {line.split()[1]: line for line in out.splitlines()[3:] if line.strip()}
+    rows = {gid: line for line in out.splitlines()[3:] for gid in line.split() if "-" in gid}
     assert "cy (bot)" in rows["w-mine"] and "rank 2 of 2" in rows["w-mid"]
     assert "others" in rows["m-new"]
 
