@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
 
 import pytest
 import requests
 
 from clients.cli.client import ManhattanClient
-from clients.cli.errors import Forbidden
+from clients.cli.errors import Forbidden, NotFound
 
 
 def _json(proc: subprocess.CompletedProcess) -> dict:
@@ -42,3 +43,57 @@ def test_private_new_and_join_by_link_or_code(cli, live_manhattan) -> None:
     assert [p["name"] for p in cy["game"]["players"]] == ["ann", "bob", "cy"]
     games = _json(cli("games", "--json", home="cy"))["games"]
     assert [(g["id"], g["seat"], g["status"]) for g in games] == [(gid, 2, "open")]
+
+
+def test_rematch_profile_export_and_delete(cli, tmp_path, live_manhattan, live_windcity) -> None:
+    ann = _json(cli("register", "ann", "--json"))
+    bob = _json(cli("register", "bob", "--json", home="bob"))
+    made = _json(cli("manhattan", "new", "--players", "2", "--join", "ann", "--json"))
+    gid = made["id"]
+    cli("manhattan", "join", gid, home="bob")
+    cli("manhattan", "start", gid)
+    procs: dict[str, subprocess.CompletedProcess] = {}
+    threads = [
+        threading.Thread(
+            target=lambda home=home: procs.__setitem__(
+                home, cli("bot", "manhattan", gid, "--strategy", "random", "--quiet", home=home)
+            )
+        )
+        for home in ("ann", "bob")
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert ManhattanClient(live_manhattan).view(gid)["status"] == "finished"
+
+    again = _json(cli("manhattan", "rematch", gid, "--json"))
+    text = cli("manhattan", "rematch", gid, home="bob").stdout
+    assert again["id"] != gid and f"next game {again['id']}" in text
+    view = ManhattanClient(live_manhattan).view(again["id"])
+    assert view["status"] == "running"  # both seats taken back: it started when full
+    assert sorted(p["name"] for p in view["players"]) == ["ann", "bob"]
+
+    profile = cli("player", bob["id"]).stdout
+    assert "bob" in profile and "Manhattan" in profile and "Wind City" in profile
+    assert _json(cli("player", bob["id"], "--json"))["name"] == "bob"
+
+    path = tmp_path / "mine.json"
+    said = cli("export", "--output", str(path)).stdout
+    document = json.loads(path.read_text())
+    assert document["player"]["id"] == ann["id"] and set(document["services"]) == {
+        "manhattan",
+        "windcity",
+    }
+    exported = {g["id"] for g in document["services"]["manhattan"]["games"]}
+    assert {gid, again["id"]} <= exported and document["services"]["windcity"]["games"] == []
+    assert "exported 2 games from manhattan, windcity" in said
+
+    refused = cli("delete-player", check=False)
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+    assert "erased" in cli("delete-player", "--yes").stdout
+    assert cli("whoami", check=False).returncode == 2
+    with pytest.raises(NotFound):
+        ManhattanClient(live_manhattan).player(ann["id"])
+    names = [p["name"] for p in ManhattanClient(live_manhattan).view(gid)["players"]]
+    assert "ann" not in names and "bob" in names
