@@ -97,3 +97,12 @@ def test_rematch_profile_export_and_delete(cli, tmp_path, live_manhattan, live_w
         ManhattanClient(live_manhattan).player(ann["id"])
     names = [p["name"] for p in ManhattanClient(live_manhattan).view(gid)["players"]]
     assert "ann" not in names and "bob" in names
+
+
+@pytest.mark.parametrize("level", ["medium", "strong"])
+def test_new_seats_the_search_levels_on_the_server(cli, level: str) -> None:
+    made = _json(cli("manhattan", "new", "--bots", "1", "--strategy", level, "--json"))
+    seats = {p["seat"]: p.get("bot") for p in made["game"]["players"]}
+    assert seats == {0: None, 1: level} and made["game"]["status"] == "running"
+    said = cli("--lang", "ja", "manhattan", "new", "--bots", "2", "--strategy", level).stdout
+    assert {"medium": "中級", "strong": "上級"}[level] in said and "server" not in said
