@@ -60,3 +60,6 @@ _.merge_slashes  # Flask's url_map setting (shared/http/app.py)
 # PettingZoo's AECEnv API, called by its tests and users (shared/rl/env.py); pytest's
 # module-level marks (tests/rl/test_envs.py).
 _.observation_space, _.action_space, _.pytestmark
+
+# argparse.HelpFormatter hook, overridden in clients/cli/__main__.py.
+_._split_lines

@@ -22,8 +22,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
+
+from rich.cells import cell_len
 
 from . import admin, i18n, player_data, players, ratings, webhook, words
 from .bots import LOCAL_LEVELS, SERVER_LEVELS
@@ -36,8 +39,30 @@ LEVELS = LOCAL_LEVELS + SERVER_LEVELS
 """Every bot level, weakest first: the services seat them all (docs/bots.md)."""
 
 
+class CellWidthFormatter(argparse.HelpFormatter):
+    """argparse's help with lines measured in terminal cells (a wide character, as in
+    Japanese, takes two) and broken between wide characters too."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        wide = "\u3000-\u30ff\u3400-\u9fff\uff00-\uffef"
+        lines: list[str] = []
+        line = ""
+        for space, token in re.findall(rf"(\s*)([^\s{wide}]+|\S)", text):
+            glue = " " if space and line else ""
+            if line and cell_len(line + glue + token) > width:
+                lines.append(line)
+                line, glue = "", ""
+            line += glue + token
+        return [*lines, line] if line else lines
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse with a one-line error (``error: ... (see PROG --help)``), exit code 2."""
+    """argparse with a one-line error (``error: ... (see PROG --help)``), exit code 2,
+    and help that fits the terminal in every language (:class:`CellWidthFormatter`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", CellWidthFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         if "--json" in sys.argv[1:]:
@@ -56,7 +81,7 @@ def levels_help(levels: tuple[str, ...]) -> str:
         "strong": _("strong: looks furthest ahead (0.25 s a move), the best"),
     }
     return _(
-        "the bots' level (default greedy): {levels}", levels="; ".join(said[k] for k in levels)
+        "the bots' level (default greedy): {levels}", levels=_("; ").join(said[k] for k in levels)
     )
 
 
@@ -98,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME|COMMAND")
     for game in GAMES:
         gp = games.add_parser(game, help=_("{game} commands", game=words.game(game)))
-        sub = gp.add_subparsers(dest="command", required=True)
+        sub = gp.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
         p = sub.add_parser("new", parents=[common], help=_("create a game (keeps the host token)"))
         p.add_argument("--players", type=int, metavar="N", help=_("number of seats (default 4)"))
@@ -128,12 +153,24 @@ def build_parser() -> argparse.ArgumentParser:
             help=_("start by itself when the last seat is taken"),
         )
         if game == "manhattan":
-            p.add_argument("--six-rounds", action="store_true")
-            p.add_argument("--promo-cards", action="store_true")
+            p.add_argument(
+                "--six-rounds", action="store_true", help=_("six rounds instead of four")
+            )
+            p.add_argument(
+                "--promo-cards", action="store_true", help=_("play with the promotion cards")
+            )
         else:
-            p.add_argument("--play-area", choices=["used_sections", "full"])
-            p.add_argument("--max-turns", type=int)
-            p.add_argument("--no-score-money", action="store_true")
+            p.add_argument(
+                "--play-area",
+                choices=["used_sections", "full"],
+                help=_("the board: only the land sections in use, or the full board"),
+            )
+            p.add_argument(
+                "--max-turns", type=int, metavar="N", help=_("end the game after N turns")
+            )
+            p.add_argument(
+                "--no-score-money", action="store_true", help=_("money counts no points at the end")
+            )
 
         p = sub.add_parser("list", parents=[common], help=_("list games"))
         p.add_argument("--status", choices=["open", "running", "finished"])

@@ -66,8 +66,9 @@ def test_every_help_text_is_translated(language: str) -> None:
     ],
 )
 def test_help_pages_and_usage_errors_in_the_language(
-    language: str, heading: str, option_help: str
+    language: str, heading: str, option_help: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # every page fits 80 columns, wide characters too
     i18n.set_language(language)
     i18n.speak_argparse()
     try:
@@ -77,6 +78,7 @@ def test_help_pages_and_usage_errors_in_the_language(
             assert page.startswith(heading), page
             assert option_help in page and "show this help" not in page
             assert "positional arguments" not in page and "\noptions:" not in page
+            assert max(cell_len(line) for line in page.splitlines()) <= 80, page
         assert [w for w in i18n.ARGPARSE if _(w) == w] == []
     finally:
         i18n.set_language("en")
