@@ -25,6 +25,7 @@ from typing import Any
 
 from rich.cells import cell_len
 
+from . import words
 from .i18n import _
 
 KEY_PREFIX = "bgk_"
@@ -195,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             state=_pad(state, 8),
             per_hour=_pad(per_hour, 10),
             live=_pad(live, 10),
-            created=e.get("created_at", "?"),
+            created=words.when(e.get("created_at")) or "?",
         )
         print(line)
     return 0

@@ -236,7 +236,9 @@ def test_the_real_cli_in_german_and_japanese(tmp_path: Path, live_manhattan: str
     )
     gid = created["id"]
     made = run("manhattan", "new", "--players", "2", lang="de_DE.UTF-8")
-    assert made.returncode == 0 and "manhattan-Partie" in made.stdout and "erstellt" in made.stdout
+    assert made.returncode == 0 and "Manhattan-Partie" in made.stdout and "erstellt" in made.stdout
+    helped = run("manhattan", "join", "--help", lang="ja_JP.UTF-8").stdout
+    assert helped.startswith("使い方: ") and "非公開ゲームの招待コード" in helped
     shown = run("manhattan", "show", gid, "--spectator", lang="ja_JP.UTF-8")
     assert shown.returncode == 0 and "(未開始)" in shown.stdout and "凡例" in shown.stdout
     refused = run("manhattan", "start", gid, "--token", "nope", lang="de_DE.UTF-8")
