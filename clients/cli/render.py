@@ -337,7 +337,8 @@ def _newest(recent: list[str], width: int, room: int) -> tuple[list[Text], int]:
 def compact_header(view: Json, width: int) -> Text:
     """One line: game, id, version, who is to act and who you are."""
     names = player_names(view)
-    t = Text(f"{view.get('game', '?')} {view.get('id', '')} v{view.get('version')}", style="bold")
+    game = words.game(view.get("game", "?"))
+    t = Text(f"{game} {view.get('id', '')} v{view.get('version')}", style="bold")
     _seats(t, view, names)
     return _crop(t, width)
 
