@@ -181,7 +181,7 @@ def test_a_rated_game_through_the_cli(cli, live_windcity) -> None:
     assert f"your rating: {rating_change(mine)}" in " ".join(shown.split())
     table = cli("games").stdout
     after = mine["after"]["ordinal"]
-    assert f"windcity: rating {after:.1f} (" in table and "1 rated game" in table
+    assert f"Wind City: rating {after:.1f} (" in table and "1 rated game" in table
     board = _json(cli("leaderboard", "windcity", "--limit", "1000", "--json"))
     listed = {e["player"]["id"]: e for e in board["entries"]}
     assert listed[ann["id"]]["games"] == 1 and bob["id"] in listed
