@@ -66,3 +66,6 @@ _.observation_space, _.action_space, _.pytestmark
 
 # loaded by name through the entry points in pyproject.toml (shared/registry.py)
 _.CODEC  # services/*/rl.py: "boardgames.rl"
+
+# argparse.HelpFormatter hook, overridden in clients/cli/__main__.py.
+_._split_lines

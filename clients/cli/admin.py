@@ -25,6 +25,7 @@ from typing import Any
 
 from rich.cells import cell_len
 
+from . import words
 from .i18n import _
 
 KEY_PREFIX = "bgk_"
@@ -32,20 +33,20 @@ KEY_PREFIX = "bgk_"
 
 def add_parser(games: Any) -> None:
     """The ``admin`` subcommand tree, under the top-level subparsers ``games``."""
-    admin = games.add_parser("admin", help="operator commands (API keys)")
+    admin = games.add_parser("admin", help=_("operator commands (API keys)"))
     what = admin.add_subparsers(dest="command", required=True)
-    keys = what.add_parser("keys", help="manage API keys (API_KEYS_FILE)")
+    keys = what.add_parser("keys", help=_("manage API keys (API_KEYS_FILE)"))
     action = keys.add_subparsers(dest="action", required=True)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--file", help="the keys file (default: $API_KEYS_FILE)")
-    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+    common.add_argument("--file", help=_("the keys file (default: $API_KEYS_FILE)"))
+    common.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
 
-    p = action.add_parser("add", parents=[common], help="create a key (printed once)")
-    p.add_argument("--name", required=True, help="who the key is for")
-    p.add_argument("--games-per-hour", type=int, default=0, help="0: no limit")
-    p.add_argument("--max-live-games", type=int, default=0, help="open or running; 0: no limit")
-    action.add_parser("list", parents=[common], help="list keys (never the keys themselves)")
-    p = action.add_parser("revoke", parents=[common], help="revoke a key by id or name")
+    p = action.add_parser("add", parents=[common], help=_("create a key (printed once)"))
+    p.add_argument("--name", required=True, help=_("who the key is for"))
+    p.add_argument("--games-per-hour", type=int, default=0, help=_("0: no limit"))
+    p.add_argument("--max-live-games", type=int, default=0, help=_("open or running; 0: no limit"))
+    action.add_parser("list", parents=[common], help=_("list keys (never the keys themselves)"))
+    p = action.add_parser("revoke", parents=[common], help=_("revoke a key by id or name"))
     p.add_argument("key", metavar="ID_OR_NAME")
 
 
@@ -195,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
             state=_pad(state, 8),
             per_hour=_pad(per_hour, 10),
             live=_pad(live, 10),
-            created=e.get("created_at", "?"),
+            created=words.when(e.get("created_at")) or "?",
         )
         print(line)
     return 0

@@ -26,6 +26,10 @@ from .errors import Conflict, PreconditionFailed, UnprocessableEntity
 Json = dict[str, Any]
 Strategy = Callable[[Json, list[Json], random.Random], Json]
 GAMES = ("manhattan", "windcity")
+LOCAL_LEVELS = ("random", "greedy")
+"""The levels this process can play (the rules packages' own strategies)."""
+SERVER_LEVELS = ("medium", "strong")
+"""The search levels, which only the services' worker plays (seated with ``add_bot``)."""
 
 
 def strategy(game: str, name: str) -> Strategy:

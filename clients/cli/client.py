@@ -143,6 +143,20 @@ class GameClient(EventFeed):
             if not cursor:
                 return
 
+    def export_me(self, player_key: str) -> Json:
+        """``GET /players/me/export``: everything this service stores about the player
+        (``{"player", "games": [...]}``; each service exports its own games)."""
+        return self._get("/players/me/export", player_key)
+
+    def delete_me(self, player_key: str) -> None:
+        """``DELETE /players/me``: the player is erased (its key stops working)."""
+        self._request("DELETE", "/players/me", token=player_key)
+
+    def rematch(self, game_id: str, token: str | None = None) -> Json:
+        """``POST /games/{id}/rematch`` with a seat token or player key: the next game
+        (the same one for every player) → ``{"game_id", "host_token", "game"}``."""
+        return self._request("POST", f"/games/{game_id}/rematch", token=token or self.token)
+
     def player(self, player_id: str) -> Json:
         """``GET /players/{id}``: a player's public profile ``{"id", "name", "ratings":
         {game: {"mu", "sigma", "ordinal", "games", "win_share"}}}``."""
@@ -174,7 +188,8 @@ class GameClient(EventFeed):
         host_token: str | None = None,
     ) -> Json:
         """``POST /games/{id}/players`` with ``{"bot"}`` and the host token: seat a server
-        bot (``random`` or ``greedy``). Returns ``{"seat", "token": None, "game"}``."""
+        bot (``random``, ``greedy``, ``medium`` or ``strong``) → ``{"seat", "token": None,
+        "game"}``."""
         body = {"bot": bot, **({"name": name} if name is not None else {})}
         tok = host_token or self.host_token
         return self._request("POST", f"/games/{game_id}/players", token=tok, json_body=body)

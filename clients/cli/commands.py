@@ -6,7 +6,7 @@ never a traceback, and set the exit code: 1 when the service refused the request
 could not be reached, 2 for a usage or notation error.
 
 The commands live by what they do: :mod:`~clients.cli.commands_tables` (new, list,
-join, quick, start, cancel, resign, leave), :mod:`~clients.cli.commands_moves` (show,
+join, quick, rematch, start, cancel, resign, leave), :mod:`~clients.cli.commands_moves` (show,
 moves, move, score, log, events, verify), :mod:`~clients.cli.commands_live` (play,
 watch, bot, demo); what they share is in :mod:`~clients.cli.commands_kit`. This module
 runs one (:func:`run`): the game id from the command line, errors to exit codes.
@@ -49,6 +49,7 @@ from .commands_tables import (
     cmd_list,
     cmd_new,
     cmd_quick,
+    cmd_rematch,
     cmd_resign,
     cmd_start,
     parse_options,
@@ -60,8 +61,10 @@ from .notation import NotationError
 
 # A game id as the services make them (16 hex digits): lets ``move GAME_ID 3 7 2`` work.
 GAME_ID = re.compile(r"^[0-9a-f]{16}$")
-# An invite link (``<service>/games/<id>?invite=<code>``, or just its path) given for a game id.
+# An invite link given for a game id, or just its path: the browser page's
+# (``<service>/play?game=<id>&invite=<code>``) or the older ``<service>/games/<id>?invite=<code>``.
 LINK = re.compile(r"^(?P<base>.*?)/games/(?P<id>[^/?#]+)/?(?:\?(?P<query>[^#]*))?(?:#.*)?$")
+PLAY_LINK = re.compile(r"^(?P<base>.*?)/play/?\?(?P<query>[^#]*)(?:#.*)?$")
 
 COMMANDS: dict[str, Command] = {
     "new": cmd_new,
@@ -69,6 +72,7 @@ COMMANDS: dict[str, Command] = {
     "leave": cmd_leave,
     "list": cmd_list,
     "join": cmd_join,
+    "rematch": cmd_rematch,
     "quick": cmd_quick,
     "start": cmd_start,
     "cancel": cmd_cancel,
@@ -118,7 +122,8 @@ def run(args: argparse.Namespace, commands: dict[str, Command] | None = None) ->
 def resolve_game_id(args: argparse.Namespace) -> None:
     """Fold the positional game id (or a leading one in ``move``) into ``args.game_id``.
 
-    An invite link (``<service URL>/games/<id>?invite=<code>``) stands for its game id,
+    An invite link (``<service URL>/play?game=<id>&invite=<code>``, or the older
+    ``<service URL>/games/<id>?invite=<code>``) stands for its game id,
     sets ``--invite`` and, when ``--url`` is not given, the service's URL."""
     pos = _from_link(args, getattr(args, "game_id_pos", None))
     moves = getattr(args, "move", None)
@@ -135,10 +140,14 @@ def resolve_game_id(args: argparse.Namespace) -> None:
 
 def _from_link(args: argparse.Namespace, value: str | None) -> str | None:
     """The game id of ``value``: itself, or the id in an invite link (see resolve_game_id)."""
-    match = LINK.match(value or "")
-    if not value or not match:
+    if not value:
         return value
-    code = (parse_qs(match["query"] or "").get("invite") or [None])[0]
+    match = LINK.match(value) or PLAY_LINK.match(value)
+    query = parse_qs((match and match["query"]) or "")
+    game_id = (match and match.groupdict().get("id")) or (query.get("game") or [None])[0]
+    if not match or not game_id:
+        return value
+    code = (query.get("invite") or [None])[0]
     if code and hasattr(args, "invite"):
         if args.invite and args.invite != code:
             raise UsageError(
@@ -152,7 +161,7 @@ def _from_link(args: argparse.Namespace, value: str | None) -> str | None:
     base = match["base"]
     if base.startswith(("http://", "https://")) and hasattr(args, "url") and not args.url:
         args.url = base
-    return match["id"]
+    return game_id
 
 
 __all__ = [
@@ -175,6 +184,7 @@ __all__ = [
     "cmd_new",
     "cmd_play",
     "cmd_quick",
+    "cmd_rematch",
     "cmd_resign",
     "cmd_score",
     "cmd_show",

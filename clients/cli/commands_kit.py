@@ -42,7 +42,7 @@ def fail(args: argparse.Namespace, problem: Json) -> None:
         print(json.dumps(problem, sort_keys=True), file=sys.stderr)
     elif "code" in problem:
         print(
-            _("error: {code} {detail}", code=problem["code"], detail=problem["detail"]),
+            _("error: {detail} ({code})", code=problem["code"], detail=problem["detail"]),
             file=sys.stderr,
         )
     else:

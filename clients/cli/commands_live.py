@@ -16,8 +16,8 @@ from typing import Any
 from rich.console import RenderableType
 from rich.live import Live
 
-from . import render
-from .bots import play_seat, run_demo_game, start_bots, strategy
+from . import render, words
+from .bots import LOCAL_LEVELS, play_seat, run_demo_game, start_bots, strategy
 from .client import GAMES, TERMINAL_EVENTS, GameClient, is_over
 from .commands_kit import (
     Json,
@@ -44,17 +44,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     bots: list[threading.Thread] = []
     if args.bots and not args.game_id:
         seed = {"seed": args.seed} if args.seed else {}
-        gid = args.game_id = create(args.game, client, args.bots + 1, **seed)["id"]
+        made = create(args.game, client, args.bots + 1, **seed)
+        gid = args.game_id = made["id"]
         join(args.game, client, gid, args.name or "you", key=player_key(args))
-        bots = start_bots(args.game, client.base_url, gid, [args.strategy] * args.bots, [])
-        client.start(gid)
+        if args.strategy in LOCAL_LEVELS:  # played by threads of this process
+            bots = start_bots(args.game, client.base_url, gid, [args.strategy] * args.bots, [])
+        else:  # a search level: the services' worker plays it
+            for _n in range(args.bots):
+                client.add_bot(gid, args.strategy, host_token=made["host_token"])
+        client.start(gid, made["host_token"])
         con.print(
             ngettext(
                 "new game {id}: you against {n} {strategy} bot",
                 "new game {id}: you against {n} {strategy} bots",
                 args.bots,
                 id=gid,
-                strategy=args.strategy,
+                strategy=words.level(args.strategy),
             )
         )
     gid = args.game_id = game_id_of(args)
@@ -120,7 +125,9 @@ def cmd_bot(args: argparse.Namespace) -> int:
     def say(move: Json, answer: Json) -> None:
         if not args.quiet and not args.json:
             line = _(
-                "{strategy} bot: {move}", strategy=args.strategy, move=format_move(args.game, move)
+                "{strategy} bot: {move}",
+                strategy=words.level(args.strategy),
+                move=format_move(args.game, move),
             )
             print(line, flush=True)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 import argparse
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 from rich.table import Table
 from rich.text import Text
 
-from . import render
+from . import render, words
 from .client import GameClient
 from .commands_kit import (
     Json,
@@ -124,7 +125,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     players = args.players or (bots + 1 if bots else 4)
     data = create(args.game, client, players, **options)
     out: Json = {"id": data["id"], "host_token": data["host_token"], "game": data.get("game")}
-    text = Text(_("created {game} game {id}", game=args.game, id=data["id"]), style="bold")
+    text = Text(
+        _("created {game} game {id}", game=words.game(args.game), id=data["id"]), style="bold"
+    )
     name = args.join or ("you" if bots else None)
     if name:
         joined = join(args.game, client, data["id"], name, key=player_key(args))
@@ -139,11 +142,12 @@ def cmd_new(args: argparse.Namespace) -> int:
                 "; started against {n} {strategy} server bot",
                 "; started against {n} {strategy} server bots",
                 bots,
-                strategy=args.strategy,
+                strategy=words.level(args.strategy),
             )
         )
     if data.get("invite_code"):
-        link = client.base_url + data.get("join_link", f"/games/{data['id']}")
+        query = urlencode({"game": data["id"], "invite": data["invite_code"]})
+        link = client.base_url + (data.get("join_link") or f"/play?{query}")
         out.update(invite_code=data["invite_code"], join_link=link)
         lines = (
             _("private game: only those with the invite can join"),
@@ -160,16 +164,16 @@ def cmd_list(args: argparse.Namespace) -> int:
     """One page of games as a table."""
     page = make_client(args).list_games(status=args.status, limit=args.limit)
     table = Table(box=None)
-    for col in LIST_COLUMNS:
-        table.add_column(_(col))
+    for col in LIST_COLUMNS:  # only the players wrap: an id is never cut
+        table.add_column(_(col), no_wrap=col != N_("players"), overflow="fold")
     for g in page.get("games", []):
         table.add_row(
             g["id"],
-            g.get("status", ""),
+            words.status(g.get("status")),
             str((g.get("options") or {}).get("players", "")),
             ", ".join(p.get("name", "") for p in g.get("players", [])),
             " ".join(str(s) for s in g.get("to_act") or []),
-            g.get("created_at", ""),
+            words.when(g.get("created_at"), short=True),
         )
     emit(args, page, table if page.get("games") else Text(_("no games")))
     return 0
@@ -220,10 +224,10 @@ def cmd_quick(args: argparse.Namespace) -> int:
     status = view.get("status", "")
     line = _(
         "{game} game {id}: you sit at seat {seat}, {status}",
-        game=args.game,
+        game=words.game(args.game),
         id=gid,
         seat=seat,
-        status=status,
+        status=words.status(status),
     )
     waiting = _("; waiting for players (it starts when full)") if status == "open" else ""
     text = Text(line + waiting)
@@ -257,5 +261,36 @@ def cmd_leave(args: argparse.Namespace) -> int:
 def cmd_cancel(args: argparse.Namespace) -> int:
     client, gid = client_and_game(args)
     view = client.cancel(gid, host_token(args, gid))
-    emit(args, view, Text(f"{gid}: {view.get('status')}"))
+    emit(args, view, Text(f"{gid}: {words.status(view.get('status'))}"))
+    return 0
+
+
+def cmd_rematch(args: argparse.Namespace) -> int:
+    """``POST /games/{id}/rematch``: the next game with the same table (the same one for
+    every player), and your seat in it taken back with your old seat's token."""
+    client, gid = client_and_game(args)
+    token, _seat = seat_token(args, client, gid)
+    data = client.rematch(gid, token=token)
+    next_id = data["game_id"]
+    store = TokenStore()
+    if data.get("host_token"):
+        store.add_host(args.game, next_id, data["host_token"], client.base_url)
+    joined = client.join(next_id, None, player_key=token)
+    names = render.player_names(joined.get("game") or {})
+    name = names.get(joined["seat"]) or str(joined["seat"])
+    mine = joined.get("token") or token
+    store.add_seat(args.game, next_id, joined["seat"], mine, name, client.base_url)
+    view = joined.get("game") or data.get("game") or {}
+    out = {"id": next_id, "seat": joined["seat"], "token": mine, "game": view}
+    text = Text(
+        _(
+            "next game {id}: you sit at seat {seat}; it starts when every seat is taken",
+            id=next_id,
+            seat=joined["seat"],
+        ),
+        style="bold",
+    )
+    play = f"boardgames {args.game} play {next_id}"
+    text.append("\n" + _("play it with: {command}", command=play), style="not bold")
+    emit(args, out, text)
     return 0

@@ -166,9 +166,14 @@ def _flatten(errors: Any, path: tuple[str, ...] = ()) -> list[str]:
 
 
 def describe_problem(exc: ApiError) -> str:
-    """One line for people: the detail and every field error of a validation problem."""
+    """One line for people: the detail, or for a validation problem every field error
+    (its detail points at an ``errors`` member that only the JSON shows)."""
     fields = _flatten(exc.problem.get("errors")) if exc.problem.get("errors") else []
-    return "; ".join([exc.detail, *fields]) if fields else exc.detail
+    if not fields:
+        return exc.detail
+    if "`errors`" in exc.detail:  # "see `errors`": a member only the JSON shows
+        return _("the service refused the request: {fields}", fields="; ".join(fields))
+    return "; ".join([exc.detail, *fields])
 
 
 def describe_transport(service: str, exc: BaseException) -> str:

@@ -131,3 +131,32 @@ def person(who: str, third: str, second: str, **params: Any) -> str:
         return _(third, who=who, **params)
     text = _(second, **params)
     return text[:1].upper() + text[1:] if who[:1].isupper() else text
+
+
+ARGPARSE: Final = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("not allowed with argument %s"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"),
+)
+"""argparse's own words (headings, its errors), which :func:`speak_argparse` translates."""
+
+
+def speak_argparse() -> None:
+    """Make argparse say its own words (``usage:``, ``options``, its errors) through the
+    CLI's catalogs, in the current language."""
+    import argparse
+
+    argparse._ = _  # type: ignore[attr-defined]  # argparse looks its words up through it

@@ -15,15 +15,17 @@ import sys
 from datetime import UTC, datetime
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from . import ratings
+from . import ratings, words
 from .client import GAMES, client_for, default_url
 from .commands_kit import Command, UsageError, console, emit
 from .errors import ApiError, TransportError, describe_problem
 from .i18n import N_, _
+from .style import winners_of
 from .tokens_store import TokenStore
 
 Json = dict[str, Any]
@@ -46,37 +48,37 @@ GAMES_COLUMNS = (
 def add_parser(games: Any) -> None:
     """The player commands, under the top-level subparsers ``games``."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+    common.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
 
     p = games.add_parser(
-        "register", parents=[common], help="create your player (one key for your games)"
+        "register", parents=[common], help=_("create your player (one key for your games)")
     )
-    p.add_argument("name", metavar="NAME", help="your name, 1-32 characters")
+    p.add_argument("name", metavar="NAME", help=_("your name, 1-32 characters"))
     _service_args(p)
-    p.add_argument("--force", action="store_true", help="replace the player you have")
+    p.add_argument("--force", action="store_true", help=_("replace the player you have"))
 
-    p = games.add_parser("login", parents=[common], help="keep a player key you already have")
-    p.add_argument("key", metavar="KEY", help="the player key (bgp_...)")
+    p = games.add_parser("login", parents=[common], help=_("keep a player key you already have"))
+    p.add_argument("key", metavar="KEY", help=_("the player key (bgp_...)"))
     _service_args(p)
-    p.add_argument("--force", action="store_true", help="replace the player you have")
+    p.add_argument("--force", action="store_true", help=_("replace the player you have"))
 
-    p = games.add_parser("whoami", parents=[common], help="your player")
-    p.add_argument("--url", help="ask this service (default: where you registered)")
-    games.add_parser("logout", parents=[common], help="forget your player key")
+    p = games.add_parser("whoami", parents=[common], help=_("your player"))
+    p.add_argument("--url", help=_("ask this service (default: where you registered)"))
+    games.add_parser("logout", parents=[common], help=_("forget your player key"))
 
-    p = games.add_parser("games", parents=[common], help="your games in both services")
+    p = games.add_parser("games", parents=[common], help=_("your games in both services"))
     p.add_argument("--status", choices=STATUSES)
-    p.add_argument("--mine", action="store_true", help="only the games where it is your turn")
-    p.add_argument("--limit", type=int, metavar="N", help="show at most N")
+    p.add_argument("--mine", action="store_true", help=_("only the games where it is your turn"))
+    p.add_argument("--limit", type=int, metavar="N", help=_("show at most N"))
     p.add_argument("--manhattan-url")
     p.add_argument("--windcity-url")
 
 
 def _service_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--service", choices=GAMES, default=GAMES[0], help="the service to ask (one registry)"
+        "--service", choices=GAMES, default=GAMES[0], help=_("the service to ask (one registry)")
     )
-    p.add_argument("--url", help="its base URL (default: $MANHATTAN_URL / $WINDCITY_URL)")
+    p.add_argument("--url", help=_("its base URL (default: $MANHATTAN_URL / $WINDCITY_URL)"))
 
 
 def _need_player() -> Json:
@@ -148,7 +150,7 @@ def cmd_whoami(args: argparse.Namespace) -> int:
     since = _(
         "(player {id}, since {since}) at {url}",
         id=profile.get("id"),
-        since=profile.get("created_at"),
+        since=words.when(profile.get("created_at"), date_only=True),
         url=url,
     )
     text.append(since)
@@ -225,19 +227,21 @@ def _when(stamp: Any, default: datetime | None = None) -> datetime:
 def games_table(games: list[Json], now: datetime | None = None) -> Table:
     """The games as a table, in the style of ``list``."""
     now = now or datetime.now(UTC)
-    table = Table(box=None)
-    for col in GAMES_COLUMNS:
-        table.add_column(_(col))
+    table = Table(box=None, padding=(0, 1, 0, 0))
+    for col in GAMES_COLUMNS:  # an id is never cut; the others, result and turn wrap
+        wraps = col in (N_("turn"), N_("others"), N_("result"))
+        least = cell_len(_("yours")) if col == N_("turn") else None  # the marker whole
+        table.add_column(_(col), no_wrap=not wraps, overflow="fold", min_width=least)
     for g in games:
         table.add_row(
-            g.get("game", ""),
+            words.game(g.get("game", "")),
             g.get("id", ""),
-            g.get("status", ""),
+            words.status(g.get("status")),
             str(g.get("seat", "")),
             turn_cell(g, now),
             ", ".join(_other(p) for p in g.get("players") or []),
             result_cell(g),
-            str(g.get("updated_at") or "")[:19].replace("T", " "),
+            words.when(g.get("updated_at"), short=True),
         )
     return table
 
@@ -280,10 +284,12 @@ def result_cell(g: Json) -> str:
     if not isinstance(result, dict):
         return ""
     seat = g.get("seat")
-    winners = result.get("winners") or []
+    winners = winners_of(result)
+    standings = result.get("standings") or []
+    if any(r.get("seat") == seat and r.get("resigned") for r in standings):
+        return _("resigned")
     if seat in winners:
         return _("won") if len(winners) == 1 else _("won (shared)")
-    standings = result.get("standings") or []
     rank = next((r.get("rank") for r in standings if r.get("seat") == seat), None)
     if rank is None:
         return _("over")

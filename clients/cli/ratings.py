@@ -16,6 +16,7 @@ from rich.console import Group, JustifyMethod
 from rich.table import Table
 from rich.text import Text
 
+from . import words
 from .client import GAMES, GameClient, client_for
 from .commands_kit import Command, UsageError, emit
 from .errors import ApiError, TransportError
@@ -39,12 +40,12 @@ BOARD_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
 
 def add_parser(games: Any) -> None:
     """``leaderboard``, under the top-level subparsers ``games``."""
-    p = games.add_parser("leaderboard", help="a game's players by rating, best first")
-    p.add_argument("which", metavar="GAME", choices=GAMES, help="manhattan or windcity")
-    p.add_argument("--limit", type=int, default=20, metavar="N", help="show N players (20)")
-    p.add_argument("--cursor", help="go on from where a page ended (its next_cursor)")
-    p.add_argument("--url", help="the service's base URL (default: $MANHATTAN_URL / ...)")
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
+    p = games.add_parser("leaderboard", help=_("a game's players by rating, best first"))
+    p.add_argument("which", metavar="GAME", choices=GAMES, help=_("manhattan or windcity"))
+    p.add_argument("--limit", type=int, default=20, metavar="N", help=_("show N players (20)"))
+    p.add_argument("--cursor", help=_("go on from where a page ended (its next_cursor)"))
+    p.add_argument("--url", help=_("the service's base URL (default: $MANHATTAN_URL / ...)"))
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
 
 
 def read_board(client: GameClient, limit: int, cursor: str | None) -> Json:
@@ -116,7 +117,7 @@ def my_ratings(player: Json, urls: dict[str, str | None]) -> dict[str, Json | No
 
 def rating_line(game: str, rating: Json | None) -> Text:
     """``manhattan: rating 3.4 (27.1 ± 7.9), 4 rated games, 75% won``."""
-    line = Text(f"{game}: ", style="bold")
+    line = Text(f"{words.game(game)}: ", style="bold")
     if not rating or not rating.get("games"):
         return line.append(_("not rated yet"), style="dim")
     line.append(_("rating {rating}", rating=rating_value(rating.get("ordinal", 0))), style="bold")

@@ -15,6 +15,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from . import words
 from .games import game_module
 from .i18n import N_, _, person
 from .menu import Menu
@@ -29,6 +30,7 @@ from .style import (
     seat_labels,
     simple_table,
     to_text,
+    winners_of,
     winners_text,
 )
 
@@ -47,8 +49,15 @@ def header(view: Json) -> Text:
     """One line: game, id, status, version and who is to act."""
     names = player_names(view)
     t = Text()
-    t.append(f"{view.get('game', '?')} ", style="bold")
-    t.append(f"{view.get('id', '')}  status={view.get('status')} v{view.get('version')}")
+    t.append(f"{words.game(view.get('game', '?'))} ", style="bold")
+    t.append(
+        _(
+            "{id}  status={status} v{version}",
+            id=view.get("id", ""),
+            status=words.status(view.get("status")),
+            version=view.get("version"),
+        )
+    )
     _seats(t, view, names)
     return t
 
@@ -89,9 +98,15 @@ def render_result(view: Json) -> Table:
         if rated:
             seat_rating = rated.get(r.get("seat"))
             cells.append(rating_change(seat_rating) if seat_rating else "")
-        table.add_row(str(r.get("rank", "")), seat_label(r.get("seat"), names), *cells)
-    winners = result.get("winners") or []
+        label = seat_label(r.get("seat"), names)
+        if r.get("resigned"):
+            label.append(_(" (resigned)"), style="dim")
+        rank = "-" if r.get("resigned") else str(r.get("rank", ""))
+        table.add_row(rank, label, *cells)
+    winners = winners_of(result)
     caption = [_("winner: {winners}", winners=winners_text(winners, names))] if winners else []
+    if not winners and rows and all(r.get("resigned") for r in rows):
+        caption = [_("nobody won: every player resigned")]
     mine = rated.get(view.get("you"))
     if mine and not mine.get("bot"):
         caption.append(_("your rating: {change}", change=rating_change(mine)))
@@ -137,7 +152,9 @@ def render_score(game: str, score: Json, view: Json | None = None) -> Table:
     names = player_names(view or {})
     body = score.get("score") or {}
     rows, totals = game_module(game).score_rows(body)
-    title = _("{game} score ({status})", game=game, status=score.get("status"))
+    title = _(
+        "{game} score ({status})", game=words.game(game), status=words.status(score.get("status"))
+    )
     table = Table(title=title, box=box.SIMPLE_HEAD)
     table.add_column("")
     for s in range(len(totals)):
@@ -192,7 +209,7 @@ def describe_event(game: str, event: Json, names: Names | None = None) -> str:
     t = event.get("type", "?")
     if t == "game_over":
         result = event.get("result") or {}
-        winners = result.get("winners", [])
+        winners = winners_of(result)
         why = game_module(game).end_reason({**result, "reason": event.get("reason")})
         over = _("game over ({why})", why=why) if why else _("game over")
         which = (
@@ -200,6 +217,9 @@ def describe_event(game: str, event: Json, names: Names | None = None) -> str:
             if len(winners) > 1
             else N_("{over}; winner: {winners}")
         )
+        rows = result.get("standings") or []
+        if rows and all(r.get("resigned") for r in rows):
+            return _("{over}; nobody won: every player resigned", over=over)
         return _(which, over=over, winners=winners_text(winners, names))
     describe = _EVENTS.get(t) or game_module(game).EVENTS.get(t)
     if describe is not None:
@@ -317,7 +337,8 @@ def _newest(recent: list[str], width: int, room: int) -> tuple[list[Text], int]:
 def compact_header(view: Json, width: int) -> Text:
     """One line: game, id, version, who is to act and who you are."""
     names = player_names(view)
-    t = Text(f"{view.get('game', '?')} {view.get('id', '')} v{view.get('version')}", style="bold")
+    game = words.game(view.get("game", "?"))
+    t = Text(f"{game} {view.get('id', '')} v{view.get('version')}", style="bold")
     _seats(t, view, names)
     return _crop(t, width)
 

@@ -56,6 +56,13 @@ def winners_text(winners: Iterable[int], names: Names) -> str:
     return ", ".join(names.get(w, str(w)) for w in winners)
 
 
+def winners_of(result: Json) -> list[int]:
+    """The result's winners, without a seat that resigned: when every seat resigned the
+    services rank them all first (each "winner"), yet nobody won."""
+    resigned = {r.get("seat") for r in result.get("standings") or [] if r.get("resigned")}
+    return [w for w in result.get("winners") or [] if w not in resigned]
+
+
 def simple_table(title: str, columns: Iterable[str]) -> Table:
     """A simple table with these column headings."""
     out = Table(title=title, box=box.SIMPLE_HEAD)

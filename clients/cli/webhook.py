@@ -20,13 +20,13 @@ MAX_BODY = 1024 * 1024
 
 
 def add_parser(games: Any) -> None:
-    hook = games.add_parser("webhook", help="webhook tools")
+    hook = games.add_parser("webhook", help=_("webhook tools"))
     what = hook.add_subparsers(dest="command", required=True)
-    p = what.add_parser("listen", help="receive, verify and print webhook deliveries")
+    p = what.add_parser("listen", help=_("receive, verify and print webhook deliveries"))
     p.add_argument("--port", type=int, default=8765)
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    p.add_argument("--secret", required=True, help="the whsec_... secret shown at registration")
-    p.add_argument("--json", action="store_true", help="one JSON line per delivery")
+    p.add_argument("--host", default="127.0.0.1", help=_("address to listen on"))
+    p.add_argument("--secret", required=True, help=_("the whsec_... secret shown at registration"))
+    p.add_argument("--json", action="store_true", help=_("one JSON line per delivery"))
 
 
 def make_server(

@@ -174,3 +174,31 @@ def workers(redis_url: str) -> Iterator[subprocess.Popen]:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@pytest.fixture
+def cli(tmp_path, live_manhattan: str, live_windcity: str):
+    """``python -m clients.cli ARGS`` with a private BOARDGAMES_HOME (``home=`` another)."""
+    env = {
+        **os.environ,
+        "MANHATTAN_URL": live_manhattan,
+        "WINDCITY_URL": live_windcity,
+        "PYTHONPATH": str(ROOT),
+        "COLUMNS": "160",
+    }
+    env.pop("BOARDGAMES_API_KEY", None)
+
+    def run(*args: str, home: str = "ann", check: bool = True) -> subprocess.CompletedProcess:
+        proc = subprocess.run(
+            [sys.executable, "-m", "clients.cli", *args],
+            capture_output=True,
+            text=True,
+            env={**env, "BOARDGAMES_HOME": str(tmp_path / home)},
+            timeout=60,
+            cwd=ROOT,
+        )
+        if check and proc.returncode != 0:
+            raise AssertionError(f"{args} failed ({proc.returncode}): {proc.stderr}")
+        return proc
+
+    return run

@@ -157,7 +157,7 @@ def test_usage_errors_of_the_commands(language: str, words: str, tmp_path, monke
         (
             "ja",
             (
-                "あなたの番、残り 1時間30分",
+                "あなたの番 残り1時間30分",
                 "勝利(同点)",
                 "3 人中 2 位",
                 "レーティング対象 1 ゲーム",
@@ -236,7 +236,9 @@ def test_the_real_cli_in_german_and_japanese(tmp_path: Path, live_manhattan: str
     )
     gid = created["id"]
     made = run("manhattan", "new", "--players", "2", lang="de_DE.UTF-8")
-    assert made.returncode == 0 and "manhattan-Partie" in made.stdout and "erstellt" in made.stdout
+    assert made.returncode == 0 and "Manhattan-Partie" in made.stdout and "erstellt" in made.stdout
+    helped = run("manhattan", "join", "--help", lang="ja_JP.UTF-8").stdout
+    assert helped.startswith("使い方: ") and "非公開ゲームの招待コード" in helped
     shown = run("manhattan", "show", gid, "--spectator", lang="ja_JP.UTF-8")
     assert shown.returncode == 0 and "(未開始)" in shown.stdout and "凡例" in shown.stdout
     refused = run("manhattan", "start", gid, "--token", "nope", lang="de_DE.UTF-8")

@@ -93,7 +93,7 @@ EXPECTED = {
     ),
     "ja": (
         ("ラウンド 2/4", "プレイヤー", "手札", "最終得点", "勝者: bob", "同点時 1: 最高層"),
-        ("手番 3/60", "@ ハリケーン", "お金", "参加中", "北の端", "あなたのカード #7", "脱落"),
+        ("手番 3/60", "@ ハリケーン", "お金", "状態", "北の端", "あなたのカード #7", "脱落"),
         ("凡例: エリアの番号は", "ストック"),
         ("凡例: @ ハリケーン", "二世帯住宅", "測候所", "陸地セクション(Land)"),
     ),
@@ -127,7 +127,7 @@ def test_board_legend_and_result_in_each_language(language: str) -> None:
     ("language", "line"),
     [
         ("en", "bob built 2 floors in city 3 lot 7 → height 5 (takes it over)"),
-        ("ja", "bob が都市 3 のエリア7 に2階を建てました → 高さ 5階(所有権を奪う)"),
+        ("ja", "bobが都市 3 のエリア7 に2階を建てました → 高さ 5階(所有権を奪う)"),
         ("de", "bob hat 2 Stockwerke in Stadt 3 auf Bauplatz 7 gebaut → Höhe 5 (übernimmt es)"),
     ],
 )

@@ -190,7 +190,7 @@ def test_windcity_against_three_server_bots_through_play_to_the_end(
     assert "winner: " in out and "Result" in out
     assert typist.prompts >= 20  # houses, plans and insurance answers: all through play
     assert out.count(" insured ") >= 3 and "you insured" in out
-    screens = _screens(out, f"windcity {gid} v")
+    screens = _screens(out, f"Wind City {gid} v")
     assert len(screens) >= typist.prompts // 2
     for screen in screens:
         assert len(screen) <= 23, "\n".join(screen)  # the prompt takes the 24th line
@@ -236,7 +236,7 @@ def test_play_in_a_real_80x24_terminal(live_manhattan: str, workers, tmp_path: P
     def whole(lines: list[str]) -> bool:
         """The whole screen is in the pane: its header line up to the prompt."""
         return lines[-1].startswith("your move") and any(
-            line.startswith("manhattan ") for line in lines
+            line.startswith("Manhattan ") for line in lines
         )
 
     def keys(text: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from clients.cli import render
+from clients.cli import render, words
 from clients.cli.errors import Conflict, PreconditionFailed
 from clients.cli.menu import Menu
 from clients.cli.notation import format_move, parse_move
@@ -74,7 +74,7 @@ def test_the_compact_screen_fits_80x24_in_every_phase(game: str, players: int, s
         screen, shown = render.play_screen(game, view, menu, recent, 80, 24)
         lines = _lines(screen)
         assert len(lines) <= 23 and max(map(len, lines)) <= 80, "\n".join(lines)
-        assert lines[0].startswith(f"{game} {GID} v")
+        assert lines[0].startswith(f"{words.game(game)} {GID} v")
         assert any(re.search(r"(^|\s)1\. ", line) for line in lines), "\n".join(lines)
         assert (
             recent[len(recent) - shown :]

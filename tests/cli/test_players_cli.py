@@ -8,10 +8,8 @@ second runs the CLI as a subprocess against the live services."""
 from __future__ import annotations
 
 import json
-import os
 import stat
 import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -24,7 +22,6 @@ import pytest
 from clients.cli import players
 from clients.cli.__main__ import main
 from clients.cli.client import ManhattanClient, WindCityClient
-from clients.cli.errors import Forbidden
 from clients.cli.tokens_store import TokenStore
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -202,12 +199,12 @@ def test_games_asks_both_services_follows_cursors_my_turn_first(fakes, capsys) -
     assert code == 0
     assert w.requests[-2]["query"] == {"turn": "mine", "status": "running", "limit": "100"}
     lines = [line for line in out.splitlines() if line.strip()]
-    assert lines[:2] == ["manhattan: not rated yet", "windcity: not rated yet"]
+    assert lines[:2] == ["Manhattan: not rated yet", "Wind City: not rated yet"]
     assert lines[2].split()[:3] == ["game", "id", "status"] and len(lines) == 4
     assert "m-old-mine" in lines[3] and "yours, due in 4m" in lines[3]
 
     code, out, _ = _cli(capsys, "games")
-    rows = {line.split()[1]: line for line in out.splitlines()[3:] if line.strip()}
+    rows = {gid: line for line in out.splitlines()[3:] for gid in line.split() if "-" in gid}
     assert "cy (bot)" in rows["w-mine"] and "rank 2 of 2" in rows["w-mid"]
     assert "others" in rows["m-new"]
 
@@ -259,6 +256,14 @@ def test_join_sends_the_player_key_and_the_invite_of_a_link(fakes, capsys) -> No
     code, _, err = _cli(capsys, "manhattan", "join", f"/games/{gid}?invite=a", "--invite", "b")
     assert code == 2 and "two invite codes" in err
 
+    code, out, _ = _cli(  # the browser page's link, as the services give it now
+        capsys, "manhattan", "join", f"{fake.url}/play?game={gid}&invite=pq", "--no-player",
+        "--name", "bo",
+    )  # fmt: skip
+    assert code == 0 and "joined 0123456789abcdef as" in out
+    assert fake.requests[-1]["path"] == f"/games/{gid}/players"
+    assert fake.requests[-1]["body"] == {"name": "bo", "invite": "pq"}
+
 
 def test_join_without_a_player_still_needs_a_name(fakes, capsys) -> None:
     code, _, err = _cli(capsys, "manhattan", "join", "0123456789abcdef")
@@ -305,34 +310,6 @@ def test_cells() -> None:
 # ------------------------------------------------------------------ live services
 
 
-@pytest.fixture
-def cli(tmp_path, live_manhattan: str, live_windcity: str):
-    """``python -m clients.cli ARGS`` with a private BOARDGAMES_HOME (``home=`` another)."""
-    env = {
-        **os.environ,
-        "MANHATTAN_URL": live_manhattan,
-        "WINDCITY_URL": live_windcity,
-        "PYTHONPATH": str(ROOT),
-        "COLUMNS": "160",
-    }
-    env.pop("BOARDGAMES_API_KEY", None)
-
-    def run(*args: str, home: str = "ann", check: bool = True) -> subprocess.CompletedProcess:
-        proc = subprocess.run(
-            [sys.executable, "-m", "clients.cli", *args],
-            capture_output=True,
-            text=True,
-            env={**env, "BOARDGAMES_HOME": str(tmp_path / home)},
-            timeout=60,
-            cwd=ROOT,
-        )
-        if check and proc.returncode != 0:
-            raise AssertionError(f"{args} failed ({proc.returncode}): {proc.stderr}")
-        return proc
-
-    return run
-
-
 def _json(proc: subprocess.CompletedProcess) -> dict:
     return json.loads(proc.stdout)
 
@@ -369,28 +346,3 @@ def test_register_join_and_my_games_in_both_services(cli, live_manhattan, live_w
     assert [g["id"] for g in mine] == [gid for gid, turn in to_act.items() if turn]
     table = cli("games").stdout
     assert "yours" in table and "others" in table and "bob" in table
-
-
-def test_private_new_and_join_by_link_or_code(cli, live_manhattan) -> None:
-    made = _json(cli("manhattan", "new", "--players", "3", "--private", "--join", "ann", "--json"))
-    gid, code, link = made["id"], made["invite_code"], made["join_link"]
-    assert link == f"{live_manhattan}/games/{gid}?invite={code}" and made["seat"] == 0
-    text = cli("manhattan", "new", "--private").stdout
-    assert "invite link: " + live_manhattan + "/games/" in text and "invite code: " in text
-    listed = {g["id"] for g in ManhattanClient(live_manhattan).iter_games(status="open")}
-    assert gid not in listed  # unlisted
-    with pytest.raises(Forbidden) as refused:
-        ManhattanClient(live_manhattan).join(gid, "eve")
-    assert refused.value.code == "invite-required"
-    bad = cli(
-        "manhattan", "join", gid, "--name", "eve", "--invite", "nope", home="eve", check=False
-    )
-    assert bad.returncode == 1 and "invalid-invite" in bad.stderr
-
-    bob = _json(cli("manhattan", "join", link, "--name", "bob", "--json", home="bob"))
-    cli("register", "cy", home="cy")
-    cy = _json(cli("manhattan", "join", gid, "--invite", code, "--json", home="cy"))
-    assert (bob["seat"], cy["seat"]) == (1, 2)
-    assert [p["name"] for p in cy["game"]["players"]] == ["ann", "bob", "cy"]
-    games = _json(cli("games", "--json", home="cy"))["games"]
-    assert [(g["id"], g["seat"], g["status"]) for g in games] == [(gid, 2, "open")]

@@ -16,9 +16,9 @@ import pytest
 from clients.cli import render
 from clients.cli.client import WindCityClient
 from clients.cli.style import rating_change
-from tests.cli.test_players_cli import _cli, _entry, _json, _store_player, cli, fakes, problem
+from tests.cli.test_players_cli import _cli, _entry, _json, _store_player, fakes, problem
 
-__all__ = ["cli", "fakes"]  # the fixtures, imported for pytest
+__all__ = ["fakes"]  # the fixture, imported for pytest (cli is tests/cli/conftest.py's)
 
 
 def _entry_of(rank: int, pid: str, name: str, ordinal: float) -> dict:
@@ -113,8 +113,8 @@ def test_games_shows_your_rating_in_each_game(fakes, capsys) -> None:
     code, out, _ = _cli(capsys, "games")
     assert code == 0
     lines = [line for line in out.splitlines() if line.strip()]
-    assert lines[0] == "manhattan: rating 3.4 (27.6 ± 8.1), 1 rated game, win share 100%"
-    assert lines[1] == "windcity: not rated yet"
+    assert lines[0] == "Manhattan: rating 3.4 (27.6 ± 8.1), 1 rated game, win share 100%"
+    assert lines[1] == "Wind City: not rated yet"
     code, out, _ = _cli(capsys, "games", "--json")
     assert json.loads(out)["ratings"] == {"manhattan": rated, "windcity": None}
 
@@ -181,7 +181,7 @@ def test_a_rated_game_through_the_cli(cli, live_windcity) -> None:
     assert f"your rating: {rating_change(mine)}" in " ".join(shown.split())
     table = cli("games").stdout
     after = mine["after"]["ordinal"]
-    assert f"windcity: rating {after:.1f} (" in table and "1 rated game" in table
+    assert f"Wind City: rating {after:.1f} (" in table and "1 rated game" in table
     board = _json(cli("leaderboard", "windcity", "--limit", "1000", "--json"))
     listed = {e["player"]["id"]: e for e in board["entries"]}
     assert listed[ann["id"]]["games"] == 1 and bob["id"] in listed

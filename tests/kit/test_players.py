@@ -210,7 +210,7 @@ def test_unlisted_games_are_in_no_listing_and_need_their_code(toy_client):
     r = toy_client.post("/games", json={"players": 2, "rounds": 1, "visibility": "unlisted"})
     body = r.get_json()
     game_id, code = body["id"], body["invite_code"]
-    assert len(code) >= 22 and body["join_link"] == f"/games/{game_id}?invite={code}"
+    assert len(code) >= 22 and body["join_link"] == f"/play?game={game_id}&invite={code}"
     public_id, _ = create(toy_client, players=2, rounds=1)
     listed = [g["id"] for g in toy_client.get("/games").get_json()["games"]]
     assert listed == [public_id]

@@ -11,12 +11,14 @@ from collections.abc import Callable
 from typing import Any
 
 from rich import box
+from rich.cells import set_cell_size
 from rich.columns import Columns
 from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .. import words
 from ..i18n import N_, _, ngettext
 from ..style import (
     Describe,
@@ -77,7 +79,7 @@ def city_panel(city: Json) -> Panel:
         grid.add_row(
             *(_cell(lots.get(n, {"lot": n, "pieces": []})) for n in range(first, first + 3))
         )
-    title = f"{city['city']} {city.get('name', '')}".strip()
+    title = f"{city['city']} {words.city(city.get('name', ''))}".strip()
     return Panel(grid, title=title, box=box.ROUNDED, padding=(0, 0), expand=False)
 
 
@@ -95,7 +97,7 @@ def status(state: Json) -> str:
         "round {round}/{rounds}  phase {phase}  start player {start}  deck {deck}",
         round=state.get("round"),
         rounds=state.get("rounds"),
-        phase=state.get("phase"),
+        phase=words.phase(state.get("phase")),
         start=state.get("start_player"),
         deck=state.get("deck_size"),
     )
@@ -183,7 +185,8 @@ def board_compact(state: Json, max_lines: int | None = None) -> Text:
     out = Text()
     for first in range(0, len(cities), 3):
         row = cities[first : first + 3]
-        out.append("   ".join(f"{c['city']} {c.get('name', '')}"[:14].ljust(14) for c in row))
+        names = (f"{c['city']} {words.city(c.get('name', ''))}" for c in row)
+        out.append("   ".join(set_cell_size(name, 14) for name in names))
         out.append("\n")
         for lot_row in (1, 4, 7):
             for i, city in enumerate(row):

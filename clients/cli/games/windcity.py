@@ -13,6 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .. import words
 from ..i18n import N_, _
 from ..style import (
     Json,
@@ -129,7 +130,7 @@ def status(state: Json) -> str:
         "turn {turn}/{max_turns}  phase {phase}  hurricane {hurricane}  deck {deck}",
         turn=state.get("turn"),
         max_turns=state.get("max_turns"),
-        phase=state.get("phase"),
+        phase=words.phase(state.get("phase")),
         hurricane=state.get("hurricane") or "-",
         deck=state.get("deck_size"),
     )
@@ -153,7 +154,7 @@ def players(view: Json) -> Table:
             str(p.get("money")),
             str(p.get("houses_on_board")),
             str(p.get("stock")),
-            _("yes") if p.get("in_game", True) else _("out"),
+            _("playing") if p.get("in_game", True) else _("out"),
         )
     return table
 
@@ -319,7 +320,7 @@ _SCORE_ROWS = (
 
 
 def _yes_no(value: Any) -> Any:
-    return (_("yes") if value else _("out")) if isinstance(value, bool) else value
+    return (_("playing") if value else _("out")) if isinstance(value, bool) else value
 
 
 def score_rows(body: Json) -> tuple[list[tuple[str, list[Any]]], list[Any]]:

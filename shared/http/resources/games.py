@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import request
 from marshmallow import Schema
@@ -102,7 +103,8 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
             "game": kit.answers(audience.host(host_player)).view(doc),
         }
         if invite is not None:
-            body |= {"invite_code": invite, "join_link": f"/games/{doc['id']}?invite={invite}"}
+            link = "/play?" + urlencode({"game": doc["id"], "invite": invite})
+            body |= {"invite_code": invite, "join_link": link}
         if webhook is not None:
             body |= {"webhook_id": webhook["id"], "webhook_secret": secret}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}

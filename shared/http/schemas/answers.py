@@ -195,7 +195,11 @@ class CreatedSchema(Schema):
         metadata={"description": "An unlisted game's invite code (128 bits), shown once."}
     )
     join_link = fields.String(
-        metadata={"description": "The path to share: the game with its invite code."}
+        metadata={
+            "description": "The path to share (`/play?game=<id>&invite=<code>`, "
+            "on this service): the browser page of the game with its invite code, "
+            "which `boardgames GAME join LINK` takes too."
+        }
     )
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
