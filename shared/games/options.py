@@ -203,6 +203,7 @@ OPTIONS: tuple[KitOption, ...] = (
         "taken by a player (a player key), and only then.",
         example=False,
         normalize=_rated,
+        carried=True,
     ),
     KitOption(
         "webhook",

@@ -198,6 +198,7 @@ def rank_resigned_last(result: dict[str, Any] | None, players: list[PlayerEntry]
     Rows are the engine's ``standings`` items (``seat``, ``rank``, ...): the others keep
     their order and ties, their ranks are recounted without the resigned seats, and
     ``winners`` are the others ranked first. Each resigned row gains ``"resigned": true``.
+    When every seat resigned nobody wins: all share rank 1 and ``winners`` is empty.
     A result of another shape is returned unchanged.
     """
     resigned = {p["seat"] for p in players if p.get("status") == RESIGNED}
@@ -209,7 +210,8 @@ def rank_resigned_last(result: dict[str, Any] | None, players: list[PlayerEntry]
     out = [{**r, "rank": 1 + sum(1 for o in kept if o["rank"] < r["rank"])} for r in kept]
     last = len(kept) + 1
     out += [{**r, "rank": last, "resigned": True} for r in gone]
-    return {**result, "standings": out, "winners": [r["seat"] for r in out if r["rank"] == 1]}
+    winners = [r["seat"] for r in out if r["rank"] == 1 and not r.get("resigned")]
+    return {**result, "standings": out, "winners": winners}
 
 
 def without_seat(doc: GameDoc, seat: int) -> GameDoc:

@@ -186,6 +186,22 @@ def test_resigned_seats_rank_last():
     assert seats.rank_resigned_last(result, active) is result
 
 
+def test_nobody_wins_when_every_seat_resigned():
+    """(issue 39) every seat resigned: they share the last rank, which is 1, and nobody
+    is listed as a winner (the clients said "rank 1" twice with different scores)."""
+    result = {
+        "standings": [{"seat": 1, "rank": 1, "total": 7}, {"seat": 0, "rank": 2, "total": 3}],
+        "winners": [1],
+    }
+    players: list[Any] = [{"seat": s, "status": "resigned"} for s in range(2)]
+    ranked = seats.rank_resigned_last(result, players)
+    assert [(r["seat"], r["rank"], r["resigned"]) for r in ranked["standings"]] == [
+        (1, 1, True),
+        (0, 1, True),
+    ]
+    assert ranked["winners"] == []
+
+
 def test_seat_webhooks_follow_their_player_when_an_earlier_one_leaves(make_app):
     """(issue 29) a, b and c join with a webhook each; a leaves, so b and c move down a
     seat. Each keeps its own registration at its new seat: a seat token sees and tests
