@@ -51,7 +51,10 @@ def resolve(state: WindCityState, events: list[WindCityEvent] | None, owned: boo
             }
         )
     is_kauf = _IS_KAUF[card_no]
-    last_move = max((i for i, a in enumerate(actions) if not is_kauf[a - 1]), default=0)
+    last_move = 0
+    for i, a in enumerate(actions):
+        if not is_kauf[a - 1]:
+            last_move = i
     cost = 0
     for i, a in enumerate(actions):
         kind, steps, price = card[a - 1]
