@@ -18,7 +18,8 @@ Fixtures (reuse them; names are stable):
   Their leaderboards count a player after one rated game (``LIVE_ENV``).
 
 Markers (set here from what a test uses, so none is forgotten; ``pytest -m unit`` needs
-no redis-server, gunicorn or Chromium):
+no redis-server, gunicorn or Chromium; a ``unit`` test that opens a Redis connection all
+the same fails, naming what to request):
 
 - ``unit``: pure code only and quick (engines, codecs, schemas, the CLI's rendering);
 - ``redis``: uses the private Redis (the app fixtures, ``redis_url``);
@@ -303,6 +304,7 @@ LIVE_MODULES = {
     "tests/e2e/test_readme.py",
     "tests/fuzz/test_raw_http.py",
     "tests/kit/test_replicated_writes.py",
+    "tests/markers/test_unit_guard.py",
     "tests/openapi/test_generated_client.py",
     "tests/ops/test_access_log.py",
     "tests/ops/test_gunicorn_conf.py",
@@ -366,3 +368,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             kinds.add("unit")
         for kind in kinds:
             item.add_marker(kind)
+
+
+def _unit_reached_redis(nodeid: str) -> Callable[..., Any]:
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        pytest.fail(
+            f"{nodeid} is marked unit but opened a Redis connection: request redis_url "
+            "(or a fixture that does, e.g. redis_client) so that it is marked redis",
+            pytrace=False,
+        )
+
+    return refuse
+
+
+@pytest.fixture(autouse=True)
+def _unit_tests_reach_no_redis(request: pytest.FixtureRequest, monkeypatch: Any) -> None:
+    """In a test marked ``unit``, every way to a Redis connection (redis-py's and the
+    store's own sockets, shared/store/connection.py) fails the test."""
+    if request.node.get_closest_marker("unit") is None:
+        return
+    from shared.store.connection import Lane
+
+    refuse = _unit_reached_redis(request.node.nodeid)
+    for name in ("connect", "connect_check_health"):
+        monkeypatch.setattr(redis.connection.AbstractConnection, name, refuse)
+    monkeypatch.setattr(Lane, "open", refuse)

@@ -210,10 +210,43 @@ class Documents(Layout):
         indexes of their games (shared/store/players.py) get the game at now, by the
         same script on a single Redis, one more round trip after the write on Cluster.
         """
-        inline = due is not False and not self.cluster
         outbox = outbox or []
-        ready = bool(outbox) and not self.cluster
         members = members or []
+        keys, args = self._script_call(
+            doc, expected_version, events, ttl, history, due, outbox, members
+        )
+        reply, acked = self._run_script(keys, args)
+        if reply[0] != "ok":
+            if len(reply) < 4 or not reply[2]:  # missing, or a create that found the game
+                return WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
+            return WriteResult(reply[0], reply[1], (load_doc(reply[2]), reply[3]))
+        if len(reply) > 1 and int(reply[1]) != doc.get("events_from"):
+            doc["events_from"] = int(reply[1])  # the stream's cap raised it
+        if self.cluster:
+            acked = self._after_cluster_write(
+                doc["id"], client_of(doc), due, outbox, members, ttl, acked
+            )
+        if acked is not None and acked < self.replicas:
+            return WriteResult("ok", unconfirmed=NotReplicated(self.replicas, acked))
+        return WriteResult("ok")
+
+    def _script_call(
+        self,
+        doc: StoredDoc,
+        expected_version: int,
+        events: list[dict[str, Any]],
+        ttl: int,
+        history: HistoryWrite,
+        due: int | None | bool,
+        outbox: list[dict[str, Any]],
+        members: list[tuple[str, str | None]],
+    ) -> tuple[list[str], list[Any]]:
+        """The write script's keys and arguments (store.lua says what each one is): on a
+        single Redis, the schedule, the webhooks' ready signal and the members' indexes
+        are the script's too."""
+        game_id = doc["id"]
+        inline = due is not False and not self.cluster
+        ready = bool(outbox) and not self.cluster
         inline_members = [] if self.cluster else members
         flags = [min(1, len(events)), len(outbox), int(inline), int(ready), int(history.legacy)]
         flags.append(len(inline_members))
@@ -231,51 +264,58 @@ class Documents(Layout):
         if events:  # one stream entry, under the id of the write's last event
             args.extend([events[-1]["id"], stored_events(events)])
         args.extend(dumps(note) for note in outbox)
-        keys: list[str] = list(self.keys(doc["id"]))
+        keys: list[str] = list(self.keys(game_id))
         if inline:
             keys.extend(self.schedule_keys(client_of(doc)))
-            args.extend([doc["id"], "" if due is None else int(due), client_of(doc)])
+            args.extend([game_id, "" if due is None else int(due), client_of(doc)])
         if outbox:
-            keys.append(self.outbox_key(doc["id"]))
+            keys.append(self.outbox_key(game_id))
         if ready:
-            keys.append(self.ready_key(doc["id"]))
+            keys.append(self.ready_key(game_id))
         if history.legacy:
-            keys.extend(self.legacy_keys(doc["id"]))
+            keys.extend(self.legacy_keys(game_id))
         if inline_members:
-            args.extend([doc["id"], int(time.time() * 1000)])
+            args.extend([game_id, int(time.time() * 1000)])
             args.extend("1" if ended is None else "e" for _, ended in inline_members)
             for player_id, ended in inline_members:
                 every, live = member_keys(self.prefix, player_id)
                 shelf, since = ended_keys(self.prefix, player_id, ended or "-")
                 keys.extend((every, live, shelf, since))
-        acked = None
+        return keys, args
+
+    def _run_script(self, keys: list[str], args: list[Any]) -> tuple[Any, int | None]:
+        """The write script's reply and, when replicas are asked for, how many confirmed
+        it (``None``: none asked for)."""
         if self.replicas:  # the EVALSHA and a WAIT in one send (shared/store/replicated.py)
-            reply, acked = self._write_waited(keys, args)
-        else:
-            try:  # the script's EVALSHA on the short path (shared/store/connection.py)
-                reply = fastcall.call(
-                    self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args
-                )
-            except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
-                reply = self._write(keys=keys, args=args)
-        game_id = doc["id"]
-        if reply[0] != "ok":
-            if len(reply) < 4 or not reply[2]:  # missing, or a create that found the game
-                return WriteResult(reply[0], reply[1] if len(reply) > 1 else None)
-            return WriteResult(reply[0], reply[1], (load_doc(reply[2]), reply[3]))
-        if len(reply) > 1 and int(reply[1]) != doc.get("events_from"):
-            doc["events_from"] = int(reply[1])  # the stream's cap raised it
-        if not inline and due is not False and due is not None:
-            scheduled = self.lower_due(client_of(doc), game_id, due)
+            return self._write_waited(keys, args)
+        try:  # the script's EVALSHA on the short path (shared/store/connection.py)
+            reply = fastcall.call(self.client, "EVALSHA", self._write.sha, len(keys), *keys, *args)
+        except redis.exceptions.NoScriptError:  # not run: Script loads it and runs it
+            reply = self._write(keys=keys, args=args)
+        return reply, None
+
+    def _after_cluster_write(
+        self,
+        game_id: str,
+        client: str,
+        due: int | None | bool,
+        outbox: list[dict[str, Any]],
+        members: list[tuple[str, str | None]],
+        ttl: int,
+        acked: int | None,
+    ) -> int | None:
+        """On Redis Cluster, what the script could not do in other slots, one round trip
+        each: lower the game's due time, signal its webhooks, touch its members' indexes.
+        Returns ``acked``, lowered to the replicas that confirmed the due time."""
+        if due is not False and due is not None:
+            scheduled = self.lower_due(client, game_id, due)
             if acked is not None and scheduled is not None:
                 acked = min(acked, scheduled)
-        if outbox and self.cluster:
+        if outbox:
             self.signal_ready(game_id)
-        if members and self.cluster:
+        if members:
             self.touch_members(game_id, members, ttl)
-        if acked is not None and acked < self.replicas:
-            return WriteResult("ok", unconfirmed=NotReplicated(self.replicas, acked))
-        return WriteResult("ok")
+        return acked
 
     def _write_waited(self, keys: list[str], args: list[Any]) -> tuple[Any, int]:
         """The write script and ``WAIT`` on one connection in one send: its reply and

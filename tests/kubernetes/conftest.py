@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .kustomize import Resource, render
-from .manifests import OVERLAYS
+from .kubectl import render
+from .manifests import OVERLAYS, Resource
 
 
 @pytest.fixture(scope="module", params=sorted(OVERLAYS))

@@ -4,12 +4,14 @@ overlays are, the app's names and ports, and helpers to find objects in a render
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import kubernetes_validate  # type: ignore[import-untyped]  # no py.typed
+import yaml
 
-from .kustomize import Resource, _key
+Resource = dict[str, Any]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 KUBE = ROOT / "deploy" / "kubernetes"
@@ -19,6 +21,21 @@ KUBE_VERSIONS = ["1.29", kubernetes_validate.utils.latest_version()]
 GAMES = {"manhattan": 8001, "windcity": 8002}
 APP = {*GAMES, "worker"}
 IMAGE = "boardgames"  # the base's name for the one image (Dockerfile)
+
+
+def _load(path: Path) -> list[Resource]:
+    """The objects of a YAML file."""
+    return [r for r in yaml.safe_load_all(path.read_text()) if r]
+
+
+def _key(resource: Resource) -> tuple[str, str]:
+    return resource["kind"], resource["metadata"]["name"]
+
+
+def _containers(resource: Resource) -> Iterator[dict[str, Any]]:
+    spec = resource.get("spec", {}).get("template", {}).get("spec", {})
+    yield from spec.get("initContainers", [])
+    yield from spec.get("containers", [])
 
 
 def _one(resources: list[Resource], kind: str, name: str) -> Resource:

@@ -3,7 +3,7 @@ overlay."""
 
 from __future__ import annotations
 
-from .kustomize import render
+from .kubectl import render
 from .manifests import APP, GAMES, OVERLAYS, ROOT, SERVICEMONITOR, _of_kind, _selects
 
 

@@ -3,8 +3,7 @@ but never the private ranges, Redis reached by the app only."""
 
 from __future__ import annotations
 
-from .kustomize import Resource
-from .manifests import APP, GAMES, _of_kind, _selects, _workloads
+from .manifests import APP, GAMES, Resource, _of_kind, _selects, _workloads
 
 
 def _policies_for(resources: list[Resource], labels: dict[str, str], kind: str) -> list:

@@ -12,14 +12,15 @@ import kubernetes_validate  # type: ignore[import-untyped]  # no py.typed
 from shared.ops.config import SETTINGS
 from shared.worker import loop
 
-from .kustomize import _containers, _load
 from .manifests import (
     APP,
     GAMES,
     KUBE_VERSIONS,
     OVERLAYS,
     ROOT,
+    _containers,
     _dockerfile_uid,
+    _load,
     _of_kind,
     _one,
     _pod,

@@ -1,6 +1,6 @@
-"""Every overlay rendered and validated offline (the Kubernetes OpenAPI schemas of
-the oldest and the newest version checked), what each overlay holds, and the renderer's
-refusals."""
+"""Every overlay rendered by ``kubectl kustomize`` and validated offline (the
+Kubernetes OpenAPI schemas of the oldest and the newest version checked), what each
+overlay holds, and the skip without kubectl."""
 
 from __future__ import annotations
 
@@ -9,13 +9,17 @@ import pytest
 
 from shared.ops.config import SETTINGS
 
-from .kustomize import KustomizeError, _containers, _key, render
+from . import kubectl
+from .kubectl import render
 from .manifests import (
     APP,
     GAMES,
     IMAGE,
     KUBE_VERSIONS,
     OVERLAYS,
+    ROOT,
+    _containers,
+    _key,
     _of_kind,
     _one,
     _pod,
@@ -95,17 +99,12 @@ def test_every_app_container_runs_the_one_image(overlay):
     assert worker["command"] == ["python", "-m", "shared.worker"]
 
 
-def test_the_renderer_refuses_what_it_does_not_know(tmp_path):
-    (tmp_path / "kustomization.yaml").write_text("resources: []\ncommonLabels: {a: b}\n")
-    with pytest.raises(KustomizeError, match="commonLabels"):
-        render(tmp_path)
-    (tmp_path / "kustomization.yaml").write_text(
-        "resources: [cm.yaml]\npatches: [{path: p.yaml}]\n"
-    )
-    (tmp_path / "cm.yaml").write_text("kind: ConfigMap\nmetadata: {name: a}\ndata: {}\n")
-    (tmp_path / "p.yaml").write_text("kind: ConfigMap\nmetadata: {name: b}\ndata: {x: y}\n")
-    with pytest.raises(KustomizeError, match="matches nothing"):
-        render(tmp_path)
-    (tmp_path / "p.yaml").write_text("kind: ConfigMap\nmetadata: {name: a}\ndata: {x: [1]}\n")
-    with pytest.raises(KustomizeError, match="a list"):
-        render(tmp_path)
+def test_without_kubectl_the_renderings_skip_saying_how_to_get_it(monkeypatch):
+    monkeypatch.setattr(kubectl, "KUBECTL", None)
+    with pytest.raises(pytest.skip.Exception, match="kubectl is not installed"):
+        render(OVERLAYS["dev"])
+    for doc in ("README.md", "docs/operations.md"):
+        assert (
+            "kubectl kustomize" in (ROOT / doc).read_text()
+            and "pkgs.k8s.io" in (ROOT / doc).read_text()
+        )

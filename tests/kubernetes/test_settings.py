@@ -7,8 +7,7 @@ import re
 
 from shared.ops.config import SETTINGS
 
-from .kustomize import _containers
-from .manifests import ROOT, _of_kind, _settings_env
+from .manifests import ROOT, _containers, _of_kind, _settings_env
 
 
 def _readme_settings() -> set[str]:

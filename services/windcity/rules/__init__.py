@@ -5,11 +5,11 @@ Modules: options (players, options), state (the typed state and houses, setup, s
 states), shapes (the moves', events' and views' types), board (geometry, hurricane
 paths), cards (the 25 cards, action orderings), placement (hurricane and houses),
 turn (a turn's start and end), plan (the plan move), insurance (prices, the market),
-resolve (automatic resolution), checks (shared field checks), moves (apply_move),
-parts (what plan and insure moves may carry), listing (legal moves, choices), forks
-(a fork and its caches), fork_listing (a fork's legal moves), playpath (fork,
-legal_actions, play in place), views (view, score, result), bots (strategies),
-engine (the object).
+resolve (automatic resolution), hurricane (its movement during resolution), checks
+(shared field checks), moves (apply_move), parts (what plan and insure moves may
+carry), listing (legal moves, choices), forks (a fork and its caches), fork_listing (a
+fork's legal moves), playpath (fork, legal_actions, play in place), views (view, score,
+result), bots (strategies), engine (the object).
 Rules: /shared/rules/windcity.md.
 """
 

@@ -11,7 +11,7 @@ from .cards import CARDS, KAUF
 from .checks import bad_field, own_house, square_list
 from .insurance import INSURE_PRICE, renewal_cost
 from .shapes import WindCityEvent
-from .state import UNINSURED, WindCityState
+from .state import UNINSURED, House, WindCityState
 
 _ROW = board.ROW
 _POS = board.POS
@@ -28,7 +28,22 @@ def check_plan(
     """Validate a plan move; returns (actions, kauf target, renewals, renewal cost)."""
     if not move.keys() <= _PLAN_FIELD_SET:
         bad_field(move, _PLAN_FIELDS)
-    actions = move.get("actions")
+    actions, has_kauf = _check_actions(state, move.get("actions"))
+    houses = state["houses"]
+    renew = _check_renewals(houses, seat, move.get("renew", _EMPTY))
+    cost = renewal_cost(houses, renew) if renew else 0
+    kauf = move.get("kauf")
+    if has_kauf:
+        _check_kauf(state, seat, kauf, renew)
+    elif kauf is not None:
+        raise RuleError("bad-move", "kauf must be null when no Kauf action is chosen")
+    if cost > state["money"][seat]:
+        raise RuleError("cannot-afford", "renewals cost {cost}", cost=cost)
+    return actions, kauf, renew, cost
+
+
+def _check_actions(state: WindCityState, actions: object) -> tuple[list[int], bool]:
+    """The plan's actions checked against the drawn card, and whether one is Kauf."""
     if type(actions) is not list or not 1 <= len(actions) <= 3:
         raise RuleError("bad-actions", "choose 1-3 different actions numbered 1-5, in order")
     card_no = state["card"]
@@ -46,50 +61,50 @@ def check_plan(
         raise RuleError("bad-actions", "choose different actions")
     if not has_move:
         raise RuleError("bad-actions", "at least one chosen action must move the hurricane")
-    renew = move.get("renew", _EMPTY)
-    houses = state["houses"]
-    cost = 0
+    return actions, has_kauf
+
+
+def _check_renewals(houses: dict[str, House], seat: int, renew: object) -> list[str]:
+    """The ``renew`` field checked: the seat's own distinct insured houses."""
     if renew is _EMPTY or (type(renew) is list and not renew):
-        renew = []
-    else:
-        # Fast path: our distinct insured houses; anything else is checked again in the
-        # rules' order, so the error is the same.
-        ok = type(renew) is list
-        if ok:
-            try:
-                for sq in renew:
-                    h = houses.get(sq)
-                    if h is None or h.owner != seat or not h.insured:
-                        ok = False
-                        break
-            except (TypeError, KeyError):  # an unhashable item; a board without that square
-                ok = False
-            if ok and len(renew) > 1 and len(set(renew)) != len(renew):
-                ok = False
-        if not ok:
-            renew = square_list(renew, "renew")
-            for sq in renew:
-                if not own_house(houses, seat, sq).insured:
-                    raise RuleError("not-insured", "your house on {sq} is not insured", sq=sq)
-        cost = renewal_cost(houses, renew)
-    kauf = move.get("kauf")
-    if has_kauf:
-        if kauf is None:
-            raise RuleError("kauf-target-required", "a Kauf action needs a target square")
-        if not isinstance(kauf, str) or kauf not in _POS or _ROW[kauf] > state["north"]:
-            raise RuleError("bad-square", "{kauf!r} is not a square of the play area", kauf=kauf)
-        if _SECTION[kauf] == 0:
-            raise RuleError("not-a-land-square", "{kauf} is in the sea", kauf=kauf)
-        h = own_house(houses, seat, kauf)
-        if h.pieces == 2 or _ROW[kauf] == _BEACH or kauf in renew:
-            raise RuleError(
-                "bad-kauf-target", "Kauf needs one of your single, uninsured, non-beach houses"
-            )
-    elif kauf is not None:
-        raise RuleError("bad-move", "kauf must be null when no Kauf action is chosen")
-    if cost > state["money"][seat]:
-        raise RuleError("cannot-afford", "renewals cost {cost}", cost=cost)
-    return actions, kauf, renew, cost
+        return []
+    # Fast path: our distinct insured houses; anything else is checked again in the
+    # rules' order, so the error is the same.
+    if type(renew) is list and _own_insured(houses, seat, renew):
+        return renew
+    checked = square_list(renew, "renew")
+    for sq in checked:
+        if not own_house(houses, seat, sq).insured:
+            raise RuleError("not-insured", "your house on {sq} is not insured", sq=sq)
+    return checked
+
+
+def _own_insured(houses: dict[str, House], seat: int, renew: list[str]) -> bool:
+    """Whether ``renew`` lists distinct squares of the seat's insured houses."""
+    try:
+        for sq in renew:
+            h = houses.get(sq)
+            if h is None or h.owner != seat or not h.insured:
+                return False
+    except (TypeError, KeyError):  # an unhashable item; a board without that square
+        return False
+    return len(renew) < 2 or len(set(renew)) == len(renew)
+
+
+def _check_kauf(state: WindCityState, seat: int, kauf: object, renew: list[str]) -> None:
+    """A Kauf's target: one of the seat's single, uninsured, non-beach houses in the play
+    area, not renewed this turn."""
+    if kauf is None:
+        raise RuleError("kauf-target-required", "a Kauf action needs a target square")
+    if not isinstance(kauf, str) or kauf not in _POS or _ROW[kauf] > state["north"]:
+        raise RuleError("bad-square", "{kauf!r} is not a square of the play area", kauf=kauf)
+    if _SECTION[kauf] == 0:
+        raise RuleError("not-a-land-square", "{kauf} is in the sea", kauf=kauf)
+    h = own_house(state["houses"], seat, kauf)
+    if h.pieces == 2 or _ROW[kauf] == _BEACH or kauf in renew:
+        raise RuleError(
+            "bad-kauf-target", "Kauf needs one of your single, uninsured, non-beach houses"
+        )
 
 
 def make_plan(

@@ -2,16 +2,17 @@
 wrap-around, destruction, coming to rest, observatory, calm bonus, Kauf, payment and
 bankruptcy (then :func:`turn.end_turn`: the end checks and the next player's draw).
 
-One function with local variables (no per-step method calls): this runs once per turn
-and was the engine's hottest path.
+:func:`resolve` walks the plan's actions; each step is a function of its own over a
+:class:`.hurricane.Turn`, the resolution in progress (the hurricane's square, what it
+touched, the houses, stock and money being changed), the movement in
+:mod:`.hurricane`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from . import board
 from .cards import CARDS, KAUF, PUBLIC_CARDS
+from .hurricane import Turn, come_to_rest, move
 from .shapes import WindCityEvent
 from .state import DUPLEX, House, WindCityState
 from .turn import end_turn
@@ -19,15 +20,10 @@ from .turn import end_turn
 OBSERVATORY_MARKER = 5
 CALM_BONUS = 3
 _NAMES = board.NAMES
-_POS = board.POS
 _ROW = board.ROW
 _NC = board.NCOLS
 _BEACH = board.BEACH_ROW
-_SEA_LAST = board.SEA_LAST_ROW
-_DELTA = board.DELTA
-_PATHS = board.PATHS
-# card number -> index (0-based) of its last non-Kauf action in a plan is per plan, but
-# which of the five printed actions is Kauf is per card:
+# which of the five printed actions of each card is Kauf
 _IS_KAUF = {n: tuple(a[0] == KAUF for a in acts) for n, acts in CARDS.items()}
 
 
@@ -36,218 +32,124 @@ def resolve(state: WindCityState, events: list[WindCityEvent] | None, owned: boo
     its houses, money, stock, observatories and alive flags are edited, else replaced by
     changed copies (``state`` being a fresh copy); ``events`` (``None``: not wanted) gets
     the public events."""
-    seat = state["active"]
     card_no = state["card"]
     plan = state["plan"]
     hurricane = state["hurricane"]
     assert card_no is not None and plan is not None and hurricane is not None  # (a turn's)
     card = CARDS[card_no]
     actions = plan["actions"]
-    kauf_sq = plan["kauf"]
-    log = events is not None
-    append: Callable[[WindCityEvent], None] = events.append if events is not None else _ignore
-    if log:
-        append(
+    turn = Turn(state, events, owned, hurricane)
+    if events is not None:
+        events.append(
             {
                 "type": "turn_revealed",
-                "seat": seat,
+                "seat": turn.seat,
                 "card": card_no,
                 "card_actions": [a.copy() for a in PUBLIC_CARDS[card_no]],
                 "plan": list(actions),
-                "kauf": kauf_sq,
+                "kauf": plan["kauf"],
             }
         )
-    north = state["north"]
-    # houses and stock are copied before their first change unless owned
-    old_houses: dict[str, House] | None
-    old_stock: list[int] | None
-    old_houses = houses = state["houses"]
-    old_stock = stock = state["stock"]
-    if owned:
-        old_houses = old_stock = None
-    col, row = _POS[hurricane]
-    touched = False  # entered a square holding a house (insured or not)
-    land = False  # entered a land square
-    money = state["money"] if owned else list(state["money"])
     is_kauf = _IS_KAUF[card_no]
     last_move = 0
     for i, a in enumerate(actions):
         if not is_kauf[a - 1]:
             last_move = i
-    last_dir = "N"
     cost = 0
-    left = False
     for i, a in enumerate(actions):
         kind, steps, price = card[a - 1]
         if kind == KAUF:
-            why = kauf_problem(state, houses, stock, seat, kauf_sq, row)
-            if why is not None:
-                if log:
-                    append({"type": "kauf_void", "seat": seat, "square": kauf_sq, "reason": why})
-                continue
-            assert kauf_sq is not None  # (else "not-your-house")
-            if houses is old_houses:
-                houses = dict(houses)
-            houses[kauf_sq] = DUPLEX[seat]
-            if stock is old_stock:
-                stock = list(stock)
-            stock[seat] -= 1
-            if log:
-                append({"type": "kauf", "seat": seat, "square": kauf_sq})
-            cost += price
+            if _kauf(turn, plan["kauf"]):
+                cost += price
             continue
         cost += price
-        path = _PATHS.get((col, row, kind, steps, north))
-        if path is None:
-            path = board.path(col, row, kind, steps, north)
-        entered, lost, left, col, row, crossed_land = path
-        if entered:
-            last_dir = kind
-            if crossed_land:
-                land = True
-            for sq in entered:
-                h = houses.get(sq)
-                if h is not None:
-                    touched = True
-                    if not h.insured:
-                        if houses is old_houses:
-                            houses = dict(houses)
-                        del houses[sq]
-                        if stock is old_stock:
-                            stock = list(stock)
-                        stock[h.owner] += h.pieces
-                        if log:
-                            append(
-                                {
-                                    "type": "house_destroyed",
-                                    "square": sq,
-                                    "owner": h.owner,
-                                    "pieces": h.pieces,
-                                }
-                            )
-        if log:
-            append(
-                {
-                    "type": "hurricane_moved",
-                    "seat": seat,
-                    "action": a,
-                    "dir": kind,
-                    "squares": list(entered),
-                    "lost_steps": lost,
-                    "left_board": left,
-                }
-            )
-        if left:
+        move(turn, a, kind, steps)
+        if turn.left:
             break
-        if i != last_move:
-            continue
-        # Come to rest: step on past insured houses.
-        h = houses.get(_NAMES[row * _NC + col])
-        if h is not None and h.insured:
-            d = last_dir
-            rest: list[str] = []
-            while True:
-                if d == "E" or d == "W":
-                    base = row * _NC
-                    for c in range(_NC):
-                        hc = houses.get(_NAMES[base + c])
-                        if hc is None or not hc.insured:
-                            break
-                    else:
-                        d = "N"  # a whole row of insured houses: lapping it would never end
-                dc, dr = _DELTA[d]
-                r = row + dr
-                if r > north:
-                    left = True
-                    break
-                if r < 1:  # cannot happen (no houses in the sea); never loop on row 1
-                    break
-                row = r
-                col = (col + dc) % _NC
-                sq = _NAMES[r * _NC + col]
-                if r > _SEA_LAST:
-                    land = True
-                h = houses.get(sq)
-                rest.append(sq)
-                if h is None:
-                    break
-                touched = True
-                if not h.insured:
-                    if houses is old_houses:
-                        houses = dict(houses)
-                    del houses[sq]
-                    if stock is old_stock:
-                        stock = list(stock)
-                    stock[h.owner] += h.pieces
-                    if log:
-                        append(
-                            {
-                                "type": "house_destroyed",
-                                "square": sq,
-                                "owner": h.owner,
-                                "pieces": h.pieces,
-                            }
-                        )
-                    break
-            if log and (rest or left):  # else only a refused step south of row 1
-                append(
-                    {
-                        "type": "hurricane_moved",
-                        "seat": seat,
-                        "action": None,
-                        "dir": d,
-                        "squares": rest,
-                        "lost_steps": 0,
-                        "left_board": left,
-                        "rest": True,
-                    }
-                )
-            if left:
+        if i == last_move:
+            come_to_rest(turn)
+            if turn.left:
                 break
-        # Observatory and calm bonus.
-        sq = _NAMES[row * _NC + col]
-        obs = state["observatories"]
-        if obs.get(sq):
-            if not owned:
-                obs = dict(obs)
-                state["observatories"] = obs
-            obs[sq] = False
-            money[seat] += OBSERVATORY_MARKER
-            if log:
-                append({"type": "observatory_taken", "seat": seat, "square": sq})
-                append(
-                    {
-                        "type": "payment",
-                        "payer": "bank",
-                        "payee": seat,
-                        "amount": OBSERVATORY_MARKER,
-                        "reason": "observatory",
-                    }
-                )
-        if land and not touched:
-            money[seat] += CALM_BONUS
-            if log:
-                append({"type": "calm_bonus", "seat": seat})
-                append(
-                    {
-                        "type": "payment",
-                        "payer": "bank",
-                        "payee": seat,
-                        "amount": CALM_BONUS,
-                        "reason": "calm",
-                    }
-                )
-    # Off the board (None) once it has left the north edge.
-    state["hurricane"] = None if left else _NAMES[row * _NC + col]
-    state["houses"] = houses
-    state["stock"] = stock
+            _observatory(turn)
+            _calm_bonus(turn)
+    _settle(turn, card_no, cost, events)
+
+
+def _kauf(turn: Turn, sq: str | None) -> bool:
+    """The plan's Kauf on ``sq``: made (the house becomes a duplex) or voided."""
+    seat = turn.seat
+    why = kauf_problem(turn.state, turn.houses, turn.stock, seat, sq, turn.row)
+    if why is not None:
+        if turn.log:
+            turn.append({"type": "kauf_void", "seat": seat, "square": sq, "reason": why})
+        return False
+    assert sq is not None  # (else "not-your-house")
+    turn.own_houses()[sq] = DUPLEX[seat]
+    turn.own_stock()[seat] -= 1
+    if turn.log:
+        turn.append({"type": "kauf", "seat": seat, "square": sq})
+    return True
+
+
+def _observatory(turn: Turn) -> None:
+    """Coming to rest on an observatory's square takes its marker: money from the bank."""
+    state = turn.state
+    sq = _NAMES[turn.row * _NC + turn.col]
+    obs = state["observatories"]
+    if not obs.get(sq):
+        return
+    if not turn.owned:
+        obs = dict(obs)
+        state["observatories"] = obs
+    obs[sq] = False
+    turn.money[turn.seat] += OBSERVATORY_MARKER
+    if turn.log:
+        turn.append({"type": "observatory_taken", "seat": turn.seat, "square": sq})
+        turn.append(
+            {
+                "type": "payment",
+                "payer": "bank",
+                "payee": turn.seat,
+                "amount": OBSERVATORY_MARKER,
+                "reason": "observatory",
+            }
+        )
+
+
+def _calm_bonus(turn: Turn) -> None:
+    """Over land without touching a house: the calm bonus from the bank."""
+    if not turn.land or turn.touched:
+        return
+    turn.money[turn.seat] += CALM_BONUS
+    if turn.log:
+        turn.append({"type": "calm_bonus", "seat": turn.seat})
+        turn.append(
+            {
+                "type": "payment",
+                "payer": "bank",
+                "payee": turn.seat,
+                "amount": CALM_BONUS,
+                "reason": "calm",
+            }
+        )
+
+
+def _settle(turn: Turn, card_no: int, cost: int, events: list[WindCityEvent] | None) -> None:
+    """The turn's outcome into ``state``, the actions paid for (or bankruptcy), the card
+    discarded, then :func:`turn.end_turn`."""
+    state = turn.state
+    seat = turn.seat
+    money = turn.money
+    state["hurricane"] = None if turn.left else _NAMES[turn.row * _NC + turn.col]
+    state["houses"] = turn.houses
+    state["stock"] = turn.stock
     state["money"] = money
     have = money[seat]
     paid = have if have < cost else cost
     if paid:
         money[seat] = have - paid
-        if log:
-            append(
+        if turn.log:
+            turn.append(
                 {
                     "type": "payment",
                     "payer": seat,
@@ -257,18 +159,14 @@ def resolve(state: WindCityState, events: list[WindCityEvent] | None, owned: boo
                 }
             )
     if paid < cost:
-        if houses is old_houses:
-            state["houses"] = dict(houses)
-        _bankrupt(state, seat, cost, paid, events, owned)
+        if turn.houses_shared:
+            state["houses"] = dict(turn.houses)
+        _bankrupt(state, seat, cost, paid, events, turn.owned)
     state["discard"] = state["discard"] + [card_no]
     state["card"] = None
     state["plan"] = None
     state["pending"] = []
-    end_turn(state, left, events)
-
-
-def _ignore(event: WindCityEvent) -> None:
-    """``append`` when no events are wanted (every call site checks ``log`` first)."""
+    end_turn(state, turn.left, events)
 
 
 def kauf_problem(
