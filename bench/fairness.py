@@ -8,7 +8,7 @@ A private Redis. The flooding client (``owner`` ``flood``, as an API key's id wo
 creates ``--flood`` Manhattan games of four random bots and starts them all at once; the
 other client (``other``) has ``--others`` games of one human and three bots (random,
 greedy, random), whose human the bench plays at ``--rate`` moves per second in total. Both
-create their games in-process (``Games.create``, the write ``POST /games`` makes), and
+create their games in-process (``Lifecycle.create``, the write ``POST /games`` makes), and
 ``--workers`` real ``python -m shared.worker`` processes play every bot. The lag of a bot
 move is read from the game's stored history afterwards, as the worker defines it: from
 the write that made the bot's seat due to the bot's own write. Printed: the other
@@ -40,21 +40,22 @@ from typing import Any
 
 from bench.common import redis_server, start_workers, wait_until
 from services.manhattan.app import create_app
-from shared.games import history, seat_ops
+from shared.games import history
 from shared.games.tokens import hash_token
+from shared.usecases import seat_ops
 
 FLOOD, OTHER = "flood", "other"
 
 
 def _game(kit: Any, owner: str, bots: list[str], human: bool, seed: int) -> tuple[str, str | None]:
     """A started game of ``owner``: its id and the human seat's token hash (or None)."""
-    doc, host, _ = kit.create({"players": len(bots) + human, "seed": seed}, owner)
+    doc, host, _ = kit.lifecycle.create({"players": len(bots) + human, "seed": seed}, owner)
     digest = None
     if human:
-        digest = hash_token(kit.join(doc["id"], "human")[2])
+        digest = hash_token(kit.lifecycle.join(doc["id"], "human")[2])
     for bot in bots:
         seat_ops.add_bot(kit, doc["id"], hash_token(host), bot, None, None)
-    kit.start(doc["id"], hash_token(host))
+    kit.lifecycle.start(doc["id"], hash_token(host))
     return doc["id"], digest
 
 
@@ -104,23 +105,24 @@ def run(flood: int, others: int, seconds: float, rate: float, workers: int) -> d
                 time.sleep(pause)
             gid, digest = mine[index % len(mine)]
             index += 1
-            doc = kit.load(gid)
+            doc = kit.writes.load(gid)
             if doc["status"] != "running" or 0 not in doc["to_act"]:
                 if index % len(mine) == 0:
                     time.sleep(0.01)  # every game's bots are still to play
                 continue
             try:
-                kit.move(gid, digest, rng.choice(kit.legal_moves(doc, 0)))
+                kit.moves.move(gid, digest, rng.choice(kit.legal_moves(doc, 0)))
                 human_moves += 1
             except Exception:  # noqa: BLE001 - the game moved on meanwhile
                 continue
         elapsed = time.monotonic() - began
         until_ms = int(time.time() * 1000)
-        running = sum(1 for gid in flooded if kit.load(gid)["status"] == "running")
+        running = sum(1 for gid in flooded if kit.writes.load(gid)["status"] == "running")
         # let the bots answer the last human moves (their lags are counted too)
         wait_until(
             lambda: all(
-                0 in (d := kit.load(gid))["to_act"] or d["status"] != "running" for gid, _ in mine
+                0 in (d := kit.writes.load(gid))["to_act"] or d["status"] != "running"
+                for gid, _ in mine
             ),
             60,
             "the other client's bots",

@@ -15,8 +15,8 @@ HTTP path:
    itself on a :class:`~shared.store.players.Registry` over a redis-py pipeline (the
    same hash as one ``POST /players`` writes; one made without a pipeline is compared
    field by field and its key checked by ``verify_key``).
-2. **Real games**: ``--games`` Manhattan games made by ``Games.create`` and four
-   ``Games.join(player=...)`` each, in-process (start ``when_full``: running; one in ten
+2. **Real games**: ``--games`` Manhattan games made by ``Lifecycle.create`` and four
+   ``Lifecycle.join(player=...)`` each, in-process (start ``when_full``: running; one in ten
    gets three joins and stays open). Their seats' memberships are written by the game's
    own write script, as in service. Four "heavy" players share the first 1,000 games
    (1,000 real games each); forty "light" players sit in 10 real games each; the other

@@ -102,9 +102,9 @@ def make_games(
                 p = rng.choice(others)
                 if left[p] > 0 and p not in who:
                     who.append(p)
-        doc, _, _ = games.create({"players": 4, "start": "when_full"})
+        doc, _, _ = games.lifecycle.create({"players": 4, "start": "when_full"})
         for k, p in enumerate(who):
-            games.join(doc["id"], f"Seat {k}", player=PlayerRef(made[p][0]))
+            games.lifecycle.join(doc["id"], f"Seat {k}", player=PlayerRef(made[p][0]))
             seats[p].add(g)
             left[p] -= 1
         ids.append(doc["id"])

@@ -11,7 +11,7 @@ For each number in ``--games``: a fresh private Redis and ``--workers`` real ``p
 shared.worker`` processes (``WORKER_BOT_PROCESSES=--bot-processes`` each), then that many
 clocked Manhattan games of one human seat and three bot seats of ``--level``, each game
 created by a client of its own (like phone players, each at its own address). The bench
-plays the humans in-process (``Games.move``, the write of an HTTP move; the API's own CPU
+plays the humans in-process (``Moves.move``, the write of an HTTP move; the API's own CPU
 for those requests is not spent here): a human moves ``think`` seconds after its turn
 began (its deadline less ``--turn-seconds``), ``think`` drawn uniformly from ``--think``
 for each move, as a person on a phone. The lags are read from the games' own history
@@ -50,10 +50,11 @@ from typing import Any
 from bench.common import children, cpu_seconds, redis_server, start_workers
 from services.manhattan.app import create_app
 from shared import bots
-from shared.games import Games, history, seat_ops, seats
+from shared.games import Games, history, seats
 from shared.games.audience import seated
 from shared.games.tokens import hash_token
 from shared.store import History
+from shared.usecases import seat_ops
 
 ROOT = Path(__file__).resolve().parent.parent
 HUMAN = 0  # the human's seat (join order: the human joins first)
@@ -66,11 +67,11 @@ def _games(kit: Games, count: int, levels: list[str], turn_seconds: int) -> list
     for n in range(count):
         owner = f"addr:198.51.{n // 250}.{n % 250}"  # a client per game (a phone each)
         clock = {"turn_seconds": turn_seconds, "max_timeouts": 3}
-        doc, host, _ = kit.create({"players": 4, "seed": n, "clock": clock}, owner)
-        _, _, token = kit.join(doc["id"], "human")
+        doc, host, _ = kit.lifecycle.create({"players": 4, "seed": n, "clock": clock}, owner)
+        _, _, token = kit.lifecycle.join(doc["id"], "human")
         for level in levels:
             seat_ops.add_bot(kit, doc["id"], hash_token(host), level, None, None)
-        kit.start(doc["id"], hash_token(host))
+        kit.lifecycle.start(doc["id"], hash_token(host))
         out.append((doc["id"], hash_token(token)))
     return out
 
@@ -115,7 +116,7 @@ class Humans:
             at, n = heapq.heappop(self.queue)
             time.sleep(max(0.0, at - time.monotonic()))
             gid, digest = self.playing[n]
-            doc = kit.load(gid)
+            doc = kit.writes.load(gid)
             human = doc["players"][HUMAN]
             if doc["status"] != "running" or human.get("status") != seats.ACTIVE:
                 continue  # over, or abandoned (the bench fell behind): no more human moves
@@ -135,7 +136,9 @@ class Humans:
                 heapq.heappush(self.queue, (time.monotonic() + wait, n))
                 continue
             try:
-                kit.move(gid, digest, self.rng.choice(kit.answers(seated(HUMAN)).legal_moves(doc)))
+                kit.moves.move(
+                    gid, digest, self.rng.choice(kit.answers(seated(HUMAN)).legal_moves(doc))
+                )
                 self.moves += 1
                 self.thought.append(time.time() - began)
             except Exception:  # the worker played this turn first (a timeout)
@@ -156,7 +159,7 @@ def _lags(kit: Games, playing: list[tuple[str, str]], start_ms: int, end_ms: int
         for before, record in zip(records, records[1:], strict=False):
             if history.is_move(record) and record[2] != HUMAN and start_ms <= before[1] < end_ms:
                 lags.append(record[1] - before[1])
-        doc = kit.load(gid)
+        doc = kit.writes.load(gid)
         last = records[-1][1] if records else now
         if doc["status"] == "running" and HUMAN not in doc["to_act"] and last < end_ms:
             unplayed.append(now - last)
@@ -169,7 +172,7 @@ def _wait_drained(kit: Games, playing: list[tuple[str, str]], seconds: float) ->
     until = time.monotonic() + seconds
     waiting = [gid for gid, _ in playing]
     while waiting and time.monotonic() < until:
-        docs = [kit.load(gid) for gid in waiting]
+        docs = [kit.writes.load(gid) for gid in waiting]
         waiting = [d["id"] for d in docs if d["status"] == "running" and HUMAN not in d["to_act"]]
         time.sleep(0.5 if waiting else 0)
 

@@ -8,7 +8,9 @@ docs/architecture.md):
   ``worker``: the process that plays due moves and delivers webhooks; ``rl``: the games
   as reinforcement-learning environments;
 - ``streaming``, ``webhooks``: long-poll/SSE; webhook registrations and delivery;
-- ``games``: the domain, behind :class:`shared.games.Games`;
+  ``usecases``: quick match, autoplay, seat changes, rematch, privacy, each over a
+  :class:`shared.games.Games`;
+- ``games``: the domain, its parts assembled by :class:`shared.games.Games`;
 - ``store``: the only door to Redis; ``bots``: bot levels over any engine (pure);
   ``registry``: the installed games, found by their entry points;
 - ``ops``: settings and metrics; ``i18n``: the API's languages (catalogs,

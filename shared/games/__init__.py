@@ -1,10 +1,10 @@
 """The games layer: seats, tokens, turn order and versions, the game-agnostic life of a
-game. :class:`Games` is the one face the routes, the worker and the webhooks use; behind
-it each part has one job:
+game. :class:`Games` assembles the parts the routes, the worker and the webhooks call
+(``ctx``, ``writes``, ``lifecycle``, ``moves``, ``answers``); each part has one job:
 
 - ``base``: statuses, :class:`Outcome`, the ``If-Match`` check, settling after a move;
 - ``writes``: the write loop (read, decide, compare-and-set, retried on a conflict);
-- ``lifecycle``: create, join, start, cancel (bot seats and leaving: shared/games/seat_ops.py);
+- ``lifecycle``: create, join, start, cancel; ``holds``: the seats a rematch holds;
 - ``moves``: a seat's move, once per ``Idempotency-Key``;
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
 - ``answers``: views, summaries, scores, legal moves, the log, events, for one reader;
@@ -12,12 +12,13 @@ it each part has one job:
 - ``history``, ``records``, ``migrate``: the compact per-write history;
 - ``document``: the game document and its players, typed (``GameDoc``, ``PlayerEntry``);
 - ``errors``: the domain errors; ``access``, ``tokens``: who may act; ``seats``: seat
-  statuses and clocks; ``autoplay``: one due step (a bot's move, a timeout);
+  statuses and clocks; ``erased``: erased players scrubbed from old events;
   ``names``, ``name_ranges``: player names; ``fairness``: the seed commitment;
   ``rates``: move rate windows; ``notify``: a write's webhook notifications.
 
-May import ``shared.store``, ``shared.ops``, the engine contract and ``shared.bots`` (the
-levels a bot seat may play: pure decisions over the engine, a layer below this one).
+May import ``shared.store``, ``shared.ops`` and the engine contract. The use cases that
+take a :class:`Games` and compose its parts (quick match, autoplay, seat changes,
+rematch, privacy) are a layer above, in ``shared.usecases``: nothing here imports them.
 
 Nothing here touches Flask or Redis directly (the store does), nor imports the HTTP
 layer above it: refusals are the domain errors of ``errors`` (:class:`GameError` kinds
@@ -27,7 +28,6 @@ with stable codes, mapped to status codes by the HTTP layer) or the engine's
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Engine
@@ -45,13 +45,10 @@ from shared.games.base import (
     IfMatch,
     Outcome,
     check_if_match,
-    settle,
 )
-from shared.games.document import GameDoc, WebhookEntry, from_store
+from shared.games.document import GameDoc, from_store
 from shared.games.lifecycle import Lifecycle
 from shared.games.moves import Moves
-from shared.games.records import Retry
-from shared.games.tokens import PlayerRef
 from shared.games.writes import WriteLoop
 from shared.store import GameStore
 
@@ -70,8 +67,8 @@ __all__ = [
 
 
 class Games:
-    """The games of one engine, stored in one :class:`GameStore`: a thin face over the
-    parts above.
+    """The games of one engine, stored in one :class:`GameStore`: the parts above,
+    assembled over one :class:`Context`; callers use the parts directly.
 
     Requests name their bearer by ``digest``, the token's hash (``None``: no token),
     computed once per request by the caller; the raw token never gets this far.
@@ -104,11 +101,7 @@ class Games:
     def settings(self) -> dict[str, Any]:
         return self.ctx.settings
 
-    # -- reads and answers ---------------------------------------------------------------
-
-    def load(self, game_id: str) -> GameDoc:
-        """The document; 404 if there is none."""
-        return self.writes.read(game_id)[0]
+    # -- reads ---------------------------------------------------------------------------
 
     def answers(self, reader: Audience) -> Answers:
         """The answers about a game for ``reader``: every answer builder (view, legal
@@ -147,54 +140,3 @@ class Games:
         docs, after = self.store.list_games(status, limit, cursor, index, keep)
         entries = [players.entry(from_store(doc), player, self.engine.NAME) for doc in docs]
         return [e for e in entries if e is not None], after
-
-    # -- writes --------------------------------------------------------------------------
-
-    def ttl(self, doc: GameDoc) -> int:
-        return self.writes.ttl(doc)
-
-    def mutate(
-        self, game_id: str, decide: Callable[[GameDoc], Outcome]
-    ) -> tuple[GameDoc, list[dict[str, Any]], Retry | None]:
-        """One decided change through the write loop (seat_ops, the worker's bots)."""
-        return self.writes.mutate(game_id, decide)
-
-    def settle(self, doc: GameDoc, events: list[dict[str, Any]]) -> None:
-        settle(self.ctx.engine, doc, events)
-
-    def create(
-        self,
-        options: dict[str, Any],
-        owner: str | None = None,
-        webhook: WebhookEntry | None = None,
-        host_player: str | None = None,
-    ) -> tuple[GameDoc, str, str | None]:
-        return self.lifecycle.create(options, owner, webhook, host_player)
-
-    def join(
-        self,
-        game_id: str,
-        name: str | None,
-        if_match: IfMatch = None,
-        webhook: Callable[[int], WebhookEntry] | None = None,
-        player: PlayerRef | None = None,
-        invite: str | None = None,
-        bearer: str | None = None,
-    ) -> tuple[GameDoc, int, str]:
-        return self.lifecycle.join(game_id, name, if_match, webhook, player, invite, bearer)
-
-    def start(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
-        return self.lifecycle.start(game_id, digest, if_match)
-
-    def cancel(self, game_id: str, digest: str | None, if_match: IfMatch = None) -> GameDoc:
-        return self.lifecycle.cancel(game_id, digest, if_match)
-
-    def move(
-        self,
-        game_id: str,
-        digest: str | None,
-        move: dict[str, Any],
-        if_match: IfMatch = None,
-        idempotency_key: str | None = None,
-    ) -> dict[str, Any]:
-        return self.moves.move(game_id, digest, move, if_match, idempotency_key)

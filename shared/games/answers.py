@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import Choice
-from shared.games import audience, history, options, privacy, seats
+from shared.games import audience, erased, history, options, seats
 from shared.games.audience import Audience
 from shared.games.base import OVER, RUNNING, Context, not_found
 from shared.games.document import GameDoc, from_store, started
@@ -108,7 +108,7 @@ class Answers:
             written = history.stored(found.tail, found.hist)
             events = [e for w in history.replay(self.ctx.engine, doc, written) for e in w.events]
             moves = history.all_moves(written)
-        body = {**public(doc), "events": privacy.scrub(events, privacy.erased_of(doc))}
+        body = {**public(doc), "events": erased.scrub(events, erased.erased_of(doc))}
         if doc["status"] in OVER:
             body["moves"] = moves
             body["seed"] = doc["seed"]
@@ -126,4 +126,4 @@ class Answers:
         written = history.stored(found.tail, found.hist)
         doc = from_store(found.doc)
         events = history.events_after(self.ctx.engine, doc, written, after, count)
-        return list(privacy.scrub(events, privacy.erased_of(doc)))
+        return list(erased.scrub(events, erased.erased_of(doc)))

@@ -3,7 +3,7 @@
 The HTTP edge resolves a request's audience once, from its credential and the game
 (:func:`shared.games.access.audience_of`; the fast path calls the same function), and
 hands it to every answer builder of :mod:`shared.games.answers` (view, legal moves,
-events, log, score, listing entries), of :mod:`shared.games.privacy` (the export) and
+events, log, score, listing entries), of :mod:`shared.usecases.privacy` (the export) and
 of :mod:`shared.games.notify` (a webhook's payload). The worker's notifications have
 audiences of their own: :data:`PUBLIC` for a game's webhook, :func:`owner` for a seat's
 webhook or a seat's player.

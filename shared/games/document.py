@@ -55,7 +55,7 @@ class PlayerEntry(TypedDict):
 
 class HeldSeat(TypedDict):
     """A rematch's seat kept for one of the last game's players until ``until`` (ms):
-    taken by its old seat token (``token_hash``) or its player (shared/games/rematch.py)."""
+    taken by its old seat token (``token_hash``) or its player (shared/usecases/rematch.py)."""
 
     name: str  # the name it had
     token_hash: str  # its old seat token's hash
@@ -90,14 +90,14 @@ class GameDoc(TypedDict):
     visibility: NotRequired[Literal["unlisted"]]  # missing: public (shared/games/tables.py)
     invite: NotRequired[str]  # SHA-256 hex of an unlisted game's invite code
     start: NotRequired[Literal["when_full"]]  # missing: the host starts it
-    next_game: NotRequired[str]  # the rematch's id (shared/games/rematch.py)
+    next_game: NotRequired[str]  # the rematch's id (shared/usecases/rematch.py)
     erased: NotRequired[list[str]]  # SHA-256 of erased players' names (privacy.py)
     takeover: NotRequired[str]  # the ``takeover`` bot level; missing: seats.TAKEOVER_BOT
     rated: NotRequired[bool]  # the ``rated`` option; missing: decided at the end (ratings.py)
     ratings_pending: NotRequired[bool]  # ended, its players' ratings not yet counted
     held: NotRequired[list[HeldSeat]]  # a rematch's seats kept for the last game's players
     bots_after: NotRequired[int]  # a quick match's table: bots fill it this many s after creation
-    pool: NotRequired[str]  # a quick match's table: its pool (shared/games/matches.py)
+    pool: NotRequired[str]  # a quick match's table: its pool (shared/usecases/matches.py)
     webhooks: NotRequired[list[WebhookEntry]]  # registrations; missing: none yet
 
 

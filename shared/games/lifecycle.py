@@ -1,5 +1,5 @@
 """A game's life before and around its moves: create, join, start and cancel (bot seats,
-resigning and leaving are in shared/games/seat_ops.py). Each change is one decision handed to
+resigning and leaving are in shared/usecases/seat_ops.py). Each change is one decision handed to
 the write loop."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Engine, RuleError
-from shared.games import fairness, names, ratings, records, rematch, seats, tables, tokens
+from shared.games import fairness, holds, names, ratings, records, seats, tables, tokens
 from shared.games import options as kit_options
 from shared.games.access import require_host, seat_of_player
 from shared.games.answers import players
@@ -81,9 +81,9 @@ class Lifecycle:
         ``game_id``: the id to create it with (a quick match's claimed table; default a
         fresh one), ``pool`` its pool; its ``bots_after`` option: bots fill its empty seats
         and start it this many seconds after its creation (the worker,
-        shared/games/matches.py). ``held`` and
+        shared/usecases/matches.py). ``held`` and
         ``bots``: a rematch's seats kept for the last game's players, and its bot seats,
-        seated at once (shared/games/rematch.py)."""
+        seated at once (shared/usecases/rematch.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
         kit, options = kit_options.split(options)
         count = kit.get("players") or engine.MAX_PLAYERS
@@ -198,7 +198,7 @@ class Lifecycle:
         code an unlisted game needs (shared/games/tables.py). The last seat of a game
         created with ``start: when_full`` starts it in the same write. ``bearer``: the
         request's token hash or player, which takes back a seat a rematch holds for it
-        (shared/games/rematch.py; its old name, whatever ``name`` says, and no invite
+        (shared/usecases/rematch.py; its old name, whatever ``name`` says, and no invite
         needed). ``name`` may be ``None`` only then or for a player (422 otherwise)."""
         if name is None and bearer is None:  # nothing could name the seat
             raise _name_required()
@@ -210,7 +210,7 @@ class Lifecycle:
         def decide(doc: GameDoc) -> Outcome:
             check_if_match(doc, if_match)
             now = seats.now_ms()
-            hold = rematch.take_hold(doc, bearer, now)
+            hold = holds.take_hold(doc, bearer, now)
             if hold is None:
                 tables.check_invite(doc, invite)
             if doc["status"] != OPEN:
@@ -220,7 +220,7 @@ class Lifecycle:
             if player is not None and seat_of_player(doc, player) is not None:
                 raise Conflict("already-seated", "This player already has a seat in this game.")
             if hold is None:
-                rematch.check_free_seat(doc, now)
+                holds.check_free_seat(doc, now)
             label = hold["name"] if hold is not None else name
             if label is None:
                 raise _name_required()
@@ -232,7 +232,7 @@ class Lifecycle:
                 record["player"] = bound
             new: GameDoc = {**doc, "players": [*doc["players"], record]}
             if hold is not None:
-                new["held"] = rematch.without_hold(doc, hold)
+                new["held"] = holds.without_hold(doc, hold)
             if webhook is not None:
                 new["webhooks"] = [*doc.get("webhooks", []), webhook(seat)]
             events: list[dict[str, Any]] = [{"type": "player_joined", "seat": seat, "name": label}]

@@ -1,6 +1,6 @@
 """Notifications of one game write: pure, computed before the write and stored by it.
 
-:meth:`shared.games.Games.mutate` calls :func:`notifications` with the old and new
+:meth:`WriteLoop.mutate` (shared/games/writes.py) calls :func:`notifications` with the old and new
 documents and the write's events; the store appends the result to the game's outbox in
 the same script as the write, so a committed change never lacks its notification and a
 refused one never has one. A notification carries only public facts (status, version,

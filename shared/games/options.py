@@ -7,8 +7,8 @@ declaration:
 - a create's split of kit and engine options, and the storing of the plain ones
   (:func:`split`, :func:`store`; shared/games/lifecycle.py);
 - the echo in views, listings and ``game_created`` (:func:`shown`);
-- what a rematch carries to the next game (:func:`carried`; shared/games/rematch.py);
-- a quick-match pool's key (:func:`pool_values`; shared/games/matches.py).
+- what a rematch carries to the next game (:func:`carried`; shared/usecases/rematch.py);
+- a quick-match pool's key (:func:`pool_values`; shared/usecases/matches.py).
 
 A plain option (``plain=True``) is stored under its own name in the game document when
 given and not its default, and read back with :meth:`KitOption.value`; the module with

@@ -28,7 +28,7 @@ from openskill.models import PlackettLuce
 from shared.games import seats
 from shared.games.base import FINISHED, Context, Outcome
 from shared.games.document import GameDoc, PlayerEntry
-from shared.games.privacy import PLACEHOLDER
+from shared.games.erased import PLACEHOLDER
 from shared.store.ratings import Ratings
 
 Mutate = Callable[[str, Callable[[GameDoc], Outcome]], Any]

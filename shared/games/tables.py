@@ -7,7 +7,7 @@ for an unlisted game) and when it starts (``start``).
   link; the document keeps only its SHA-256 (``invite``).
 - ``start: "host"`` (the default): the host starts the game; ``"when_full"``: the join
   that takes the last seat also starts it, in the same write.
-- ``pool``: a quick match's table (shared/games/matches.py) names its pool; a seat
+- ``pool``: a quick match's table (shared/usecases/matches.py) names its pool; a seat
   freed while it is open (a leave, an erasure) puts it back there (:func:`repool`).
 
 May import the games layer's own modules (document, errors, seats, tokens) and the

@@ -66,6 +66,10 @@ class WriteLoop:
             raise not_found(game_id)
         return self._upgraded(doc), tail
 
+    def load(self, game_id: str) -> GameDoc:
+        """The document; 404 if there is none."""
+        return self.read(game_id)[0]
+
     def _upgraded(self, raw: StoredDoc) -> GameDoc:
         """The document the store read, its engine state upgraded (the games layer's
         one way in: :func:`from_store`)."""

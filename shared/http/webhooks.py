@@ -42,7 +42,7 @@ def for_seat(
 def _visible(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, set[str]]:
     """The game and the registrations the bearer may see: all for the host token, a
     seat's own for a seat token (401 without a token, 403 for another)."""
-    doc = kit.load(game_id)
+    doc = kit.writes.load(game_id)
     regs = doc.get("webhooks") or []
     who = audience_of(doc, digest)
     if who.kind != audience.SEAT:
@@ -94,7 +94,7 @@ def send_test(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:
         raise Conflict("no-webhook", "No webhook you can see is registered for this game.")
     notes = [notify.test_notification(doc, reg) for reg in regs]
     cap = int(kit.settings["WEBHOOK_OUTBOX_MAX"])
-    ids = kit.store.outbox_append(game_id, notes, kit.ttl(doc), cap)
+    ids = kit.store.outbox_append(game_id, notes, kit.writes.ttl(doc), cap)
     if ids is None:
         raise Conflict(
             "webhook-outbox-full",

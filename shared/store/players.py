@@ -12,7 +12,7 @@ in both games):
   A deleted player keeps only ``deleted``.
 - ``players:ext:{<tenant>}``: a hash per tenant, ``external_id`` -> player id.
 - ``players:erasing``: the deleted players whose games the worker still has to erase
-  in some service (shared/games/privacy.py).
+  in some service (shared/usecases/privacy.py).
 
 Each is one key in its own slot, so every registry write is one command (atomic on
 Redis Cluster too), but for a create with an ``external_id``: ``HSETNX`` claims the

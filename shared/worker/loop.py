@@ -7,7 +7,7 @@ dies loses nothing (its claims come due again after ``WORKER_LEASE_SECONDS``).
 Each tick claims the games due by now from every shard of the schedule of every game it
 serves (see :meth:`GameStore.claim_all_due`), at most ``WORKER_CLIENT_BATCH`` of any one
 client (the API key or address that created them), then plays the due seats one move at a
-time through the same compare-and-set write as a human move (:mod:`shared.games.autoplay`),
+time through the same compare-and-set write as a human move (:mod:`shared.usecases.autoplay`),
 taking the clients in turn: one move of a game of each, round and round, so a client with
 hundreds of due games delays another's move by a few moves, not by hundreds of games. A
 claim only spreads the work between copies; the compare-and-set alone guarantees that
@@ -30,12 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from shared.games import Games, privacy, seats
-from shared.games.autoplay import NothingDue, Thinking, play_due
+from shared.games import Games, seats
 from shared.ops import metrics
 from shared.ops.config import load_settings
 from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
+from shared.usecases import privacy
+from shared.usecases.autoplay import NothingDue, Thinking, play_due
 from shared.webhooks.delivery import Deliverer
 from shared.worker.thinking import Thinker
 
@@ -147,7 +148,7 @@ class Worker:
 
     def _erase(self) -> int:
         """Erase deleted players from the games of every service here (the service that
-        deleted one erased its own games already; shared/games/privacy.py)."""
+        deleted one erased its own games already; shared/usecases/privacy.py)."""
         if not self.games:
             return 0
         registry = self.games[0].store.registry

@@ -2,7 +2,7 @@
 (up to ``strong``'s 250 ms a decision, shared/bots) never delays clocks, other games'
 moves or webhook deliveries in the worker.
 
-:class:`Thinker` is what :func:`shared.games.autoplay.play_due` asks for a search bot's
+:class:`Thinker` is what :func:`shared.usecases.autoplay.play_due` asks for a search bot's
 move: the move when a decision for exactly that game, version and seat is ready;
 otherwise it hands the decision to the pool and raises :class:`Thinking`, and the
 worker comes back to the game once the pool answered (``WORKER_BOT_PROCESSES``
@@ -22,7 +22,7 @@ from typing import Any
 
 from shared import bots, registry
 from shared.engine import Engine, Move, State
-from shared.games.autoplay import Thinking
+from shared.usecases.autoplay import Thinking
 
 
 def _decide(game: str, state: State, seat: int, level: str, seed: int) -> Move:

@@ -21,7 +21,7 @@ def test_each_credential_reads_as_its_audience(toy_app, toy_client):
     game_id, host = create(toy_client, players=2, rounds=1, seed=4)
     join_as(toy_client, game_id, ann)
     seat, token = join(toy_client, game_id, "Bob")
-    doc = toy_app.extensions["game_kit"].games.load(game_id)
+    doc = toy_app.extensions["game_kit"].games.writes.load(game_id)
     assert audience_of(doc, hash_token(token)) == audience.seated(seat)
     assert audience_of(doc, PlayerRef(ann_id)) == audience.seated(0, ann_id)
     assert audience_of(doc, hash_token(host)) == audience.host()

@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
-from shared.games import autoplay, history, seats
+from shared.games import history, seats
 from shared.games import records as records_module
 from shared.games.audience import ANYONE
 from shared.streaming.events import sse_stream
+from shared.usecases import autoplay
 from tests.kit.helpers import auth, post_move, started_game, view
 
 SMALL = {"HISTORY_STREAM_WRITES": 2, "HISTORY_CHUNK_RECORDS": 4, "CLOCK_MIN_TURN_SECONDS": 1}
@@ -129,7 +130,7 @@ def test_rebuilt_history_is_what_was_first_written(
     monkeypatch.setattr(seats, "now_ms", lambda: now[0])
     resigned = retried_all = False
     for _ in range(400):
-        doc = games.load(game_id)
+        doc = games.writes.load(game_id)
         if doc["status"] != "running":
             break
         seat = doc["to_act"][0]
@@ -164,7 +165,7 @@ def test_rebuilt_history_is_what_was_first_written(
                 again = client.post(f"/games/{game_id}/moves", json=move, headers=headers)
                 _same_answer(again, answer, not clock and not resigned)
             assert _snapshot(redis_client, prefix, game_id) == before
-    doc = games.load(game_id)
+    doc = games.writes.load(game_id)
     assert doc["status"] == "finished", "the game did not end in 400 steps"
     _check_reads(client, game_id, recorder.events, rng)
     log = client.get(f"/games/{game_id}/log").get_json()
@@ -202,7 +203,7 @@ def test_an_sse_resume_inside_a_trimmed_write_misses_nothing(
         legal = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
         move = legal.get_json()["moves"][0]
         assert post_move(client, game_id, tokens[seat], move).status_code == 200
-        doc = games.load(game_id)
+        doc = games.writes.load(game_id)
         gone = doc["events_from"] - 1  # the newest version the stream dropped
         written = recorder.events
         if doc["status"] == "running" and sum(e["version"] == gone for e in written) >= 2:
@@ -240,7 +241,7 @@ def test_the_stream_holds_one_entry_per_write_within_its_byte_budget(
         legal = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
         move = legal.get_json()["moves"][0]
         assert post_move(client, game_id, tokens[seat], move).status_code == 200
-        doc = games.load(game_id)
+        doc = games.writes.load(game_id)
         if doc["status"] != "running":
             break
         entries = redis_client.xrange(key)

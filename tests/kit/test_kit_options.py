@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from shared.games import Games, matches, rematch
+from shared.games import Games
 from shared.games.options import OPTIONS, KitOption
 from shared.http.schemas.options import field_of
+from shared.usecases import matches, rematch
 from tests.kit.helpers import auth
 from tests.kit.test_players import new_player
 
@@ -72,7 +73,7 @@ def _created(app: Flask, body: dict[str, Any]) -> tuple[dict[str, Any], Any]:
     r = app.test_client().post("/games", json=body)
     assert r.status_code == 201, (body, r.get_json())
     answer = r.get_json()
-    return answer, _games(app).load(answer["id"])
+    return answer, _games(app).writes.load(answer["id"])
 
 
 @pytest.mark.parametrize("option", IN_CREATE, ids=lambda o: o.name)
@@ -128,10 +129,10 @@ def test_each_option_a_match_takes_is_accepted_and_names_its_pool(make_app, game
     kit = _games(app)
     client = app.test_client()
     _, key = new_player(client, "Plain")
-    plain = kit.load(_match(app, key, {})["game_id"])
+    plain = kit.writes.load(_match(app, key, {})["game_id"])
     for n, option in enumerate(IN_MATCH):
         _, key = new_player(client, f"P{n}")
-        table = kit.load(_match(app, key, {option.name: option.example})["game_id"])
+        table = kit.writes.load(_match(app, key, {option.name: option.example})["game_id"])
         assert option.read(table) == option.stored(option.example) is not None, option.name
         pool = matches.pool_of(table)
         assert pool != matches.pool_of(plain), f"the pool key ignores {option.name}"

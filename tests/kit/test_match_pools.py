@@ -8,7 +8,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from shared.games import matches
+from shared.usecases import matches
 from tests.kit.helpers import auth
 from tests.kit.test_matches import match
 from tests.kit.test_players import new_player, platform  # noqa: F401 (a fixture)
@@ -47,7 +47,7 @@ def test_a_table_someone_left_fills_again_and_starts(toy_client, toy_app):
     left = toy_client.delete(f"/games/{first['game_id']}/players/me", headers=auth(keys[0]))
     assert left.status_code == 200, left.get_json()
     kit = toy_app.extensions["game_kit"].games
-    pool = matches.pool_of(kit.load(first["game_id"]))
+    pool = matches.pool_of(kit.writes.load(first["game_id"]))
     assert kit.store.pooled(pool) == {first["game_id"]: 1}
     assert match(toy_client, keys[2], players=3)["game_id"] == first["game_id"]
     last = match(toy_client, keys[3], players=3)
@@ -64,7 +64,7 @@ def test_a_table_left_when_full_of_claims_comes_back(toy_client, toy_app):
     keys = [new_player(toy_client, f"P{n}")[1] for n in range(3)]
     first = match(toy_client, keys[0], players=2)
     kit = toy_app.extensions["game_kit"].games
-    pool = matches.pool_of(kit.load(first["game_id"]))
+    pool = matches.pool_of(kit.writes.load(first["game_id"]))
     toy_client.delete(f"/games/{first['game_id']}/players/me", headers=auth(keys[0]))
     second = match(toy_client, keys[1], players=2)
     assert second["game_id"] == first["game_id"] and second["seat"] == 0

@@ -12,9 +12,10 @@ import pytest
 import requests
 from flask.testing import FlaskClient
 
-from shared.games import Games, Outcome, autoplay, matches, seats
+from shared.games import Games, Outcome, seats
 from shared.games.document import GameDoc
 from shared.store import client_of
+from shared.usecases import autoplay, matches
 from tests.kit.helpers import assert_problem, auth
 from tests.kit.test_players import new_player
 
@@ -81,7 +82,7 @@ def rewrite(kit: Games, game_id: str, **fields: Any) -> None:
     def decide(doc: GameDoc) -> Outcome:
         return Outcome(cast(GameDoc, {**doc, **fields}), [])
 
-    kit.mutate(game_id, decide)
+    kit.writes.mutate(game_id, decide)
 
 
 def test_a_table_started_elsewhere_leaves_the_pool(toy_client, toy_app):
@@ -90,7 +91,7 @@ def test_a_table_started_elsewhere_leaves_the_pool(toy_client, toy_app):
     first = match(toy_client, ann, players=3)
     # the pool still counts the table, but its game no longer takes players
     kit = toy_app.extensions["game_kit"].games
-    doc = kit.load(first["game_id"])
+    doc = kit.writes.load(first["game_id"])
     rewrite(kit, first["game_id"], status="cancelled")
     other = match(toy_client, bob, players=3)
     assert other["game_id"] != first["game_id"] and other["seat"] == 0
@@ -101,7 +102,7 @@ def test_bots_fill_a_table_after_bots_after(toy_client, toy_app):
     _, ann = new_player(toy_client, "Ann")
     first = match(toy_client, ann, players=3, bots_after=5)
     kit = toy_app.extensions["game_kit"].games
-    doc = kit.load(first["game_id"])
+    doc = kit.writes.load(first["game_id"])
     created = seats.parse_ms(doc["created_at"])
     assert seats.due_ms(doc, created) == created + 5000
     assert kit.store.due_score(doc["id"], client_of(doc)) == created + 5000  # scheduled

@@ -11,7 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
-from shared.games import autoplay, ratings
+from shared.games import ratings
+from shared.usecases import autoplay
 from tests.kit.helpers import assert_problem, auth, create, join
 from tests.kit.test_rematch import play_to_end
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from shared.games import autoplay
+from shared.usecases import autoplay
 from tests.kit.helpers import assert_problem, auth, create, join
 
 

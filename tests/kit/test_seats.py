@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from shared.games import seats
-from shared.games.autoplay import NothingDue, play_due
 from shared.store import Claim, client_of
+from shared.usecases.autoplay import NothingDue, play_due
 from tests.kit.helpers import assert_problem, auth, create, join, view
 
 CLOCK = {"turn_seconds": 1, "max_timeouts": 2}

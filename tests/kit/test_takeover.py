@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from shared.engine import Engine, Move, State
-from shared.games import Games, matches, ratings, seats
-from shared.games.autoplay import play_due
+from shared.games import Games, ratings, seats
 from shared.games.errors import Invalid
+from shared.usecases import matches
+from shared.usecases.autoplay import play_due
 from tests.kit.helpers import assert_problem, auth, create, join, view
 from tests.kit.test_matches import match
 from tests.kit.test_players import new_player
@@ -86,15 +87,15 @@ def test_the_option_is_checked_stored_when_not_the_default_and_shown(toy_client)
     problem = assert_problem(r, 422, "validation-error")
     assert "takeover" in problem["errors"]["json"]
     with pytest.raises(Invalid) as refused:  # the games layer checks it too
-        _kit(toy_client).create({"takeover": "expert"})
+        _kit(toy_client).lifecycle.create({"takeover": "expert"})
     assert refused.value.code == "validation-error"
     medium, _ = create(toy_client, takeover="medium")
     assert view(toy_client, medium)["options"] == {"players": 4, "rounds": 3, "takeover": "medium"}
-    assert _kit(toy_client).load(medium)["takeover"] == "medium"
+    assert _kit(toy_client).writes.load(medium)["takeover"] == "medium"
     for options in ({}, {"takeover": "strong"}):  # the default: nothing stored, nothing shown
         game_id, _ = create(toy_client, **options)
         assert "takeover" not in view(toy_client, game_id)["options"]
-        assert "takeover" not in _kit(toy_client).load(game_id)
+        assert "takeover" not in _kit(toy_client).writes.load(game_id)
     events = toy_client.get(f"/games/{medium}/events").get_json()["events"]
     assert events[0]["options"]["takeover"] == "medium"
 
@@ -116,8 +117,8 @@ def test_a_match_pools_tables_by_the_option(toy_client):
     assert b["game_id"] != a["game_id"]
     assert b["game"]["options"]["takeover"] == "greedy"
     assert match(toy_client, keys[3], players=4, takeover="greedy")["game_id"] == b["game_id"]
-    doc = _kit(toy_client).load(b["game_id"])
-    assert matches.pool_of(doc) != matches.pool_of(_kit(toy_client).load(a["game_id"]))
+    doc = _kit(toy_client).writes.load(b["game_id"])
+    assert matches.pool_of(doc) != matches.pool_of(_kit(toy_client).writes.load(a["game_id"]))
     assert_problem(
         toy_client.post("/matches", json={"takeover": "expert"}, headers=auth(keys[0])),
         422,

@@ -13,9 +13,10 @@ import time
 from typing import Any
 
 from services.manhattan.app import create_app
-from shared.games import history, seat_ops
+from shared.games import history
 from shared.games.tokens import hash_token
 from shared.store import Claim, client_of
+from shared.usecases import seat_ops
 from tests.worker.helpers import new_game
 
 FLOOD_GAMES = 250
@@ -27,10 +28,10 @@ def _kit(redis_url: str) -> Any:
 
 
 def _all_bot_game(kit: Any, owner: str, seed: int) -> str:
-    doc, host, _ = kit.create({"players": 4, "seed": seed}, owner)
+    doc, host, _ = kit.lifecycle.create({"players": 4, "seed": seed}, owner)
     for _ in range(4):
         seat_ops.add_bot(kit, doc["id"], hash_token(host), "random", None, None)
-    kit.start(doc["id"], hash_token(host))
+    kit.lifecycle.start(doc["id"], hash_token(host))
     return str(doc["id"])
 
 
@@ -56,7 +57,7 @@ def test_another_clients_bot_moves_stay_prompt_under_a_flood(
     flood = [_all_bot_game(kit, FLOODER, n) for n in range(FLOOD_GAMES)]
     gid, host, (ann,) = new_game("manhattan", clock_manhattan, ["ann"], ["random"])
     host.start(gid)
-    assert client_of(kit.load(gid)) == "addr:127.0.0.1"  # the HTTP client's own address
+    assert client_of(kit.writes.load(gid)) == "addr:127.0.0.1"  # the HTTP client's own address
     moves = 0
     deadline = time.monotonic() + 30
     while moves < 8 and time.monotonic() < deadline:
@@ -73,7 +74,7 @@ def test_another_clients_bot_moves_stay_prompt_under_a_flood(
             break
         time.sleep(0.05)
     lags = _bot_lags(kit, gid)
-    still_running = sum(1 for g in flood if kit.load(g)["status"] == "running")
+    still_running = sum(1 for g in flood if kit.writes.load(g)["status"] == "running")
     assert moves >= 6, moves
     assert len(lags) >= moves, lags
     assert max(lags) < 1000, f"the other client's bot moves came {sorted(lags)} ms late"
@@ -139,7 +140,7 @@ def test_the_old_schedule_is_moved_to_the_games_clients(make_app, redis_client):
     still played, then put under the game's own client."""
     kit = make_app("manhattan").extensions["game_kit"].games
     store = kit.store
-    doc, _, _ = kit.create({"players": 2}, "key-1")
+    doc, _, _ = kit.lifecycle.create({"players": 2}, "key-1")
     now = int(time.time() * 1000)
     shard = 3
     redis_client.zadd(store.old_shard_key(shard), {doc["id"]: now - 5})
@@ -150,7 +151,7 @@ def test_the_old_schedule_is_moved_to_the_games_clients(make_app, redis_client):
     assert redis_client.exists(store.client_key(shard, "")) == 0
     assert store.due_score(doc["id"], "key-1") == now + 1_000
     # a game without an owner goes to client "" of its own shard
-    doc, _, _ = kit.create({"players": 2})
+    doc, _, _ = kit.lifecycle.create({"players": 2})
     redis_client.zadd(store.old_shard_key(shard), {doc["id"]: now - 5})
     (claim,) = store.claim_all_due(now, 5_000, 50, 4)
     assert store.reschedule(claim, now + 2_000, client_of(doc))

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from shared.games import seats
-from shared.games.autoplay import Thinking
+from shared.usecases.autoplay import Thinking
 from shared.worker import thinking
 from shared.worker.loop import Worker
 from tests.kit.helpers import auth, create, started_game, view

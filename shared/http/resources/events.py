@@ -43,7 +43,7 @@ def add_routes(blp: KitBlueprint) -> None:
         sse = "text/event-stream" in request.accept_mimetypes  # type: ignore[comparison-overlap]
         if query["wait"] > 0 or sse:
             gate.check(address)  # over a cap: refused before any Redis work
-        doc = kit.load(game_id)
+        doc = kit.writes.load(game_id)
         who = public_reader(doc)
         wants = request.accept_mimetypes.best_match(
             ["application/json", "text/event-stream"], default="application/json"

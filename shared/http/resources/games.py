@@ -55,7 +55,7 @@ def game_answer(
     legal moves when ``include`` asks, or a bodiless 304 while ``If-None-Match`` holds
     the current version. The view sends it,
     and shared/http/fastpath.py sends the same for the requests it answers."""
-    doc = kit.load(game_id)
+    doc = kit.writes.load(game_id)
     who = audience_of(doc, bearer_of(authorization))
     headers = etag_headers(doc["version"])
     if if_none_match is not None and parse_etags(if_none_match).contains_weak(str(doc["version"])):
@@ -96,7 +96,7 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         webhook, secret = webhooks.for_game(kit, options)
         who = bearer() if "X-Player" in request.headers or _player_key() else None
         host_player = who if isinstance(who, PlayerRef) else None
-        doc, host_token, invite = kit.create(options, owner(), webhook, host_player)
+        doc, host_token, invite = kit.lifecycle.create(options, owner(), webhook, host_player)
         body: dict[str, Any] = {
             "id": doc["id"],
             "host_token": host_token,
@@ -152,7 +152,7 @@ def add_start_cancel_and_read(blp: KitBlueprint) -> None:
         empty are dropped. The answer is the spectator's view of the started game.
         """
         kit = games()
-        doc = kit.start(game_id, bearer(), if_match())
+        doc = kit.lifecycle.start(game_id, bearer(), if_match())
         view = kit.answers(reader(doc)).view(doc)
         return send(json_answer(view, 200, etag_headers(doc["version"])))
 
@@ -167,7 +167,7 @@ def add_start_cancel_and_read(blp: KitBlueprint) -> None:
         Needs the host token; an open or running game becomes `cancelled` (409 once over).
         """
         kit = games()
-        doc = kit.cancel(game_id, bearer(), if_match())
+        doc = kit.lifecycle.cancel(game_id, bearer(), if_match())
         view = kit.answers(reader(doc)).view(doc)
         return send(json_answer(view, 200, etag_headers(doc["version"])))
 

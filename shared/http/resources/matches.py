@@ -1,5 +1,5 @@
 """The quick match resource: ``POST /matches`` seats the player at the oldest open
-public table with the options it asks for, or opens one (shared/games/matches.py).
+public table with the options it asks for, or opens one (shared/usecases/matches.py).
 
 May import the games layer and the HTTP layer's own modules.
 """
@@ -10,7 +10,6 @@ from typing import Any
 
 from marshmallow import Schema
 
-from shared.games import matches
 from shared.games.access import seated_audience
 from shared.http.identity import current_player
 from shared.http.middleware.apikeys import owner
@@ -25,6 +24,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import matches as m
+from shared.usecases import matches
 
 
 def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:

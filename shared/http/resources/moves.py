@@ -44,7 +44,7 @@ def move_answer(
         detail = "Idempotency-Key must be 1-200 visible ASCII characters."
         raise invalid("headers", "Idempotency-Key", detail, "Invalid.")
     who = bearer_of(authorization, with_the_game=True)  # (a player key: read with the game)
-    body = kit.move(game_id, who, move, if_match_of(if_match_header), key)
+    body = kit.moves.move(game_id, who, move, if_match_of(if_match_header), key)
     return json_answer(body, 200, etag_headers(body["game"]["version"]))
 
 
@@ -66,7 +66,7 @@ def add_routes(blp: KitBlueprint) -> None:
         unless the game runs and the bearer's seat is expected to act.
         """
         kit = games()
-        doc = kit.load(game_id)
+        doc = kit.writes.load(game_id)
         answers = kit.answers(require_seated(doc, bearer()))
         body = {"moves": answers.legal_moves(doc), "choices": answers.choices(doc)}
         return send(json_answer(body, 200, etag_headers(doc["version"])))

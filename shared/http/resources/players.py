@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import g
 
-from shared.games import audience, players, privacy
+from shared.games import audience, players
 from shared.http.errors import invalid
 from shared.http.identity import current_player
 from shared.http.resources.blueprint import (
@@ -20,6 +20,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import players as p
+from shared.usecases import privacy
 from shared.webhooks import players as player_webhooks
 
 

@@ -28,7 +28,7 @@ def add_score(blp: KitBlueprint) -> None:
         No token needed: the score breakdown is public.
         """
         kit = games()
-        doc = kit.load(game_id)
+        doc = kit.writes.load(game_id)
         return send(json_answer(kit.answers(public_reader(doc)).score(doc)))
 
 
@@ -46,5 +46,5 @@ def add_log(blp: KitBlueprint) -> None:
         `seed_commitment`.
         """
         kit = games()
-        doc = kit.load(game_id)
+        doc = kit.writes.load(game_id)
         return send(json_answer(kit.answers(public_reader(doc)).log(doc)))

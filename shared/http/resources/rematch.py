@@ -1,11 +1,11 @@
 """Rematch: ``POST /games/{id}/rematch``, the next game after an ended one
-(shared/games/rematch.py)."""
+(shared/usecases/rematch.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from shared.games import audience, rematch
+from shared.games import audience
 from shared.http.resources.blueprint import (
     BEARER,
     ETAG,
@@ -18,6 +18,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import answers as a
+from shared.usecases import rematch
 
 
 def add_routes(blp: KitBlueprint) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.games import Games, audience, seat_ops
+from shared.games import Games, audience
 from shared.games.access import seated_audience
 from shared.games.tokens import PlayerRef
 from shared.http import webhooks
@@ -24,6 +24,7 @@ from shared.http.resources.blueprint import (
 )
 from shared.http.schemas import answers as a
 from shared.http.schemas import requests as q
+from shared.usecases import seat_ops
 
 
 def player_name(kit: Games, player: PlayerRef) -> str:
@@ -64,7 +65,9 @@ def add_routes(blp: KitBlueprint) -> None:
         player = who if isinstance(who, PlayerRef) else None
         name = body.get("name") or (player_name(kit, player) if player else None)
         invite = body.get("invite")
-        doc, seat, token = kit.join(game_id, name, if_match(), webhook, player, invite, who)
+        doc, seat, token = kit.lifecycle.join(
+            game_id, name, if_match(), webhook, player, invite, who
+        )
         view = kit.answers(seated_audience(seat, who)).view(doc)
         payload = {"seat": seat, "token": token, "game": view}
         if webhook is not None:

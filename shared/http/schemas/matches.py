@@ -1,4 +1,4 @@
-"""What ``POST /matches`` accepts and answers (quick match, shared/games/matches.py):
+"""What ``POST /matches`` accepts and answers (quick match, shared/usecases/matches.py):
 the game's own options schema with the kit's options a match accepts (those declared
 with ``match="pool"`` or ``"only"`` in shared/games/options.py: the others a match sets
 itself, and sent here they are unknown fields, 422); and the join answer with the

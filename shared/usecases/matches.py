@@ -15,7 +15,7 @@ which starts the game with its last seat. A table has no host anyone holds: a se
 freed while it waits (a leave, an erasure) puts it back in its pool
 (:func:`shared.games.tables.repool`), where the next claimers fill it. ``bots_after``:
 the worker seats bots in the empty seats that many seconds after the table's creation
-and starts it (:func:`fill_with_bots`, called by shared/games/autoplay.py).
+and starts it (:func:`fill_with_bots`, called by shared/usecases/autoplay.py).
 
 May import the games layer (:class:`Games` and its modules).
 """
@@ -136,7 +136,7 @@ def _join(
     label = name
     for attempt in range(2, 64):
         try:
-            return games.join(table, label, player=player)
+            return games.lifecycle.join(table, label, player=player)
         except NotFound:
             if waited >= CREATE_WAIT_SECONDS:
                 raise
@@ -146,7 +146,7 @@ def _join(
             if error.code == "name-taken":
                 label = f"{name[:27]} ({attempt})"
             elif error.code == "already-seated":
-                doc = games.load(table)
+                doc = games.writes.load(table)
                 seat = seat_of_player(doc, player)
                 assert seat is not None
                 return doc, seat, None

@@ -1,5 +1,5 @@
 """Seat changes beyond joining: the host adds a bot seat, a player resigns a running game
-or leaves an open one. Each is one compare-and-set write through :meth:`Games.mutate`;
+or leaves an open one. Each is one compare-and-set write through ``games.writes.mutate``;
 a quick match's table left while open goes back to its pool (shared/games/tables.py)."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def add_bot(
         event = {"type": "player_joined", "seat": seat, "name": label, "bot": bot}
         return Outcome(new, [event])
 
-    doc, _, _ = games.mutate(game_id, decide)
+    doc, _, _ = games.writes.mutate(game_id, decide)
     return doc, len(doc["players"]) - 1
 
 
@@ -85,7 +85,7 @@ def resign(
         new: GameDoc = {**doc, "players": players}
         return Outcome(new, [{"type": "seat_resigned", "seat": seat}])
 
-    doc, _, _ = games.mutate(game_id, decide)
+    doc, _, _ = games.writes.mutate(game_id, decide)
     return doc, seat
 
 
@@ -107,6 +107,6 @@ def leave(games: Games, game_id: str, digest: str | None, if_match: IfMatch) -> 
         new = seats.without_seat(doc, seat)
         return Outcome(new, [{"type": "player_left", "seat": seat, "name": gone["name"]}])
 
-    doc = games.mutate(game_id, decide)[0]
+    doc = games.writes.mutate(game_id, decide)[0]
     tables.repool(games.store, games.settings, doc, left[0].get("player"))
     return doc

@@ -2,7 +2,7 @@
 active seat whose deadline passed (a timeout; ``max_timeouts`` in a row abandon it), or
 bots filling and starting an open quick-match table whose ``bots_after`` passed.
 
-The step goes through :meth:`Games.mutate`, the compare-and-set write of a human move:
+The step goes through ``games.writes.mutate``, the compare-and-set write of a human move:
 a human move that lands first wins (the step re-reads, finds nothing due and writes
 nothing), and two workers playing the same turn cannot both succeed.
 """
@@ -15,10 +15,12 @@ from typing import Any
 
 from shared import bots as levels
 from shared.engine import Engine, Move, RuleError, State, Strategy
-from shared.games import OPEN, Games, Outcome, matches, seats
+from shared.games import OPEN, Games, Outcome, seats
 from shared.games.audience import seated
+from shared.games.base import settle
 from shared.games.document import GameDoc, started
 from shared.games.errors import NotFound
+from shared.usecases import matches
 
 
 class NothingDue(Exception):
@@ -69,7 +71,7 @@ def play_due(games: Games, game_id: str, think: Think | None = None) -> tuple[Ga
     moment the move was due to now). Raises :class:`NothingDue`."""
     engine = games.engine
     lag = 0
-    table = False  # an open quick-match table that bots filled (shared/games/matches.py)
+    table = False  # an open quick-match table that bots filled (shared/usecases/matches.py)
 
     def decide(doc: GameDoc) -> Outcome:
         nonlocal lag, table
@@ -119,12 +121,12 @@ def play_due(games: Games, game_id: str, think: Think | None = None) -> tuple[Ga
         new: GameDoc = {**doc, "state": state, "players": players}
         produced = (len(events), len(move_events))
         events += move_events
-        games.settle(new, events)
+        settle(games.engine, new, events)
         moved = [{"seat": seat, "move": move, "version": doc["version"] + 1}]
         return Outcome(new, events, moved, produced)
 
     try:
-        doc = games.mutate(game_id, decide)[0]
+        doc = games.writes.mutate(game_id, decide)[0]
     except NotFound as error:  # the game expired or was never there
         raise NothingDue(None) from error
     except _RatingsDue as due:  # an ended game whose process died before its ratings

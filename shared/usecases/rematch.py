@@ -6,10 +6,10 @@ id in the ended game (``next_game``, one compare-and-set write with a
 Each former human seat is held in the next game for ``REMATCH_HOLD_SECONDS`` (default
 600): its player takes it back with its old seat token or its player key, under the
 held name whatever name the join sends, and nobody else may take it meanwhile
-(:func:`take_hold`, :func:`check_free_seat`). Erasing the player drops its hold
-(shared/games/privacy.py). The next game starts when its last seat is taken.
+(shared/games/holds.py). Erasing the player drops its hold
+(shared/usecases/privacy.py). The next game starts when its last seat is taken.
 
-May import the games layer's own modules.
+May import the games layer (shared/games).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from shared.games.access import require_seat
 from shared.games.base import OVER, Outcome
 from shared.games.document import GameDoc, HeldSeat, PlayerEntry
 from shared.games.errors import Conflict
-from shared.games.tokens import PlayerRef
 
 if TYPE_CHECKING:
     from shared.games import Games
@@ -64,36 +63,6 @@ def holds_and_bots(doc: GameDoc, hold_seconds: int) -> tuple[list[HeldSeat], lis
     return held, bots
 
 
-def active_holds(doc: GameDoc, now: int) -> list[HeldSeat]:
-    return [h for h in doc.get("held", []) if h["until"] > now]
-
-
-def take_hold(doc: GameDoc, digest: str | None, now: int) -> HeldSeat | None:
-    """The hold the joiner's bearer (its old seat token's hash, or its player) takes."""
-    if digest is None:
-        return None
-    for hold in active_holds(doc, now):
-        if isinstance(digest, PlayerRef):
-            if hold.get("player") == digest:
-                return hold
-        elif tokens.matches(digest, hold["token_hash"]):
-            return hold
-    return None
-
-
-def check_free_seat(doc: GameDoc, now: int) -> None:
-    """409 ``seats-held`` when every free seat is held for the last game's players."""
-    if len(doc["players"]) + len(active_holds(doc, now)) >= doc["seats"]:
-        raise Conflict(
-            "seats-held",
-            "The free seats are held for the last game's players for a few minutes.",
-        )
-
-
-def without_hold(doc: GameDoc, hold: HeldSeat) -> list[HeldSeat]:
-    return [h for h in doc.get("held", []) if h is not hold]
-
-
 def mark_next(game_id: str) -> Callable[[GameDoc], Outcome]:
     """The decision that records ``game_id`` as the ended game's next one (or raises
     :class:`_Taken` with the one already recorded)."""
@@ -111,12 +80,12 @@ def rematch(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, str 
     """The next game after ``game_id`` for one of its players (seat token or player
     key): created by the first request, with its host token (``None`` for the later
     ones, which get the same game). 409 ``game-not-over`` before the game ended."""
-    doc = kit.load(game_id)
+    doc = kit.writes.load(game_id)
     require_seat(doc, digest)
     if doc["status"] not in OVER or doc["state"] is None:
         raise Conflict("game-not-over", "A rematch follows a game that was played to its end.")
     if doc.get("next_game"):
-        return kit.load(doc["next_game"]), None
+        return kit.writes.load(doc["next_game"]), None
     hold_seconds = int(kit.settings["REMATCH_HOLD_SECONDS"])
     held, bots = holds_and_bots(doc, hold_seconds)
     next_id = secrets.token_hex(8)
@@ -130,9 +99,9 @@ def rematch(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, str 
         bots=bots,
     )
     try:
-        kit.mutate(game_id, mark_next(next_id))
+        kit.writes.mutate(game_id, mark_next(next_id))
     except _Taken as taken:  # another request won the race: its game, and ours goes
         kit.store.discard(next_id)
         kit.store.tracking.forget_created(next_id, doc.get("owner"))
-        return kit.load(taken.game_id), None
+        return kit.writes.load(taken.game_id), None
     return created, host_token

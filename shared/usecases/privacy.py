@@ -16,58 +16,23 @@ rebuilt. The history itself is left as it was written, so replays and the seed c
 still hold; it expires with the game. The player also leaves this service's
 leaderboards and their snapshots.
 
-May import the games layer's own modules and the store.
+May import the games layer (shared/games) and the store.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 from shared.games import history, seats, tables
 from shared.games.audience import Audience
 from shared.games.base import OPEN, Outcome
 from shared.games.document import GameDoc, PlayerEntry
+from shared.games.erased import PLACEHOLDER, id_hash, name_hash, scrub
 from shared.games.errors import GameError, NotFound
 from shared.store import History
 
 if TYPE_CHECKING:
     from shared.games import Games
-
-PLACEHOLDER = "Deleted player"
-
-
-def name_hash(name: str) -> str:
-    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def id_hash(player_id: str) -> str:
-    """What ``erased`` keeps of an erased player's id (apart from any name's hash)."""
-    return name_hash(f"player:{player_id}")
-
-
-def scrub(value: Any, erased: set[str]) -> Any:
-    """``value`` (events, nested) with every ``name`` whose hash is in ``erased``
-    replaced by the placeholder, and every ``player`` id whose :func:`id_hash` is in
-    it by ``None``."""
-    if not erased:
-        return value
-    if isinstance(value, list):
-        return [scrub(v, erased) for v in value]
-    if isinstance(value, dict):
-        out = {k: scrub(v, erased) for k, v in value.items()}
-        name = out.get("name")
-        if isinstance(name, str) and name_hash(name) in erased:
-            out["name"] = PLACEHOLDER
-        player = out.get("player")
-        if isinstance(player, str) and id_hash(player) in erased:
-            out["player"] = None
-        return out
-    return value
-
-
-def erased_of(doc: GameDoc) -> set[str]:
-    return set(doc.get("erased", []))
 
 
 def _erase_decision(player_id: str) -> Any:
@@ -115,14 +80,14 @@ def erase(games: Games, player_id: str) -> int:
     changed = 0
     for game_id in games.store.member_ids(player_id):
         try:
-            doc = games.mutate(game_id, _erase_decision(player_id))[0]
+            doc = games.writes.mutate(game_id, _erase_decision(player_id))[0]
             changed += 1
         except GameError:  # gone, or no longer the player's
             continue
         tables.repool(games.store, games.settings, doc, player_id)
         if doc.get("next_game"):  # its rematch holds a seat for the player, no index has
             try:
-                games.mutate(doc["next_game"], _erase_decision(player_id))
+                games.writes.mutate(doc["next_game"], _erase_decision(player_id))
                 changed += 1
             except GameError:  # gone, hold taken (that seat is in the index) or ended
                 pass
@@ -143,7 +108,7 @@ def export(games: Games, reader: Audience) -> list[dict[str, Any]]:
         if not isinstance(found, History):  # gone, or not migrated yet (old code's)
             continue
         try:
-            doc = games.load(game_id)
+            doc = games.writes.load(game_id)
         except GameError:
             continue
         seat = next((p for p in doc["players"] if p.get("player") == player_id), None)
