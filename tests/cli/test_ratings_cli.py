@@ -14,6 +14,7 @@ import json
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from rich.cells import cell_len
 
 from clients.cli import render
 from clients.cli.client import WindCityClient
@@ -86,6 +87,24 @@ def test_leaderboard_pages_marks_you_and_says_how_to_go_on(fakes, capsys) -> Non
     code, out, _ = _cli(capsys, "leaderboard", "manhattan", "--limit", "250", "--json")
     assert [e["rank"] for e in json.loads(out)["entries"]] == [1, 2, 3, 4]
     assert fake.requests[-1]["query"] == {"limit": "100"}
+
+
+def test_the_japanese_leaderboard_at_80_columns_says_the_rule_and_what_a_rating_is(
+    fakes, capsys, monkeypatch
+) -> None:
+    fakes(_board_route, "manhattan")
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = _cli(capsys, "--lang", "ja", "leaderboard", "manhattan", "--limit", "4")
+    assert code == 0
+    lines = out.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80, out
+    assert lines[0].strip() == "マンハッタン ランキング"
+    assert lines[2].split() == ["1", "zoe", "1494", "7", "43%"]
+    rule = "レーティング対象のゲームを 3 回遊ぶとここに表示されます"
+    assert rule in lines
+    about = "".join(line.strip() for line in lines[lines.index(rule) + 1 :])
+    assert about.startswith("レーティング:全員1000から始まり") and "中止" in about, out
+    assert "rating" not in out and "sigma" not in out
 
 
 def test_leaderboard_usage_and_an_empty_board(fakes, capsys) -> None:
