@@ -159,13 +159,14 @@ class GameClient(EventFeed):
 
     def player(self, player_id: str) -> Json:
         """``GET /players/{id}``: a player's public profile ``{"id", "name", "ratings":
-        {game: {"mu", "sigma", "ordinal", "games", "win_share"}}}``."""
+        {game: {"rating", "mu", "sigma", "ordinal", "games", "games_to_rank",
+        "win_share"}}}``."""
         return self._get(f"/players/{player_id}")
 
     def leaderboard(self, limit: int | None = None, cursor: str | None = None) -> Json:
-        """``GET /leaderboards/{game}``: one page ``{"game", "entries": [{"rank",
-        "player": {"id", "name"}, "ordinal", "mu", "sigma", "games", "win_share"}],
-        "next_cursor"}`` of this service's game, best first."""
+        """``GET /leaderboards/{game}``: one page ``{"game", "min_games", "entries":
+        [{"rank", "player": {"id", "name"}, "rating", "ordinal", "mu", "sigma", "games",
+        "win_share"}], "next_cursor"}`` of this service's game, best first."""
         params = {"limit": limit, "cursor": cursor}
         return self._get(f"/leaderboards/{self.game}", token=self.api_key, params=params)
 

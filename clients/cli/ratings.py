@@ -1,10 +1,13 @@
 """Ratings in the CLI: ``boardgames leaderboard GAME`` and your rating per game (the
 header lines of ``boardgames games``).
 
-A rating is shown as its display value, the ``ordinal`` (mu - 3 sigma, one decimal),
-with ``mu ± sigma`` beside it (``docs/api.md``, "Players"). Each service serves the
-leaderboard of its own game (``GET /leaderboards/{game}``, paged with ``next_cursor``);
-a player's ratings are public (``GET /players/{id}``).
+A rating is shown as the answers' ``rating`` (1000 + 40 × (mu - 3 sigma), rounded:
+everyone starts at 1000; ``docs/api.md``, "Ratings and leaderboards"), explained in
+words: what moves it, which games count, how many rated games a player needs to show on
+the leaderboard (the page's ``min_games``) and how many more a player needs (its
+``games_to_rank``). Each service serves the leaderboard of its own game (``GET
+/leaderboards/{game}``, paged with ``next_cursor``); a player's ratings are public
+(``GET /players/{id}``).
 """
 
 from __future__ import annotations
@@ -31,11 +34,17 @@ BOARD_COLUMNS: tuple[tuple[str, JustifyMethod], ...] = (
     (N_("rank"), "right"),
     (N_("name"), "left"),
     (N_("rating"), "right"),
-    (N_("mu ± sigma"), "right"),
     (N_("games"), "right"),
     (N_("win share"), "right"),
 )
 """The leaderboard's columns: heading (msgid) and alignment."""
+ABOUT = N_(
+    "rating: everyone starts at 1000; finishing ahead of the others at the table raises"
+    " it, finishing behind them lowers it. Rated: games where every person plays as a"
+    " registered player (bots may take the other seats) and that were not created"
+    " unrated; a cancelled game never counts."
+)
+"""What a rating is and which games count, under the leaderboard."""
 
 
 def add_parser(games: Any) -> None:
@@ -58,31 +67,48 @@ def read_board(client: GameClient, limit: int, cursor: str | None) -> Json:
         cursor = page.get("next_cursor")
         if not cursor or len(entries) >= limit or not page.get("entries"):
             game = page.get("game", client.game)
-            return {"game": game, "entries": entries, "next_cursor": cursor}
+            least = page.get("min_games")
+            return {"game": game, "min_games": least, "entries": entries, "next_cursor": cursor}
 
 
 def cmd_leaderboard(args: argparse.Namespace) -> int:
-    """``GET /leaderboards/{game}``: rank, name, rating, mu ± sigma, games, win share."""
+    """``GET /leaderboards/{game}``: rank, name, rating, games, win share; what a rating
+    is and how many rated games a player needs to show."""
     if not 1 <= args.limit <= 10_000:
         raise UsageError(_("--limit: 1 to 10000"))
     client = client_for(args.which, args.url)
     board = read_board(client, args.limit, args.cursor)
     player = TokenStore().player() or {}
+    rule = _min_games(board.get("min_games"))
     if not board["entries"]:
-        emit(args, board, Text(_("nobody on the {game} leaderboard yet", game=args.which)))
+        nobody = _("nobody on the {game} leaderboard yet", game=words.game(args.which))
+        emit(args, board, Text(f"{nobody}: {rule}" if rule else nobody))
         return 0
-    shown: Any = leaderboard_table(board, player.get("id"))
+    parts: list[Any] = [leaderboard_table(board, player.get("id"))]
     if board["next_cursor"]:
         command = f"boardgames leaderboard {args.which} --cursor {board['next_cursor']}"
-        more = _("more: {command}", command=command)
-        shown = Group(shown, Text(more, style="dim"))
-    emit(args, board, shown)
+        parts.append(Text(_("more: {command}", command=command), style="dim"))
+    parts += [Text(line, style="dim") for line in (rule, _(ABOUT)) if line]
+    emit(args, board, Group(*parts))
     return 0
+
+
+def _min_games(least: Any) -> str:
+    """The rule, "a player shows here after N rated games" (empty: the service did not
+    say)."""
+    if not isinstance(least, int):
+        return ""
+    return ngettext(
+        "a player shows here after {n} rated game",
+        "a player shows here after {n} rated games",
+        least,
+    )
 
 
 def leaderboard_table(board: Json, me: str | None = None) -> Table:
     """The entries as a table (your own row in bold, marked ``(you)``)."""
-    table = Table(title=_("{game} leaderboard", game=board.get("game", "")), box=None)
+    title = _("{game} leaderboard", game=words.game(board.get("game", "")))
+    table = Table(title=title, box=None)
     for head, justify in BOARD_COLUMNS:
         table.add_column(_(head), justify=justify)
     for entry in board.get("entries") or []:
@@ -91,8 +117,7 @@ def leaderboard_table(board: Json, me: str | None = None) -> Table:
         table.add_row(
             str(entry.get("rank", "")),
             who.get("name", "") + (_(" (you)") if mine else ""),
-            rating_value(entry.get("ordinal", 0)),
-            f"{float(entry.get('mu', 0)):.1f} ± {float(entry.get('sigma', 0)):.1f}",
+            rating_value(entry.get("rating", 0)),
             str(entry.get("games", "")),
             win_share(entry.get("win_share")),
             style="bold" if mine else None,
@@ -116,22 +141,31 @@ def my_ratings(player: Json, urls: dict[str, str | None]) -> dict[str, Json | No
 
 
 def rating_line(game: str, rating: Json | None) -> Text:
-    """``manhattan: rating 3.4 (27.1 ± 7.9), 4 rated games, 75% won``."""
+    """``Manhattan: rating 1136, 4 rated games, win share 75%`` (and how many more it
+    needs for the leaderboard, when it needs any)."""
     line = Text(f"{words.game(game)}: ", style="bold")
     if not rating or not rating.get("games"):
-        return line.append(_("not rated yet"), style="dim")
-    line.append(_("rating {rating}", rating=rating_value(rating.get("ordinal", 0))), style="bold")
+        return line.append(_("not rated yet (everyone starts at 1000)"), style="dim")
+    line.append(_("rating {rating}", rating=rating_value(rating.get("rating", 0))), style="bold")
     played = int(rating.get("games") or 0)
-    spread = f"{float(rating.get('mu', 0)):.1f} ± {float(rating.get('sigma', 0)):.1f}"
     line.append(
         ngettext(
-            " ({spread}), {n} rated game, win share {share}",
-            " ({spread}), {n} rated games, win share {share}",
+            ", {n} rated game, win share {share}",
+            ", {n} rated games, win share {share}",
             played,
-            spread=spread,
             share=win_share(rating.get("win_share")),
         )
     )
+    left = int(rating.get("games_to_rank") or 0)
+    if left:
+        line.append(
+            ngettext(
+                " ({n} more rated game for the leaderboard)",
+                " ({n} more rated games for the leaderboard)",
+                left,
+            ),
+            style="dim",
+        )
     return line
 
 

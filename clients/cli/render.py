@@ -111,7 +111,7 @@ def render_result(view: Json) -> Table:
     if mine and not mine.get("bot"):
         caption.append(_("your rating: {change}", change=rating_change(mine)))
     elif rated:
-        caption.append(_("rating: mu - 3 sigma, before → after this game"))
+        caption.append(_("rating: before → after this game (everyone starts at 1000)"))
     caption += [part for part in (reason, order) if part]
     table.caption = "\n".join(caption)
     return table

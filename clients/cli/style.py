@@ -72,19 +72,18 @@ def simple_table(title: str, columns: Iterable[str]) -> Table:
 
 
 def rating_value(value: Any) -> str:
-    """A rating's display value (the ordinal, mu - 3 sigma) with one decimal."""
-    return f"{float(value):.1f}"
+    """A rating as players see it (the answers' ``rating``: everyone starts at 1000)."""
+    return str(round(float(value)))
 
 
 def rating_change(entry: Json) -> str:
-    """One seat's line of a rated result's ``ratings``: ``1.2 → 3.4 (+2.2)``; a bot's
-    fixed rating: ``21.0 (bot, fixed)``."""
-    before = float((entry.get("before") or {}).get("ordinal", 0.0))
-    after = float((entry.get("after") or {}).get("ordinal", before))
+    """One seat's line of a rated result's ``ratings``: ``1000 → 1138 (+138)``; a bot's
+    fixed rating: ``1720 (bot, fixed)``."""
+    before = int((entry.get("before") or {}).get("rating", 0))
+    after = int((entry.get("after") or {}).get("rating", before))
     if entry.get("bot"):
         return _("{rating} (bot, fixed)", rating=rating_value(after))
-    delta = round(after - before, 1)
-    return f"{rating_value(before)} → {rating_value(after)} ({delta:+.1f})"
+    return f"{rating_value(before)} → {rating_value(after)} ({after - before:+d})"
 
 
 def win_share(value: Any) -> str:

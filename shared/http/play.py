@@ -17,8 +17,6 @@ from flask import Blueprint, Response, current_app, send_from_directory
 from werkzeug.exceptions import NotFound
 from werkzeug.sansio.response import Response as BaseResponse
 
-from shared.http.resources.blueprint import games
-
 TYPES = {
     ".html": "text/html",
     ".js": "text/javascript",
@@ -75,11 +73,9 @@ def index() -> Response:
 
 @blp.route("/play/config.json", methods=["GET"])
 def config() -> BaseResponse:
-    """Which game this service serves, so one set of files fits both services, and the
-    rated games a player needs to show on its leaderboard (the page says so)."""
+    """Which game this service serves, so one set of files fits both services."""
     name = current_app.name
-    least = int(games().settings["LEADERBOARD_MIN_GAMES"])
-    body = {"game": name, "title": TITLES.get(name, name), "leaderboard_min_games": least}
+    body = {"game": name, "title": TITLES.get(name, name)}
     return current_app.json.response(body)
 
 

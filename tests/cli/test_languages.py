@@ -186,8 +186,10 @@ def test_players_and_ratings_in_each_language(language: str, expected: tuple[str
     assert (
         players.result_cell({"seat": 1, "result": {"winners": [0], "standings": standings}}) == rank
     )
-    rating = {"games": 1, "ordinal": 3.4, "mu": 27.6, "sigma": 8.1, "win_share": 1.0}
-    assert rated in ratings.rating_line("manhattan", rating).plain
+    rating = {"games": 1, "rating": 1136, "games_to_rank": 2, "win_share": 1.0}
+    line = ratings.rating_line("manhattan", rating).plain
+    assert rated in line and "1136" in line and "2" in line.split(rated)[1]
+    assert "1000" in ratings.rating_line("windcity", None).plain
 
 
 @pytest.mark.parametrize(

@@ -199,7 +199,8 @@ def test_games_asks_both_services_follows_cursors_my_turn_first(fakes, capsys) -
     assert code == 0
     assert w.requests[-2]["query"] == {"turn": "mine", "status": "running", "limit": "100"}
     lines = [line for line in out.splitlines() if line.strip()]
-    assert lines[:2] == ["Manhattan: not rated yet", "Wind City: not rated yet"]
+    unrated = "not rated yet (everyone starts at 1000)"
+    assert lines[:2] == [f"Manhattan: {unrated}", f"Wind City: {unrated}"]
     assert lines[2].split()[:3] == ["game", "id", "status"] and len(lines) == 4
     assert "m-old-mine" in lines[3] and "yours, due in 4m" in lines[3]
 

@@ -1,6 +1,8 @@
 """Ratings in the CLI: ``leaderboard GAME`` (pages followed, your row marked, the cursor
 to go on), your rating per game above ``games``, and the rating change in a finished
-game's result (``show``, ``play``, ``bot``: "rating 1.2 → 3.4 (+2.2)").
+game's result (``show``, ``play``, ``bot``: "1000 → 1138 (+138)"), each explained in
+words (everyone starts at 1000, which games count, how many rated games a leaderboard
+needs and how many more a player needs).
 
 The first half runs ``main()`` in-process against scripted local HTTP servers (those
 of tests/cli/test_players_cli.py); the last test plays a rated game on the live
@@ -12,6 +14,7 @@ import json
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from rich.cells import cell_len
 
 from clients.cli import render
 from clients.cli.client import WindCityClient
@@ -25,6 +28,7 @@ def _entry_of(rank: int, pid: str, name: str, ordinal: float) -> dict:
     return {
         "rank": rank,
         "player": {"id": pid, "name": name},
+        "rating": max(0, round(1000 + 40 * ordinal)),
         "ordinal": ordinal,
         "mu": ordinal + 3 * 2.5,
         "sigma": 2.5,
@@ -51,6 +55,7 @@ def _board_route(method: str, path: str, body: dict | None) -> tuple[int, dict]:
     end = start + len(rows)
     return 200, {
         "game": "manhattan",
+        "min_games": 3,
         "entries": rows,
         "next_cursor": f"c{end}" if end < len(BOARD) else None,
     }
@@ -62,12 +67,15 @@ def test_leaderboard_pages_marks_you_and_says_how_to_go_on(fakes, capsys) -> Non
     code, out, _ = _cli(capsys, "leaderboard", "manhattan", "--limit", "3")
     assert code == 0
     lines = [line.split() for line in out.splitlines() if line.strip()]
-    assert lines[0] == ["manhattan", "leaderboard"]
-    assert lines[1] == ["rank", "name", "rating", "mu", "±", "sigma", "games", "win", "share"]
-    assert lines[2] == ["1", "zoe", "12.3", "19.8", "±", "2.5", "7", "43%"]
-    assert lines[3] == ["2", "ann", "(you)", "3.0", "10.5", "±", "2.5", "7", "43%"]
-    assert lines[4][:3] == ["3", "cy", "-1.3"]
+    assert lines[0] == ["Manhattan", "leaderboard"]
+    assert lines[1] == ["rank", "name", "rating", "games", "win", "share"]
+    assert lines[2] == ["1", "zoe", "1494", "7", "43%"]
+    assert lines[3] == ["2", "ann", "(you)", "1122", "7", "43%"]
+    assert lines[4][:3] == ["3", "cy", "950"]
     assert lines[5] == ["more:", "boardgames", "leaderboard", "manhattan", "--cursor", "c3"]
+    assert " ".join(lines[6]) == "a player shows here after 3 rated games"
+    about = " ".join(" ".join(line) for line in lines[7:])
+    assert about.startswith("rating: everyone starts at 1000;") and "cancelled" in about
     assert [r["query"] for r in fake.requests] == [{"limit": "3"}]
 
     code, out, _ = _cli(capsys, "leaderboard", "manhattan", "--cursor", "c3", "--json")
@@ -81,10 +89,31 @@ def test_leaderboard_pages_marks_you_and_says_how_to_go_on(fakes, capsys) -> Non
     assert fake.requests[-1]["query"] == {"limit": "100"}
 
 
+def test_the_japanese_leaderboard_at_80_columns_says_the_rule_and_what_a_rating_is(
+    fakes, capsys, monkeypatch
+) -> None:
+    fakes(_board_route, "manhattan")
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = _cli(capsys, "--lang", "ja", "leaderboard", "manhattan", "--limit", "4")
+    assert code == 0
+    lines = out.splitlines()
+    assert max(cell_len(line) for line in lines) <= 80, out
+    assert lines[0].strip() == "マンハッタン ランキング"
+    assert lines[2].split() == ["1", "zoe", "1494", "7", "43%"]
+    rule = "レーティング対象のゲームを 3 回遊ぶとここに表示されます"
+    assert rule in lines
+    about = "".join(line.strip() for line in lines[lines.index(rule) + 1 :])
+    assert about.startswith("レーティング:全員1000から始まり") and "中止" in about, out
+    assert "rating" not in out and "sigma" not in out
+
+
 def test_leaderboard_usage_and_an_empty_board(fakes, capsys) -> None:
-    fakes(lambda *_: (200, {"game": "windcity", "entries": [], "next_cursor": None}), "windcity")
+    empty = {"game": "windcity", "min_games": 1, "entries": [], "next_cursor": None}
+    fakes(lambda *_: (200, empty), "windcity")
     code, out, _ = _cli(capsys, "leaderboard", "windcity")
-    assert code == 0 and "nobody on the windcity leaderboard yet" in out
+    said = " ".join(out.split())
+    assert code == 0
+    assert said == "nobody on the Wind City leaderboard yet: a player shows here after 1 rated game"
     with pytest.raises(SystemExit) as refused:  # argparse's own exit
         _cli(capsys, "leaderboard", "chess")
     assert refused.value.code == 2 and "invalid choice: 'chess'" in capsys.readouterr().err
@@ -95,7 +124,15 @@ def test_leaderboard_usage_and_an_empty_board(fakes, capsys) -> None:
 
 
 def test_games_shows_your_rating_in_each_game(fakes, capsys) -> None:
-    rated = {"mu": 27.6, "sigma": 8.07, "ordinal": 3.39, "games": 1, "win_share": 1.0}
+    rated = {
+        "rating": 1136,
+        "mu": 27.6,
+        "sigma": 8.07,
+        "ordinal": 3.39,
+        "games": 1,
+        "games_to_rank": 4,
+        "win_share": 1.0,
+    }
 
     def manhattan(method: str, path: str, body: dict | None) -> tuple[int, dict]:
         if path == "/players/p1":
@@ -113,32 +150,33 @@ def test_games_shows_your_rating_in_each_game(fakes, capsys) -> None:
     code, out, _ = _cli(capsys, "games")
     assert code == 0
     lines = [line for line in out.splitlines() if line.strip()]
-    assert lines[0] == "Manhattan: rating 3.4 (27.6 ± 8.1), 1 rated game, win share 100%"
-    assert lines[1] == "Wind City: not rated yet"
+    said = "rating 1136, 1 rated game, win share 100% (4 more rated games for the leaderboard)"
+    assert lines[0] == f"Manhattan: {said}"
+    assert lines[1] == "Wind City: not rated yet (everyone starts at 1000)"
     code, out, _ = _cli(capsys, "games", "--json")
     assert json.loads(out)["ratings"] == {"manhattan": rated, "windcity": None}
 
 
-def _rating(seat: int, before: float, after: float, bot: str | None = None) -> dict:
+def _rating(seat: int, before: int, after: int, bot: str | None = None) -> dict:
     return {
         "seat": seat,
         "player": None if bot else f"p{seat}",
         "bot": bot,
         "rank": seat + 1,
-        "before": {"mu": 25.0, "sigma": 8.0, "ordinal": before},
-        "after": {"mu": 26.0, "sigma": 7.0, "ordinal": after},
+        "before": {"mu": 25.0, "sigma": 8.0, "ordinal": 1.0, "rating": before},
+        "after": {"mu": 26.0, "sigma": 7.0, "ordinal": 5.0, "rating": after},
         "won": 1.0 if seat == 0 else 0.0,
     }
 
 
 def test_the_result_says_each_rating_change() -> None:
-    assert rating_change(_rating(0, 1.23, 3.44)) == "1.2 → 3.4 (+2.2)"
-    assert rating_change(_rating(1, 0.0, -1.84)) == "0.0 → -1.8 (-1.8)"
-    assert rating_change(_rating(2, 18.0, 18.0, bot="greedy")) == "18.0 (bot, fixed)"
+    assert rating_change(_rating(0, 1000, 1138)) == "1000 → 1138 (+138)"
+    assert rating_change(_rating(1, 1000, 927)) == "1000 → 927 (-73)"
+    assert rating_change(_rating(2, 1720, 1720, bot="greedy")) == "1720 (bot, fixed)"
     result = {
         "winners": [0],
         "standings": [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}],
-        "ratings": [_rating(0, 1.23, 3.44), _rating(1, 0.0, -1.84)],
+        "ratings": [_rating(0, 1000, 1138), _rating(1, 1000, 927)],
     }
     view = {
         "game": "windcity",
@@ -150,9 +188,11 @@ def test_the_result_says_each_rating_change() -> None:
     ranked = [line for line in text.splitlines() if line.split()[:1] in (["1"], ["2"])]
     rows = {line.split()[1]: line for line in ranked}
     assert any(line.split()[:3] == ["rank", "player", "rating"] for line in text.splitlines())
-    assert rows["0:ann"].rstrip().endswith("1.2 → 3.4 (+2.2)")
-    assert rows["1:bob"].rstrip().endswith("0.0 → -1.8 (-1.8)")
-    assert "your rating: 0.0 → -1.8 (-1.8)" in text
+    assert rows["0:ann"].rstrip().endswith("1000 → 1138 (+138)")
+    assert rows["1:bob"].rstrip().endswith("1000 → 927 (-73)")
+    assert "your rating: 1000 → 927 (-73)" in text
+    watched = " ".join(render.to_text(render.render_result({**view, "you": None})).split())
+    assert "rating: before → after this game (everyone starts at 1000)" in watched
     unrated = {**view, "result": {k: v for k, v in result.items() if k != "ratings"}}
     assert "rating" not in render.to_text(render.render_result(unrated))
 
@@ -180,8 +220,9 @@ def test_a_rated_game_through_the_cli(cli, live_windcity) -> None:
     shown = cli("windcity", "show", gid, "--token", ann["key"]).stdout
     assert f"your rating: {rating_change(mine)}" in " ".join(shown.split())
     table = cli("games").stdout
-    after = mine["after"]["ordinal"]
-    assert f"Wind City: rating {after:.1f} (" in table and "1 rated game" in table
+    after = mine["after"]["rating"]
+    assert mine["before"]["rating"] == 1000  # a new player
+    assert f"Wind City: rating {after}, 1 rated game" in table
     board = _json(cli("leaderboard", "windcity", "--limit", "1000", "--json"))
     listed = {e["player"]["id"]: e for e in board["entries"]}
     assert listed[ann["id"]]["games"] == 1 and bob["id"] in listed

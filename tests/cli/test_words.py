@@ -206,7 +206,7 @@ def test_japanese_result_table_at_80_columns_keeps_each_row_on_one_line() -> Non
             for s in range(4)
         ],
         "ratings": [
-            {"seat": s, "before": {"ordinal": 1.5}, "after": {"ordinal": 3.25}} for s in range(4)
+            {"seat": s, "before": {"rating": 1060}, "after": {"rating": 1130}} for s in range(4)
         ],
     }
     view["players"] = [{"seat": s, "name": f"プレイヤー{s}"} for s in range(4)]

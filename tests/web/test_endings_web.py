@@ -5,8 +5,9 @@
   a rank would be (the API lists them all as winners at rank 1: ``rank_resigned_last``);
 - a private table's rematch tells the host its seats are kept for the last game's
   players, not about an invite link it does not show;
-- the leaderboard and a profile explain the rating in words, say how many rated games
-  a player needs to show (``/play/config.json``), and what the player still needs.
+- the leaderboard and a profile explain the rating in words (everyone starts at 1000,
+  which games count), say how many rated games a player needs to show (the
+  leaderboard's ``min_games``), and what the player still needs (``games_to_rank``).
 """
 
 from __future__ import annotations
@@ -125,7 +126,7 @@ def test_the_leaderboard_explains_the_rating_and_the_games_it_needs(
     live_windcity: str, open_page, screenshots_dir: Path
 ) -> None:
     base = live_windcity
-    least = get(base, "/play/config.json")["leaderboard_min_games"]
+    least = get(base, "/leaderboards/windcity")["min_games"]
     assert least == 1  # the session's LEADERBOARD_MIN_GAMES (LIVE_ENV)
     ann, bob = new_player(base, "Ann"), new_player(base, "Bob")
     page = open_page()
@@ -135,9 +136,11 @@ def test_the_leaderboard_explains_the_rating_and_the_games_it_needs(
         {k: ann[k] for k in ("id", "name", "key")},
     )
 
-    # An empty board (as on a new service): why it is empty, and what Ann still needs.
+    # An empty board on a service that needs 3 rated games: why it is empty, and what
+    # Ann (never rated) still needs, both from the leaderboard's answer.
     def nobody(route: Route) -> None:
-        route.fulfill(json={"game": "windcity", "entries": [], "next_cursor": None})
+        page_answer = route.fetch().json()
+        route.fulfill(json={**page_answer, "entries": [], "next_cursor": None, "min_games": 3})
 
     def leaderboard(url: str) -> bool:
         return "/leaderboards/windcity" in url
@@ -151,13 +154,15 @@ def test_the_leaderboard_explains_the_rating_and_the_games_it_needs(
     for language, size in each_view(page, board):
         words = CATALOGS[language]
         note = page.locator("#board-note").text_content()
-        assert note.startswith(head(words["board.nobody"])) and f"{least} " in note, note
+        assert note.startswith(head(words["board.nobody"])) and "3" in note, note
         assert page.locator("#board-rule").is_hidden()
         progress = page.locator("#board-progress").text_content()
-        assert progress.startswith(head(words["board.progress"])) and "0" in progress
-        for key, where in (("board.about", "#rating-about"), ("board.numbers", "#rating-numbers")):
+        assert progress.startswith(head(words["board.progress"])) and "3" in progress, progress
+        for key, where in (("board.about", "#rating-about"), ("board.rated", "#rating-rated")):
             assert page.locator(where).text_content() == words[key]
-        assert "sigma" not in page.evaluate(TEXT)
+        assert "1000" in words["board.about"]
+        text = page.evaluate(TEXT)
+        assert "sigma" not in text and "±" not in text
         assert_fits(page)
         page.screenshot(path=str(screenshots_dir / f"board-empty-{language}-{size}.png"))
 
@@ -165,6 +170,8 @@ def test_the_leaderboard_explains_the_rating_and_the_games_it_needs(
     # profile explains the rating the same way.
     page.unroute(leaderboard)
     rated_game("windcity", base, [ann, bob], seed=5, max_turns=10).finish()
+    shown = get(base, f"/players/{ann['id']}")["ratings"]["windcity"]
+    assert shown["games_to_rank"] == 0
     for language, size in each_view(page, board):
         rule = page.locator("#board-rule")
         assert rule.is_visible() and f"{least} " in rule.text_content()
@@ -173,7 +180,29 @@ def test_the_leaderboard_explains_the_rating_and_the_games_it_needs(
         page.wait_for_selector("#profile-ratings")
         words = CATALOGS[language]
         assert page.locator("#rating-about").text_content() == words["board.about"]
-        assert "sigma" not in page.evaluate(TEXT)
+        cell = page.locator("#profile-ratings tr[data-game=windcity] td.rating")
+        assert cell.text_content() == str(shown["rating"])
+        assert page.locator("#profile-to-rank").count() == 0
+        text = page.evaluate(TEXT)
+        assert "sigma" not in text and "±" not in text
         assert_fits(page)
         page.screenshot(path=str(screenshots_dir / f"profile-{language}-{size}.png"))
+
+    # A profile that still needs games says how many, in words.
+    def needs_two(route: Route) -> None:
+        answer = route.fetch().json()
+        answer["ratings"]["windcity"]["games_to_rank"] = 2
+        route.fulfill(json=answer)
+
+    def profile(p: Any) -> None:
+        p.goto(f"{base}/play?player={ann['id']}")
+        p.wait_for_selector("#profile-to-rank")
+
+    page.route(f"**/players/{ann['id']}", needs_two)
+    for language, _size in each_view(page, profile):
+        line = page.locator("#profile-to-rank li[data-game=windcity]").text_content()
+        words = CATALOGS[language]
+        title = words["games.windcity"]
+        assert line.startswith(f"{title}: ") and "2" in line, line
+        assert_fits(page)
     assert page.errors == []

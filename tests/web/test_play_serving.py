@@ -17,9 +17,7 @@ def test_play_serves_the_client_and_names_its_game(make_app, game: str) -> None:
     assert client.get("/play/").status_code == 200
     config = client.get("/play/config.json").json
     assert config["game"] == game
-    assert config["leaderboard_min_games"] == 5  # LEADERBOARD_MIN_GAMES's default
-    other = make_app(game, LEADERBOARD_MIN_GAMES=3).test_client().get("/play/config.json")
-    assert other.json["leaderboard_min_games"] == 3
+    assert set(config) == {"game", "title"}  # the leaderboard's own answer says min_games
     for path, kind in [
         ("/play/js/main.js", "text/javascript"),
         (f"/play/js/{game}.js", "text/javascript"),

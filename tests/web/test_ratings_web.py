@@ -80,14 +80,18 @@ def test_rating_change_leaderboard_and_profile(
     page.wait_for_selector("#result td.rating-change")
     for seat, entry in ratings.items():
         cell = page.locator(f"#result td.rating-change[data-seat='{seat}']")
-        before, after = entry["before"]["ordinal"], entry["after"]["ordinal"]
+        before, after = entry["before"]["rating"], entry["after"]["rating"]
         delta = after - before
         sign = "+" if delta >= 0 else "−"
-        assert cell.locator(".delta").text_content() == f"{sign}{abs(delta):.1f}"
-        assert cell.locator(".spread").text_content() == f"{before:.1f} → {after:.1f}"
-        assert f"Before: {before:.1f}" in (cell.get_attribute("title") or "")
+        assert cell.locator(".delta").text_content() == f"{sign}{abs(delta)}"
+        assert cell.locator(".spread").text_content() == f"{before} → {after}"
+        title = cell.get_attribute("title") or ""
+        assert f"Before: {before} (skill estimate {entry['before']['mu']:.1f} ± " in title
+    assert {r["before"]["rating"] for r in ratings.values()} == {1000}  # new players
     winner = min(ratings.values(), key=lambda r: r["rank"])
-    assert winner["after"]["ordinal"] > winner["before"]["ordinal"]
+    assert winner["after"]["rating"] > winner["before"]["rating"]
+    hint = page.locator("#result p.hint").text_content()
+    assert "everyone starts at 1000" in hint
     assert_fits(page)
     page.screenshot(path=str(screenshots_dir / f"ratings-result-{size}.png"), full_page=True)
 
@@ -104,9 +108,8 @@ def test_rating_change_leaderboard_and_profile(
     listed = {e["player"]["id"]: e for e in entries}
     mine = page.locator(f"#board-rows tr[data-player='{ann['id']}']")
     assert "(you)" in mine.text_content() and "mine" in (mine.get_attribute("class") or "")
-    assert (
-        mine.locator("td.rating").text_content().startswith(f"{listed[ann['id']]['ordinal']:.1f}")
-    )
+    assert mine.locator("td.rating").text_content() == str(listed[ann["id"]]["rating"])
+    assert page.locator("#rating-about").text_content().count("1000") == 1
     assert_fits(page)
     page.screenshot(path=str(screenshots_dir / f"ratings-leaderboard-{size}.png"), full_page=True)
 
@@ -116,7 +119,8 @@ def test_rating_change_leaderboard_and_profile(
     assert page.locator("#profile-name").text_content() == bob["name"]
     profile = get(base, f"/players/{bob['id']}")["ratings"]["windcity"]
     row = page.locator("#profile-ratings tr[data-game=windcity]")
-    assert row.locator("td.rating").text_content().startswith(f"{profile['ordinal']:.1f}")
+    assert row.locator("td.rating").text_content() == str(profile["rating"])
+    assert "± " in (row.locator("td.rating").get_attribute("title") or "")
     assert row.locator("td").nth(2).text_content() == str(profile["games"]) == "1"
     assert_fits(page)
     assert serious(page) == []

@@ -2,7 +2,7 @@
 // live updates, the final score and a step-through of the finished game.
 import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { fill, h, rerender } from "./dom.js";
-import { clockTime, joined, num, t } from "./i18n.js";
+import { clockTime, dec1, joined, num, t } from "./i18n.js";
 import { follow } from "./live.js";
 import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
 
@@ -529,19 +529,19 @@ class GamePage {
         h("a", { href: leaderboardLink() }, t("nav.leaderboard"))) : null);
   }
 
-  /** "+2.1" (up or down), with "1.2 → 3.3" under it and the numbers on hover; a bot's rating is fixed. */
+  /** "+193" (up or down), with "1000 → 1193" under it and mu ± sigma on hover; a bot's rating is fixed. */
   ratingCell(entry) {
     if (!entry) return h("td", {});
-    const [before, after] = [entry.before.ordinal, entry.after.ordinal];
+    const [before, after] = [entry.before.rating, entry.after.rating];
     const detail = `${ratingText(before)} → ${ratingText(after)}`;
     const title = t("game.result.rating_title", {
-      before: ratingText(before), before_mu: ratingText(entry.before.mu), before_sigma: ratingText(entry.before.sigma),
-      after: ratingText(after), after_mu: ratingText(entry.after.mu), after_sigma: ratingText(entry.after.sigma),
+      before: ratingText(before), before_mu: dec1(entry.before.mu), before_sigma: dec1(entry.before.sigma),
+      after: ratingText(after), after_mu: dec1(entry.after.mu), after_sigma: dec1(entry.after.sigma),
     });
     if (entry.bot) return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat } }, ratingText(after), h("span", { class: "spread" }, t("game.result.bot_fixed")));
     const delta = after - before;
     const change = h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, changeText(delta));
-    return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat, before: before.toFixed(3), after: after.toFixed(3) } },
+    return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat, before: String(before), after: String(after) } },
       entry.player ? h("a", { href: profileLink(entry.player), "aria-label": t("game.result.change_label", { name: this.name(entry.seat), change: changeText(delta), detail }) }, change) : change,
       h("span", { class: "spread" }, detail));
   }

@@ -58,7 +58,7 @@ export function setLanguage(wanted) {
 
 // Formatting for the language.
 export const num = (n, options) => new Intl.NumberFormat(lang, options).format(n);
-/** A rating-like value with one decimal ("12.3", "12,3"). */
+/** A value with one decimal ("12.3", "12,3"): a skill estimate and its uncertainty. */
 export const dec1 = (n) => num(Number(n), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 export const percent = (share) => num(Number(share || 0), { style: "percent", maximumFractionDigits: 0 });
 export const clockTime = (date) => new Intl.DateTimeFormat(lang, { timeStyle: "short" }).format(date);

@@ -1,34 +1,33 @@
 // Ratings: this service's leaderboard (GET /leaderboards/{game}, paged with its cursor)
-// and a player's profile (GET /players/{id}). A rating is shown as its display value,
-// the ordinal (mu - 3 sigma), with mu ± sigma in small text, both explained in words;
-// the leaderboard says how many rated games a player needs to show on it (from
-// /play/config.json: the API does not say).
+// and a player's profile (GET /players/{id}). A rating is shown as the answers' `rating`
+// (everyone starts at 1000), explained in words, mu ± sigma only on hover; the
+// leaderboard says how many rated games a player needs to show on it (its page's
+// `min_games`) and how many more the browser's own player needs (`games_to_rank`).
 import { call, howtoLink, loadPlayer } from "./api.js";
 import { fill, h } from "./dom.js";
 import { dec1, num, percent, t } from "./i18n.js";
 
 const PAGE = 25;
-export const ratingText = (value) => dec1(value);
-export const changeText = (delta) => `${delta >= 0 ? "+" : "−"}${dec1(Math.abs(delta))}`;
-const spread = (r) => `${ratingText(r.mu)} ± ${ratingText(r.sigma)}`;
+export const ratingText = (value) => num(value, { useGrouping: false });
+export const changeText = (delta) => `${delta >= 0 ? "+" : "−"}${ratingText(Math.abs(delta))}`;
+/** mu ± sigma and how the rating comes from them: a rating cell's hover text. */
+const detail = (r) => t("board.detail", { mu: dec1(r.mu), sigma: dec1(r.sigma) });
 const share = (value) => percent(value);
 
 export const leaderboardLink = () => "/play?leaderboard=1";
 export const profileLink = (id) => `/play?${new URLSearchParams({ player: id })}`;
 
-/** What a rating is, in words: the same on the leaderboard and a profile. */
+/** What a rating is and which games count, in words: the same on the leaderboard and a profile. */
 const explained = () => [h("p", { class: "hint", id: "rating-about" }, t("board.about")),
-  h("p", { class: "hint", id: "rating-numbers" }, t("board.numbers"))];
+  h("p", { class: "hint", id: "rating-rated" }, t("board.rated"))];
 
-/** The player's own way to the leaderboard: rated games played, and how many more it needs. */
-async function progress(config, me, note) {
-  if (!me || !Number.isInteger(config.leaderboard_min_games)) return;
-  let profile;
-  try { profile = await call("GET", `/players/${encodeURIComponent(me.id)}`); } catch { return; }
-  const rating = profile.ratings[config.game];
+/** The player's own way to the leaderboard: rated games played, and how many more it needs
+ * (its profile's `games_to_rank`; never rated here: the page's `min_games`). */
+function progress(game, least, profile, note) {
+  const rating = profile && profile.ratings[game];
   const games = rating ? rating.games : 0;
-  const left = config.leaderboard_min_games - games;
-  if (left > 0) note.textContent = t("board.progress", { games, left });
+  const left = rating ? rating.games_to_rank : least;
+  note.textContent = profile && left > 0 ? t("board.progress", { games, left }) : "";
 }
 
 function links() {
@@ -43,8 +42,7 @@ function row(entry, me) {
   return h("tr", { class: mine ? "mine" : null, dataset: { player: entry.player.id } },
     h("td", { class: "num" }, num(entry.rank)),
     h("td", { class: "who" }, h("a", { href: profileLink(entry.player.id) }, entry.player.name), mine ? t("common.you") : ""),
-    h("td", { class: "num rating" }, ratingText(entry.ordinal),
-      h("span", { class: "spread" }, spread(entry))),
+    h("td", { class: "num rating", title: detail(entry) }, ratingText(entry.rating)),
     h("td", { class: "num" }, num(entry.games)),
     h("td", { class: "num" }, share(entry.win_share)));
 }
@@ -56,20 +54,20 @@ export async function showLeaderboard(config) {
   const me = loadPlayer();
   const body = h("tbody", { id: "board-rows" });
   const more = h("button", { type: "button", id: "board-more", class: "quiet", hidden: true }, t("board.more"));
-  const least = config.leaderboard_min_games;
   const note = h("p", { id: "board-note" });
   const mine = h("p", { id: "board-progress" });
-  const rule = h("p", { id: "board-rule", hidden: true }, t("board.min_games", { n: least }));
+  const rule = h("p", { id: "board-rule", hidden: true });
   const table = h("table", { class: "leaderboard", id: "leaderboard" },
     h("caption", { class: "sr" }, t("board.caption", { title: config.title })),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col", class: "num" }, t("board.rank")),
       h("th", { scope: "col" }, t("board.player")),
-      h("th", { scope: "col", class: "num" }, t("board.rating"), h("span", { class: "spread" }, t("board.spread"))),
+      h("th", { scope: "col", class: "num" }, t("board.rating")),
       h("th", { scope: "col", class: "num" }, t("board.games")),
       h("th", { scope: "col", class: "num" }, t("board.won")))),
     body);
   let cursor = null;
+  let least = null;
   const load = async () => {
     more.disabled = true;
     const query = new URLSearchParams({ limit: String(PAGE) });
@@ -78,7 +76,9 @@ export async function showLeaderboard(config) {
       const page = await call("GET", `/leaderboards/${encodeURIComponent(config.game)}?${query}`);
       body.append(...page.entries.map((entry) => row(entry, me)));
       cursor = page.next_cursor;
+      least = page.min_games;
       more.hidden = !cursor;
+      rule.textContent = t("board.min_games", { n: least });
       note.textContent = body.children.length ? "" : t("board.nobody", { n: least });
       rule.hidden = !body.children.length; // an empty board's note says the rule and why
     } catch (error) {
@@ -94,7 +94,9 @@ export async function showLeaderboard(config) {
       h("h2", { id: "board-title" }, t("board.title")),
       explained(),
       rule, mine, table, note, more));
-  await Promise.all([load(), progress(config, me, mine)]);
+  const profile = me ? call("GET", `/players/${encodeURIComponent(me.id)}`).catch(() => null) : null;
+  await load();
+  progress(config.game, least, await profile, mine);
   document.body.dataset.view = "leaderboard";
 }
 
@@ -114,6 +116,7 @@ export async function showProfile(config, playerId) {
   document.title = t("page.title.profile", { title: config.title, name: profile.name });
   const me = loadPlayer();
   const games = Object.entries(profile.ratings);
+  const toRank = games.filter(([, r]) => r.games_to_rank > 0);
   fill(main,
     h("h1", { id: "profile-name", class: "who" }, profile.name, me && me.id === profile.id ? t("common.you") : ""),
     h("section", { class: "card-panel board-panel", id: "profile", "aria-labelledby": "profile-title", dataset: { player: profile.id } },
@@ -122,15 +125,17 @@ export async function showProfile(config, playerId) {
         ? h("table", { class: "leaderboard", id: "profile-ratings" },
           h("thead", {}, h("tr", {},
             h("th", { scope: "col" }, t("profile.game")),
-            h("th", { scope: "col", class: "num" }, t("board.rating"), h("span", { class: "spread" }, t("board.spread"))),
+            h("th", { scope: "col", class: "num" }, t("board.rating")),
             h("th", { scope: "col", class: "num" }, t("board.games")),
             h("th", { scope: "col", class: "num" }, t("board.won")))),
           h("tbody", {}, games.map(([game, r]) => h("tr", { dataset: { game } },
             h("td", {}, t(`games.${game}`)),
-            h("td", { class: "num rating" }, ratingText(r.ordinal), h("span", { class: "spread" }, spread(r))),
+            h("td", { class: "num rating", title: detail(r) }, ratingText(r.rating)),
             h("td", { class: "num" }, num(r.games)),
             h("td", { class: "num" }, share(r.win_share))))))
         : h("p", {}, t("profile.none")),
+      toRank.length ? h("ul", { class: "hint", id: "profile-to-rank" }, toRank.map(([game, r]) => h("li", { dataset: { game } },
+        t("profile.to_rank", { game: t(`games.${game}`), left: r.games_to_rank })))) : null,
       explained(),
       h("p", {}, h("a", { href: leaderboardLink() }, t("board.heading", { title: config.title })))));
   document.body.dataset.view = "profile";
