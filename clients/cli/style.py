@@ -78,8 +78,11 @@ def rating_value(value: Any) -> str:
 
 def rating_change(entry: Json) -> str:
     """One seat's line of a rated result's ``ratings``: ``1000 → 1138 (+138)``; a bot's
-    fixed rating: ``1720 (bot, fixed)``."""
-    before = int((entry.get("before") or {}).get("rating", 0))
+    fixed rating: ``1720 (bot, fixed)``; nothing for a result stored before answers
+    carried ``rating``."""
+    if "rating" not in (entry.get("before") or {}):
+        return ""
+    before = int(entry["before"]["rating"])
     after = int((entry.get("after") or {}).get("rating", before))
     if entry.get("bot"):
         return _("{rating} (bot, fixed)", rating=rating_value(after))

@@ -173,6 +173,10 @@ def test_the_result_says_each_rating_change() -> None:
     assert rating_change(_rating(0, 1000, 1138)) == "1000 → 1138 (+138)"
     assert rating_change(_rating(1, 1000, 927)) == "1000 → 927 (-73)"
     assert rating_change(_rating(2, 1720, 1720, bot="greedy")) == "1720 (bot, fixed)"
+    stored_before_ratings_were_shown = _rating(1, 0, 0)
+    for side in ("before", "after"):
+        del stored_before_ratings_were_shown[side]["rating"]
+    assert rating_change(stored_before_ratings_were_shown) == ""
     result = {
         "winners": [0],
         "standings": [{"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}],

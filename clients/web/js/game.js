@@ -531,7 +531,7 @@ class GamePage {
 
   /** "+193" (up or down), with "1000 → 1193" under it and mu ± sigma on hover; a bot's rating is fixed. */
   ratingCell(entry) {
-    if (!entry) return h("td", {});
+    if (!entry || entry.before.rating === undefined) return h("td", {}); // a result stored before ratings were shown
     const [before, after] = [entry.before.rating, entry.after.rating];
     const detail = `${ratingText(before)} → ${ratingText(after)}`;
     const title = t("game.result.rating_title", {
