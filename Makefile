@@ -3,14 +3,21 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# `make run` serves with the runtime dependencies alone; the other targets add the dev
+# and rl extras (tests, linters, benchmarks).
+SERVE  := $(VENV)/.installed-runtime
 
 .PHONY: run test demo bench fuzz lint format clean redis openapi openapi-ts
 
 $(STAMP): pyproject.toml scripts/bootstrap.sh
-	@PYTHON=$(PYTHON) bash scripts/bootstrap.sh $(VENV)
+	@PYTHON=$(PYTHON) bash scripts/bootstrap.sh $(VENV) dev,rl
 	@touch $(STAMP)
 
-run: $(STAMP)
+$(SERVE): pyproject.toml scripts/bootstrap.sh
+	@PYTHON=$(PYTHON) bash scripts/bootstrap.sh $(VENV)
+	@touch $(SERVE)
+
+run: $(SERVE)
 	@bash scripts/run.sh
 
 test: lint

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Creates the virtual environment and installs the project with its dev and rl extras
-# (rl: PettingZoo for shared/rl, which tests/rl tests). The editable install also
-# records the games' entry points (shared/registry.py): run it again when they change.
+# Creates the virtual environment and installs the project: `bootstrap.sh VENV` the
+# runtime dependencies alone (`make run`), `bootstrap.sh VENV dev,rl` with the dev and
+# rl extras too (tests and linters; rl: PettingZoo for the environments tests/rl tests).
+# The editable install also records the games' entry points (shared/registry.py): run
+# it again when they change.
 set -euo pipefail
 venv=${1:-.venv}
+extras=${2:-}
 py=${PYTHON:-python3}
 command -v "$py" >/dev/null || { echo "error: $py not found; install Python 3.11+" >&2; exit 1; }
 "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
@@ -22,4 +25,8 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 "$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q -e '.[dev,rl]'
+if [ -n "$extras" ]; then
+  "$venv/bin/python" -m pip install -q -e ".[$extras]"
+else
+  "$venv/bin/python" -m pip install -q -e .
+fi

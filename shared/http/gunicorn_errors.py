@@ -39,7 +39,7 @@ def problem_page(status: int, reason: str) -> bytes:
     body = problem_body(status, code, DETAILS.get(status, reason))
     if status not in HTTP:
         body["title"] = reason
-    payload = json.dumps(body).encode()
+    payload = json.dumps(body, ensure_ascii=False).encode()
     head = (
         f"HTTP/1.1 {status} {reason}\r\n"
         "Connection: close\r\n"

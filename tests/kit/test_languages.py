@@ -69,6 +69,9 @@ def test_a_404_in_each_language(toy_client: FlaskClient, header: str, language: 
     assert body["type"] == "urn:boardgames:problem:game-not-found"
     assert r.headers["Content-Language"] == language
     assert "Accept-Language" in r.headers["Vary"]
+    # (issue 39) raw UTF-8 as the views are, not \u escapes
+    assert GAME_NOT_FOUND[language][0].encode() in r.data
+    assert b"\\u" not in r.data
 
 
 def _same_but_words(bodies: dict[str, dict[str, Any]]) -> None:
@@ -171,6 +174,7 @@ def test_answers_outside_flask_speak_too(toy_client: FlaskClient) -> None:
     )
     body = assert_problem(r, 501, "not-implemented")
     assert r.headers["Content-Language"] == "ja"
+    assert body["title"].encode() in r.data  # raw UTF-8 here too
     assert body["title"] == "実装されていません"
 
 
