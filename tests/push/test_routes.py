@@ -4,6 +4,8 @@ their validation, the export and erasure."""
 from __future__ import annotations
 
 from shared.push.keys import generate
+from tests.conftest import CLUSTER
+from tests.kit.helpers import sent_to_redis
 from tests.push.conftest import PUBLIC, PUSH, auth, player, subscribe
 from tests.push.pushservice import PushService
 
@@ -130,3 +132,34 @@ def test_in_the_export_and_gone_with_the_player(make_app, redis_client) -> None:
     assert client.delete("/players/me", headers=auth(key)).status_code == 204
     fields = redis_client.hgetall(f"players:{{{player_id}}}")
     assert not [f for f in fields if str(f).startswith("push")]
+
+
+def test_a_move_of_subscribed_players_under_a_clock_still_costs_two_round_trips(
+    make_app,
+) -> None:
+    """Push adds nothing to a move: its notifications are the outbox entries the write
+    script appends anyway, and clock_low is only the due time the write sets anyway."""
+    client = make_app("toy", **PUSH, CLOCK_MIN_TURN_SECONDS=1).test_client()
+    keys = [player(client, name)[1] for name in ("Ann", "Bob")]
+    service = PushService(PUBLIC)
+    for n, key in enumerate(keys):
+        subscribe(client, key, service.subscribe(f"p{n}"))
+    r = client.post(
+        "/games", json={"players": 2, "rounds": 1, "seed": 4, "clock": {"turn_seconds": 60}}
+    )
+    game_id, host = r.get_json()["id"], r.get_json()["host_token"]
+    tokens = [
+        client.post(f"/games/{game_id}/players", json={}, headers=auth(k)).get_json()["token"]
+        for k in keys
+    ]
+    (seat,) = client.post(f"/games/{game_id}/start", headers=auth(host)).get_json()["to_act"]
+    move = client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat])).get_json()
+    with sent_to_redis() as sent:
+        r = client.post(
+            f"/games/{game_id}/moves", json=move["moves"][0], headers=auth(tokens[seat])
+        )
+    assert r.status_code == 200, r.get_json()
+    if not CLUSTER:
+        assert len(sent) == 2
+    else:
+        assert [c.split(b"\r\n")[2] for c in sent[:2]] == [b"MGET", b"EVALSHA"]
