@@ -12,8 +12,9 @@ subscription's keys (RFC 8291, aes128gcm, by pywebpush), with a VAPID JWT (RFC 8
 POSTed (RFC 8030) through the webhooks' SSRF guard (shared/webhooks/sending.py).
 
 The push service answering 404 or 410 ends the subscription: it is removed and nothing
-more goes to it. Quiet hours skip a push; more than ``PUSH_RATE_LIMIT`` pushes to one
-player in a ``PUSH_RATE_WINDOW_SECONDS`` window wait (backing off) for the next one.
+more goes to it. Quiet hours skip a push; more than ``PUSH_RATE_LIMIT`` pushes sent to
+one player (all its devices) in a ``PUSH_RATE_WINDOW_SECONDS`` window wait (backing
+off) for the next window; failed attempts do not count.
 """
 
 from __future__ import annotations
@@ -87,7 +88,9 @@ class Pusher:
         if note["type"] != "game_over" and deadline is not None and deadline <= now_ms:
             return None, "its turn is over", "skipped"
         store = PushRegistry(client)
-        if store.count(reg["player"], now_ms // 1000 // self.window, self.window) > self.rate:
+        window = now_ms // 1000 // self.window
+        if store.count(reg["player"], window, self.window) > self.rate:
+            store.count(reg["player"], window, self.window, -1)
             return None, "rate limited", None
         sub = reg["push"]
         body = dumps(messages.payload(note, reg["prefs"]["language"])).encode()
@@ -105,6 +108,8 @@ class Pusher:
             "Content-Encoding": "aes128gcm",
         }
         status, error = post(sub["endpoint"], encrypted, head, self.timeout, self.allow_private)
+        if status is None or not 200 <= status < 300:
+            store.count(reg["player"], window, self.window, -1)  # only pushes sent count
         if status in GONE:
             store.drop(reg["player"], sub["id"])
             return status, "the push service ended the subscription", "failed"

@@ -49,10 +49,11 @@ class PushRegistry:
         """Delete one subscription; whether it was there."""
         return bool(self.client.hdel(registry_key(player_id), SUBSCRIPTION + sub_id))
 
-    def count(self, player_id: str, window: int, ttl: int) -> int:
-        """Count one push in the player's window ``window``; the count so far."""
+    def count(self, player_id: str, window: int, ttl: int, step: int = 1) -> int:
+        """Count ``step`` pushes in the player's window ``window`` (-1: give back one
+        that did not go out); the count so far."""
         key = push_rate_key(player_id, window)
         pipe = self.client.pipeline(transaction=False)
-        pipe.incr(key)
+        pipe.incrby(key, step)
         pipe.expire(key, ttl)
         return int(pipe.execute()[0])

@@ -13,10 +13,20 @@ from flask.testing import FlaskClient
 
 from shared.push.keys import generate
 from shared.webhooks.delivery import Deliverer
+from tests.conftest import serve
 from tests.push.pushservice import PushService
+from tests.worker.conftest import workers  # noqa: F401  (the fixture)
 
 PRIVATE, PUBLIC = generate()
 PUSH = {"PUSH_VAPID_PRIVATE_KEY": PRIVATE, "WEBHOOK_ALLOW_PRIVATE": True}
+PUSH_ENV = {"PUSH_VAPID_PRIVATE_KEY": PRIVATE, "WEBHOOK_ALLOW_PRIVATE": "1"}
+WORKER_ENV = {
+    **PUSH_ENV,
+    "WEBHOOK_BACKOFF_BASE_SECONDS": "0.2",
+    "WEBHOOK_BACKOFF_MAX_SECONDS": "0.5",
+    "WEBHOOK_CLAIM_IDLE_SECONDS": "0.5",
+    "WEBHOOK_TIMEOUT_SECONDS": "1",
+}
 
 
 def auth(key: str) -> dict[str, str]:
@@ -59,6 +69,12 @@ def deliver(app: Flask, **settings: Any) -> None:
     d = deliverer(app, **settings)
     d.settle(10)
     d.close()
+
+
+@pytest.fixture(scope="session")
+def pushed_manhattan(redis_url: str) -> Iterator[str]:
+    """Manhattan under gunicorn with push on (the worker tests' processes)."""
+    yield from serve("manhattan", redis_url, env_extra=PUSH_ENV)
 
 
 @pytest.fixture

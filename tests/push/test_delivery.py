@@ -113,10 +113,30 @@ def test_a_slow_push_service_does_not_delay_another(pushed) -> None:
     ticking = threading.Thread(target=d.settle, args=(10,))
     started = time.monotonic()
     ticking.start()
-    wait_for(lambda: service.shown(f"p{2 + fast[0]}"), 10, "the fast push")
+    wait_for(lambda: bool(service.shown(f"p{2 + fast[0]}")), 10, "the fast push")
     fast_at = time.monotonic() - started
     ticking.join()
     d.close()
     assert service.shown(f"p{to_act[0]}"), "the slow one arrives too"
     assert fast_at < 2.0, fast_at
     assert first != second
+
+
+def test_a_player_gets_at_most_its_rate_of_pushes(pushed, redis_client) -> None:
+    app, client, service = pushed
+    keys = [player(client, name)[1] for name in ("Ann", "Bob")]
+    for n, key in enumerate(keys):
+        subscribe(client, key, service.subscribe(f"p{n}"))
+    games = [game(client, *keys) for _ in range(3)]
+    deliver(app, PUSH_RATE_LIMIT=1, WEBHOOK_BACKOFF_BASE_SECONDS=60.0)
+    for seat in (0, 1):
+        wanted = sum(1 for _, (s,) in games if s == seat)
+        assert len(service.shown(f"p{seat}")) == min(1, wanted)
+    held = [
+        v
+        for game_id, _ in games
+        for v in redis_client.hgetall(f"toy:{{{game_id}}}:whstate").values()
+        if "rate limited" in v
+    ]
+    assert len(held) == 3 - sum(min(1, len(service.shown(f"p{s}"))) for s in (0, 1))
+    assert all('"pending"' in v for v in held)
