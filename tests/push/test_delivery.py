@@ -140,3 +140,26 @@ def test_a_player_gets_at_most_its_rate_of_pushes(pushed, redis_client) -> None:
     ]
     assert len(held) == 3 - sum(min(1, len(service.shown(f"p{s}"))) for s in (0, 1))
     assert all('"pending"' in v for v in held)
+
+
+def test_the_end_of_a_game_reaches_every_player_with_normal_urgency(pushed) -> None:
+    app, client, service = pushed
+    keys = [player(client, name)[1] for name in ("Ann", "Bob")]
+    for n, key in enumerate(keys):
+        subscribe(client, key, service.subscribe(f"p{n}"))
+        body = {"events": ["game_over"], "language": ("ja", "de")[n]}
+        assert client.patch("/players/me/push", json=body, headers=auth(key)).status_code == 200
+    game_id, _ = game(client, *keys)
+    for _ in range(200):
+        view = client.get(f"/games/{game_id}").get_json()
+        if view["status"] != "running":
+            break
+        for seat in view["to_act"]:
+            _move(client, game_id, keys[seat])
+    assert view["status"] == "finished"
+    deliver(app)
+    for n, title in enumerate(("ゲーム終了", "Spiel vorbei")):
+        shown = service.shown(f"p{n}")
+        assert [p["type"] for p in shown] == ["game_over"], shown
+        assert shown[0]["title"] == title and shown[0]["status"] == "finished"
+        assert service.pushes(f"p{n}")[0]["headers"]["urgency"] == "normal"
