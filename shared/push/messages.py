@@ -2,7 +2,8 @@
 
 The payload is JSON with public facts only: the ``type``, the game's id and service,
 its status and the seats to act, the player's seat and its deadline, the URL of the
-seat in the browser client (``/play?game=<id>``), and a ``title`` and ``body`` in the
+seat in the browser client (``/play?game=<id>``, the next game's for a ``rematch``,
+whose id is ``next_game``), and a ``title`` and ``body`` in the
 player's language (the API's catalogs, shared/i18n). Never a view, a hand, a seed, a
 token or another player's name.
 
@@ -30,11 +31,13 @@ TITLES = {
     "your_turn": "Your turn",
     "game_over": "Game over",
     "clock_low": "Your clock is running low",
+    "rematch": "Rematch",
 }
 BODIES = {
     "your_turn": "It is your turn in {game}.",
     "game_over": "Your game of {game} is over.",
     "clock_low": "Move in {game} before your time runs out.",
+    "rematch": "A new game of {game} with the same players is waiting for you.",
 }
 URGENT = ("your_turn", CLOCK_LOW)
 
@@ -63,7 +66,8 @@ def payload(note: dict[str, Any], language: str) -> dict[str, Any]:
         "to_act": data["to_act"],
         "seat": data.get("seat"),
         "deadline": deadline,
-        "url": f"/play?game={data['game_id']}",
+        "url": f"/play?game={data.get('next_game') or data['game_id']}",
+        "next_game": data.get("next_game"),
         "tag": f"game-{data['game_id']}",
         "title": push_text(TITLES[kind], language),
         "body": push_text(BODIES[kind], language, game=data["game"]),

@@ -24,7 +24,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shared.games.errors import Conflict, Invalid, NotFound
-from shared.games.notify import PLAYER_TYPES
+from shared.games.notify import PLAYER_TYPES, REMATCH
 from shared.i18n import LANGUAGES
 from shared.push import keys
 from shared.store import dumps
@@ -33,8 +33,9 @@ from shared.store.push import SETTINGS, SUBSCRIPTION
 from shared.webhooks import ssrf
 
 CLOCK_LOW = "clock_low"
-EVENTS = (*PLAYER_TYPES, CLOCK_LOW)
-"""What a push subscription may hear: a player's webhook types and ``clock_low``."""
+EVENTS = (*PLAYER_TYPES, CLOCK_LOW, REMATCH)
+"""What a push subscription may hear: a player's webhook types, ``clock_low`` and
+``rematch`` (the ended game's next one is made: its seat is held for the player)."""
 DEFAULTS: dict[str, Any] = {
     "events": list(EVENTS),
     "quiet_hours": None,

@@ -13,7 +13,7 @@ from tests.worker.helpers import wait_for
 
 PUBLIC_FIELDS = {
     "type", "game_id", "game", "status", "to_act", "seat", "deadline", "url", "tag",
-    "title", "body", "lang", "timestamp",
+    "title", "body", "lang", "timestamp", "next_game",
 }  # fmt: skip
 HIDDEN = ("hand", "seed", "salt", "token", "state", "card", "key", "Ann", "Bob")
 
@@ -163,3 +163,30 @@ def test_the_end_of_a_game_reaches_every_player_with_normal_urgency(pushed) -> N
         assert [p["type"] for p in shown] == ["game_over"], shown
         assert shown[0]["title"] == title and shown[0]["status"] == "finished"
         assert service.pushes(f"p{n}")[0]["headers"]["urgency"] == "normal"
+
+
+def test_a_rematch_calls_the_other_player_to_the_next_game(pushed) -> None:
+    app, client, service = pushed
+    keys = [player(client, name)[1] for name in ("Ann", "Bob")]
+    for n, key in enumerate(keys):
+        subscribe(client, key, service.subscribe(f"p{n}"))
+        body = {"events": ["rematch"], "language": "de"}
+        assert client.patch("/players/me/push", json=body, headers=auth(key)).status_code == 200
+    game_id, _ = game(client, *keys)
+    for _ in range(200):
+        view = client.get(f"/games/{game_id}").get_json()
+        if view["status"] != "running":
+            break
+        for seat in view["to_act"]:
+            _move(client, game_id, keys[seat])
+    deliver(app)
+    assert not service.received, "only rematch is wanted"
+    r = client.post(f"/games/{game_id}/rematch", headers=auth(keys[0]))
+    assert r.status_code == 201, r.get_json()
+    next_id = r.get_json()["game_id"]
+    deliver(app)
+    for n in range(2):
+        shown = service.shown(f"p{n}")
+        assert [p["type"] for p in shown] == ["rematch"], shown
+        assert shown[0]["next_game"] == next_id != game_id
+        assert shown[0]["url"] == f"/play?game={next_id}" and shown[0]["title"] == "Revanche"
