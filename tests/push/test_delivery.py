@@ -8,7 +8,9 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
-from tests.push.conftest import auth, deliver, deliverer, game, player, subscribe
+from shared.push.keys import generate
+from tests.push.conftest import PUSH, auth, deliver, deliverer, game, player, subscribe
+from tests.push.pushservice import PushService
 from tests.worker.helpers import wait_for
 
 PUBLIC_FIELDS = {
@@ -190,3 +192,23 @@ def test_a_rematch_calls_the_other_player_to_the_next_game(pushed) -> None:
         assert [p["type"] for p in shown] == ["rematch"], shown
         assert shown[0]["next_game"] == next_id != game_id
         assert shown[0]["url"] == f"/play?game={next_id}" and shown[0]["title"] == "Revanche"
+
+
+def test_the_stand_in_refuses_a_push_signed_with_another_key(make_app, redis_client) -> None:
+    """The stand-in push service is no rubber stamp: a push signed with a key other than
+    the one the device subscribed with is refused, and waits to be retried."""
+    app = make_app("toy", **PUSH)
+    client = app.test_client()
+    service = PushService(generate()[1])
+    service.start()
+    try:
+        keys = [player(client, name)[1] for name in ("Ann", "Bob")]
+        for n, key in enumerate(keys):
+            subscribe(client, key, service.subscribe(f"p{n}"))
+        game_id, _ = game(client, *keys)
+        deliver(app, WEBHOOK_BACKOFF_BASE_SECONDS=60.0)
+        assert service.refused == ["another key"] and not service.received
+        state = redis_client.hgetall(f"toy:{{{game_id}}}:whstate")
+        assert any('"pending"' in v and "HTTP 400" in v for v in state.values())
+    finally:
+        service.stop()
