@@ -31,6 +31,9 @@ FROM_EVENTS = {
 
 PLAYER_TYPES = ("your_turn", "game_over")
 """What a player's webhook hears, in every game it sits in."""
+REMATCH = "rematch"
+"""A bound seat's notice that the ended game has a next one (``next_game``), addressed
+to its player like the others; Web Push hears it (shared/push), the webhook does not."""
 PLAYER = "player:"
 """The ``reg`` of a player's notifications: ``player:<player id>``."""
 
@@ -122,14 +125,16 @@ def notifications(
             data = payload(base, extra, to)
             out.append({"reg": reg["id"], "type": kind, "timestamp": stamp, "data": data})
     over = any(kind == "game.over" for kind, _ in happened)
-    return out + _for_players(new, base, turn, over, stamp)
+    again = any(event["type"] == "rematch_created" for event in events)
+    return out + _for_players(new, base, turn, over, stamp, again)
 
 
 def _for_players(
-    new: GameDoc, base: dict[str, Any], turn: set[int], over: bool, stamp: str
+    new: GameDoc, base: dict[str, Any], turn: set[int], over: bool, stamp: str, again: bool
 ) -> list[dict[str, Any]]:
-    """Each bound seat's ``your_turn`` (its turn starts, a human plays it) or
-    ``game_over`` (with the result), addressed to its player."""
+    """Each bound seat's ``your_turn`` (its turn starts, a human plays it),
+    ``game_over`` (with the result) or ``rematch`` (with ``next_game``), addressed to
+    its player."""
     out = []
     for p in new["players"]:
         if not p.get("player"):
@@ -141,6 +146,9 @@ def _for_players(
         elif over:
             kind = "game_over"
             data["result"] = new.get("result")
+        elif again and not p.get("bot"):
+            kind = REMATCH
+            data["next_game"] = new.get("next_game")
         else:
             continue
         out.append({"reg": PLAYER + p["player"], "type": kind, "timestamp": stamp, "data": data})

@@ -205,7 +205,9 @@ def problem(
         body["request_id"] = request_id()
         g.problem_code = code  # for the request log line and the metrics
     headers = language_headers(headers or {}, language)
-    return Response(json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_MIME, headers=headers)
+    return Response(
+        json.dumps(body, ensure_ascii=False), status=status, mimetype=PROBLEM_MIME, headers=headers
+    )
 
 
 def _from_http_exception(error: HTTPException) -> Response:

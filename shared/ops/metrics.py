@@ -83,7 +83,7 @@ WORKER_LAG = Gauge(
 )
 WEBHOOK_DELIVERIES = Counter(
     "boardgames_webhook_deliveries_total",
-    "Webhook deliveries, by result (delivered, retried, failed, dropped).",
+    "Webhook and push deliveries, by result (delivered, retried, failed, dropped, skipped).",
     ["result"],
 )
 WEBHOOK_LATENCY = Histogram(

@@ -1,6 +1,7 @@
 """One signed POST to a receiver: connected to the address the SSRF check approved (an
 HTTPS connection still checks the certificate against the URL's host name), the answer
-read up to :data:`READ_CAP` bytes. Used by :mod:`shared.webhooks.delivery`.
+read up to :data:`READ_CAP` bytes. Used by :mod:`shared.webhooks.delivery` and
+:mod:`shared.push.sending` (its encrypted bytes).
 
 May import ``shared.webhooks.ssrf`` and ``shared.games.errors``.
 """
@@ -11,6 +12,7 @@ import http.client
 import socket
 import ssl
 import time
+from typing import Any, Protocol
 
 from shared.games.errors import Invalid
 from shared.webhooks import ssrf
@@ -33,7 +35,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
 
 
 def post(
-    url: str, body: str, headers: dict[str, str], timeout: float, allow_private: bool
+    url: str, body: str | bytes, headers: dict[str, str], timeout: float, allow_private: bool
 ) -> tuple[int | None, str | None]:
     """One attempt: ``(status, None)`` when the receiver answered, ``(None, error)``
     else. The host is resolved and checked now (DNS rebinding) and the connection goes
@@ -68,7 +70,7 @@ def post(
                 **headers,
             }.items():
                 conn.putheader(name, value)
-            data = body.encode()
+            data = body.encode() if isinstance(body, str) else body
             conn.putheader("Content-Length", str(len(data)))
             conn.endheaders(data)
             response = conn.getresponse()
@@ -79,3 +81,21 @@ def post(
         finally:
             conn.close()
     return None, failure[:200]
+
+
+class PushChannel(Protocol):
+    """Web Push beside the webhooks (shared/push/sending.py ``Pusher``, which the worker
+    hands in: push sits above this package)."""
+
+    def current(
+        self, client: Any, notes: list[tuple[str, dict[str, Any]]]
+    ) -> dict[str, list[dict[str, Any]]]:
+        """The push subscriptions the notes' players have now, by the notes' ``reg``."""
+        ...
+
+    def send(
+        self, client: Any, note: dict[str, Any], reg: dict[str, Any]
+    ) -> tuple[int | None, str | None, str | None]:
+        """One push: the push service's status, an error, and a verdict on the
+        subscription."""
+        ...

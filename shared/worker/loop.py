@@ -33,6 +33,8 @@ from typing import Any
 from shared.games import Games, seats
 from shared.ops import metrics
 from shared.ops.config import load_settings
+from shared.push import clock
+from shared.push.sending import Pusher
 from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
 from shared.usecases import privacy
@@ -91,7 +93,7 @@ class Worker:
         self.lags: deque[int] = deque(maxlen=LAGS_KEPT)
         self.late_ms = 0
         self.moves = 0
-        self.deliverer = Deliverer([g.store for g in games], settings)
+        self.deliverer = Deliverer([g.store for g in games], settings, Pusher(settings))
         self.thinker = Thinker(int(settings["WORKER_BOT_PROCESSES"]))
         self.thinking: dict[tuple[int, str], InHand] = {}  # (service, game id): held
         self.hold_max = HELD_PER_PROCESS * max(1, int(settings["WORKER_BOT_PROCESSES"]))
@@ -244,8 +246,10 @@ class Worker:
                     return True  # another copy took it
             return None
         except NothingDue as nothing:
-            doc = nothing.doc
-            due = None if doc is None else seats.due_ms(doc, seats.now_ms())
+            doc, now = nothing.doc, seats.now_ms()
+            if doc is not None:
+                clock.remind(games, doc, now)  # a clock_low due now (shared/push/clock.py)
+            due = None if doc is None else seats.due_ms(doc, now)
             games.store.reschedule(claim, due, None if doc is None else client_of(doc))
             return True
         except Exception:  # a conflict storm or a bad bot: retried after the lease
