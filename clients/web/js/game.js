@@ -3,6 +3,7 @@
 import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { h, rerender } from "./dom.js";
 import { clockTime, joined, num, t } from "./i18n.js";
+import { offerAfterMove } from "./notifications.js";
 import { follow } from "./live.js";
 import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
 
@@ -252,6 +253,7 @@ class GamePage {
         this.view = answer.game;
         this.legal = legal;
       }
+      offerAfterMove(answer.game);
     } catch (error) {
       this.say(error.message);
       try { await this.load(); } catch { /* shown above */ }
