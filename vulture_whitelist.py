@@ -17,6 +17,7 @@ _.max_timeouts, _.timeouts, _.seed_commitment, _.seed_chosen, _.created_at, _.ne
 _.include, _.webhook_id, _.webhook_secret, _.last_error, _.next_attempt_at, _.delivered_at
 _.invite_code, _.join_link, _.external_id, _.win_share  # (the create, player and rating answers)
 _.ratings_pending  # a GameDoc key, read with .get()
+_.device, _.expirationTime, _.quiet_hours, _.time_zone  # shared/http/schemas/push.py
 # the per-game payload schemas of the OpenAPI document (services/*/schemas.py)
 (
     _.beach_max,

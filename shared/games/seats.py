@@ -136,10 +136,12 @@ def refresh(old: GameDoc, new: GameDoc, movers: set[int], now: int) -> None:
     new["players"] = players
 
 
-def due_ms(doc: GameDoc, now: int) -> int | None:
+def due_ms(doc: GameDoc, now: int, low: float = 0.0) -> int | None:
     """When the worker must next look at the game: ``now`` for a seat to act that a bot
-    plays, else the earliest deadline of the seats to act; ``None``: nothing to do. An
-    open quick-match table with ``bots_after`` is due then (bots fill it and start it)."""
+    plays, else the earliest deadline of the seats to act, or with ``low`` (a share of
+    the turn's time) the earliest later moment a player's seat has that share left
+    (:func:`low_ms`: its ``clock_low``); ``None``: nothing to do. An open quick-match
+    table with ``bots_after`` is due then (bots fill it and start it)."""
     if doc["status"] == "open" and (after := doc.get("bots_after")) is not None:
         return parse_ms(doc["created_at"]) + after * 1000
     if doc["status"] != "running":
@@ -154,8 +156,27 @@ def due_ms(doc: GameDoc, now: int) -> int | None:
         deadline = player.get("deadline")
         if deadline is not None:
             at = parse_ms(deadline)
+            low_at = low_ms(doc, player, low)
+            at = low_at if low_at is not None and low_at > now else at
             earliest = at if earliest is None else min(earliest, at)
     return earliest
+
+
+def low_share(settings: dict[str, Any]) -> float:
+    """The share of a turn's time left at which a player's seat gets a ``clock_low``
+    push (shared/push/clock.py): ``PUSH_CLOCK_LOW_SHARE``, 0 while push is off."""
+    if not settings.get("PUSH_VAPID_PRIVATE_KEY"):
+        return 0.0
+    return float(settings.get("PUSH_CLOCK_LOW_SHARE", 0.0))
+
+
+def low_ms(doc: GameDoc, player: PlayerEntry, low: float) -> int | None:
+    """When a seat bound to a player, to act under a clock, has ``low`` of its turn's
+    time left (``None``: no such moment: no share, a bot, no player or deadline)."""
+    clock, deadline = doc.get("clock"), player.get("deadline")
+    if not (low > 0 and clock and deadline and player.get("player")) or player.get("bot"):
+        return None
+    return parse_ms(deadline) - int(low * clock["turn_seconds"] * 1000)
 
 
 def require_active(doc: GameDoc, seat: int) -> None:

@@ -146,7 +146,8 @@ class WriteLoop:
         if not store.cluster or not seats.is_scheduled(doc) and not doc.get("ratings_pending"):
             return
         now = seats.now_ms()
-        due = now if doc.get("ratings_pending") else seats.due_ms(doc, now)
+        low = seats.low_share(self.ctx.settings)
+        due = now if doc.get("ratings_pending") else seats.due_ms(doc, now, low)
         if due is None:
             return
         acked = store.lower_due(client_of(doc), doc["id"], due)
@@ -211,4 +212,4 @@ def _clock(old: GameDoc, outcome: Outcome, settings: dict[str, Any]) -> int | No
         return None
     if not (seats.is_scheduled(new) or seats.is_scheduled(old)):
         return False
-    return seats.due_ms(new, now)
+    return seats.due_ms(new, now, seats.low_share(settings))

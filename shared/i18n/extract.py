@@ -46,6 +46,7 @@ CALLS = {
     "_unavailable": 1,
     "_over_quota": 0,
     "refused": 0,
+    "push_text": 0,
     "TooManyWaits": 0,
     "ServerBusy": 0,
 }

@@ -90,6 +90,17 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WEBHOOK_TURN_SECONDS": (float, 10.0),
     # a game's outbox holding this many notifications refuses more webhook.test ones
     "WEBHOOK_OUTBOX_MAX": (int, 500),
+    # Web Push (shared/push): the VAPID private key (``python -m shared.push.keys``; empty:
+    # push is off), the contact in its JWT's ``sub``, the subscriptions a player may
+    # register, pushes a player gets per ``PUSH_RATE_WINDOW_SECONDS``, the share of a
+    # turn's time left at which ``clock_low`` rings, and the longest TTL of a push
+    "PUSH_VAPID_PRIVATE_KEY": (str, ""),
+    "PUSH_VAPID_SUBJECT": (str, "mailto:operator@example.invalid"),
+    "PUSH_MAX_SUBSCRIPTIONS": (int, 10),
+    "PUSH_RATE_LIMIT": (int, 30),
+    "PUSH_RATE_WINDOW_SECONDS": (int, 600),
+    "PUSH_CLOCK_LOW_SHARE": (float, 0.2),
+    "PUSH_TTL_SECONDS": (int, 86400),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -52,6 +52,7 @@ class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, M
         self._schedule = client.register_script(schedule.SCRIPT)
         self._unlock = client.register_script(outbox.UNLOCK)
         self._append = client.register_script(outbox.APPEND)
+        self._once = client.register_script(outbox.ONCE)
         self._match = client.register_script(matchmaking.SCRIPT)
         self.tracking = Tracking(self)
         self.registry = Registry(client)  # the players, common to every service

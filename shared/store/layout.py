@@ -114,3 +114,9 @@ def client_of(doc: Mapping[str, Any]) -> str:
     created without one (in-process, or by older code)."""
     owner = doc.get("owner")
     return owner if isinstance(owner, str) else ""
+
+
+def push_rate_key(player_id: str, window: int) -> str:
+    """The pushes sent to a player in rate window ``window`` (shared/push/sending.py),
+    beside the player's registry hash (its hash tag, so one slot)."""
+    return f"players:{{{player_id}}}:pushrate:{window}"

@@ -31,6 +31,17 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return ids
 """
 
+ONCE = """
+if redis.call('HGET', KEYS[2], ARGV[1]) == ARGV[2] then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+redis.call('XADD', KEYS[1], '*', 'n', ARGV[4])
+for _, key in ipairs(KEYS) do
+  redis.call('EXPIRE', key, ARGV[3], 'NX')
+  redis.call('EXPIRE', key, ARGV[3], 'GT')
+end
+return 1
+"""
+
 
 class Outbox(Layout):
     """The webhooks' part of :class:`shared.store.gamestore.GameStore`."""
@@ -39,6 +50,7 @@ class Outbox(Layout):
     cluster: bool
     _unlock: Any  # UNLOCK, registered
     _append: Any  # APPEND, registered
+    _once: Any  # ONCE, registered
 
     def signal_ready(self, game_id: str) -> None:
         """Tell the worker the game has notifications (outside the game's write)."""
@@ -55,6 +67,18 @@ class Outbox(Layout):
             return None
         self.signal_ready(game_id)
         return [str(i) for i in ids]
+
+    def outbox_once(
+        self, game_id: str, mark: tuple[str, str], note: dict[str, Any], ttl: int
+    ) -> bool:
+        """Append a notification the worker makes (``clock_low``) unless the delivery
+        state's field ``mark[0]`` already holds ``mark[1]`` (it was made before), and
+        signal the game ready; whether it was appended."""
+        keys = [self.outbox_key(game_id), self.webhook_state_key(game_id)]
+        if not self._once(keys=keys, args=[mark[0], mark[1], ttl, dumps(note)]):
+            return False
+        self.signal_ready(game_id)
+        return True
 
     def outbox_forget(self, game_id: str, entry_ids: list[str], fields: list[str]) -> None:
         """Delete handled notifications from the outbox and ``fields`` (their delivery

@@ -28,8 +28,9 @@ sends that notification again (same ``webhook-id``).
 
 After each pass the notifications every registration is done with (delivered, given
 up, or of a registration gone with its player, or of a player without a webhook) leave
-the outbox with their records, but for the newest ``KEPT``. A player's registration is
-looked up at each pass (shared/webhooks/players.py).
+the outbox with their records, but for the newest ``KEPT``. A player's registration and
+push subscriptions (each a registration of its own, shared/push/sending.py) are looked
+up at each pass (shared/webhooks/players.py).
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ from typing import Any
 
 from shared.games.notify import message_id, now_iso
 from shared.ops import metrics
+from shared.push.sending import Pusher
 from shared.store import GameStore, dumps
 from shared.webhooks import players, signing
+from shared.webhooks.players import _sid
 from shared.webhooks.sending import post
 
 log = logging.getLogger("shared.webhooks")
@@ -61,11 +64,6 @@ KEPT = 50
 DONE, WAITING, MORE = "done", "waiting", "more"
 """How a job ended: nothing left; something waits (a backoff, another deliverer's
 lock, a stop); its turn ran out with more to send."""
-
-
-def _sid(entry_id: str) -> tuple[int, int]:
-    ms, _, seq = entry_id.partition("-")
-    return int(ms), int(seq or 0)
 
 
 Note = tuple[str, dict[str, Any]]
@@ -87,12 +85,12 @@ class Job:
 
 @dataclass
 class Pass:
-    """One look at a game: its registrations and outbox as read, the ready entries it
-    answers, and its jobs."""
+    """One look at a game: its registrations (by the address of the notifications they
+    hear) and outbox as read, the ready entries it answers, and its jobs."""
 
     ready: dict[Ready, None]
     version: int = 0
-    regs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    regs: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     scanned: list[Note] = field(default_factory=list)
     waiting: deque[Job] = field(default_factory=deque)
     later: dict[Ready, None] = field(default_factory=dict)
@@ -130,6 +128,7 @@ class Deliverer:
         self.planned = 0
         self.pool = ThreadPoolExecutor(self.threads, thread_name_prefix="webhooks")
         self.results: queue.SimpleQueue[tuple[Job, str]] = queue.SimpleQueue()
+        self.pusher = Pusher(settings)
 
     def backoff(self, attempts: int) -> float:
         """Seconds before attempt ``attempts + 1``: base * 2^(attempts-1), capped, with
@@ -194,7 +193,7 @@ class Deliverer:
             metrics.WEBHOOK_DELIVERIES.labels("dropped").inc()
             self._ack(store, ready)  # the game expired: nothing left to tell
             return
-        run = Pass(ready, doc["version"], {r["id"]: r for r in doc.get("webhooks") or []})
+        run = Pass(ready, doc["version"], {r["id"]: [r] for r in doc.get("webhooks") or []})
         self.planned += 1
         run.order = self.planned
         after = "-"
@@ -205,15 +204,17 @@ class Deliverer:
             run.scanned += page
             after = page[-1][0]
         state = store.webhook_state(key[1])
-        run.regs |= players.current(store.registry, run.scanned)  # the players' as of now
-        mine: dict[str, list[Note]] = {}
+        run.regs |= {a: [r] for a, r in players.current(store.registry, run.scanned).items()}
+        for address, subs in self.pusher.current(store.registry.client, run.scanned).items():
+            run.regs.setdefault(address, []).extend(subs)  # the players' as of now
+        mine: dict[str, tuple[dict[str, Any], list[Note]]] = {}
         for entry_id, note in run.scanned:
-            if note["reg"] in run.regs:
-                if players.waiting(entry_id, note, run.regs[note["reg"]], state):
-                    mine.setdefault(note["reg"], []).append((entry_id, note))
-            elif note["data"]["version"] > run.version:
+            for reg in run.regs.get(note["reg"], []):
+                if players.waiting(entry_id, note, reg, state):
+                    mine.setdefault(reg["id"], (reg, []))[1].append((entry_id, note))
+            if note["reg"] not in run.regs and note["data"]["version"] > run.version:
                 run.idle, run.again = False, True  # a registration newer than this read
-        run.waiting.extend(Job(key, run.regs[reg], notes) for reg, notes in mine.items())
+        run.waiting.extend(Job(key, reg, notes) for reg, notes in mine.values())
         self.passes[key] = run
         if not run.waiting:
             self._finish(key, run)
@@ -287,7 +288,7 @@ class Deliverer:
                     handled.append(entry_id)
                     gone.add(reg)
                 continue
-            if not players.waiting(entry_id, note, run.regs[reg], state):
+            if not any(players.waiting(entry_id, note, r, state) for r in run.regs[reg]):
                 handled.append(entry_id)
         fields = [f"d:{e}" for e in handled if f"d:{e}" in state]
         fields += [f"cur:{reg}" for reg in gone if f"cur:{reg}" in state]
@@ -353,16 +354,15 @@ class Deliverer:
         if not store.webhook_lock(game_id, reg["id"], self.consumer, self.lock_ms):
             return False
         msg_id = message_id(game_id, entry_id)
-        body = dumps({"type": note["type"], "timestamp": note["timestamp"], "data": note["data"]})
-        secret = signing.secret_for(self.key, reg.get("signer", reg["id"]))  # a player's: its own
         started = time.monotonic()
-        status, error = post(
-            reg["url"],
-            body,
-            signing.headers(secret, msg_id, body),
-            self.timeout,
-            self.allow_private,
-        )
+        if "push" in reg:
+            status, error, verdict = self.pusher.send(store.registry.client, note, reg)
+        else:
+            body = dumps({k: note[k] for k in ("type", "timestamp", "data")})
+            secret = signing.secret_for(self.key, reg.get("signer", reg["id"]))  # a player's
+            headers = signing.headers(secret, msg_id, body)
+            status, error = post(reg["url"], body, headers, self.timeout, self.allow_private)
+            verdict = None
         metrics.WEBHOOK_LATENCY.observe(time.monotonic() - started)
         record.setdefault("first_at", now)
         record["attempts"] = record.get("attempts", 0) + 1
@@ -375,12 +375,12 @@ class Deliverer:
             result, go_on = "delivered", True
         else:
             record["last_error"] = error or f"HTTP {status}"
-            if now - record["first_at"] >= self.give_up:
-                record["status"] = "failed"
+            if verdict or now - record["first_at"] >= self.give_up:
+                record["status"] = verdict or "failed"
                 record.pop("next_at", None)
                 record.pop("next_attempt_at", None)
                 fields[f"cur:{reg['id']}"] = entry_id
-                result, go_on = "failed", True
+                result, go_on = record["status"], True
             else:
                 wait = self.backoff(record["attempts"])
                 record |= {"status": "pending", "next_at": now + wait}

@@ -1,6 +1,7 @@
 """One signed POST to a receiver: connected to the address the SSRF check approved (an
 HTTPS connection still checks the certificate against the URL's host name), the answer
-read up to :data:`READ_CAP` bytes. Used by :mod:`shared.webhooks.delivery`.
+read up to :data:`READ_CAP` bytes. Used by :mod:`shared.webhooks.delivery` and
+:mod:`shared.push.sending` (its encrypted bytes).
 
 May import ``shared.webhooks.ssrf`` and ``shared.games.errors``.
 """
@@ -33,7 +34,7 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
 
 
 def post(
-    url: str, body: str, headers: dict[str, str], timeout: float, allow_private: bool
+    url: str, body: str | bytes, headers: dict[str, str], timeout: float, allow_private: bool
 ) -> tuple[int | None, str | None]:
     """One attempt: ``(status, None)`` when the receiver answered, ``(None, error)``
     else. The host is resolved and checked now (DNS rebinding) and the connection goes
@@ -68,7 +69,7 @@ def post(
                 **headers,
             }.items():
                 conn.putheader(name, value)
-            data = body.encode()
+            data = body.encode() if isinstance(body, str) else body
             conn.putheader("Content-Length", str(len(data)))
             conn.endheaders(data)
             response = conn.getresponse()

@@ -34,6 +34,7 @@ from shared.games import Games, privacy, seats
 from shared.games.autoplay import NothingDue, Thinking, play_due
 from shared.ops import metrics
 from shared.ops.config import load_settings
+from shared.push import clock
 from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
 from shared.webhooks.delivery import Deliverer
@@ -243,8 +244,10 @@ class Worker:
                     return True  # another copy took it
             return None
         except NothingDue as nothing:
-            doc = nothing.doc
-            due = None if doc is None else seats.due_ms(doc, seats.now_ms())
+            doc, now = nothing.doc, seats.now_ms()
+            if doc is not None:
+                clock.remind(games, doc, now)  # a clock_low due now (shared/push/clock.py)
+            due = None if doc is None else seats.due_ms(doc, now)
             games.store.reschedule(claim, due, None if doc is None else client_of(doc))
             return True
         except Exception:  # a conflict storm or a bad bot: retried after the lease

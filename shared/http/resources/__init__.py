@@ -4,7 +4,8 @@ thin HTTP wiring around :class:`shared.games.Games`.
 - ``games``: create, list, read (``GET /games/{id}``), start, cancel;
 - ``seats``: join (or seat a bot), leave, resign;
 - ``players``: a player (one identity across games), its key and its games;
-  ``player_webhooks``: a player's webhook;
+  ``player_webhooks``: a player's webhook; ``push``: the VAPID key and a player's
+  Web Push settings and subscriptions;
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``leaderboards``: a player's public profile and ratings, the leaderboard;
 - ``moves``: legal moves, make a move;
@@ -32,6 +33,7 @@ from shared.http.resources import (
     moves,
     player_webhooks,
     players,
+    push,
     records,
     rematch,
     seats,
@@ -51,6 +53,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     seats.add_routes(blp)
     players.add_routes(blp)
     player_webhooks.add_routes(blp)
+    push.add_routes(blp)
 
     matches.add_routes(blp, options_schema)
     rematch.add_routes(blp)

@@ -20,6 +20,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import players as p
+from shared.push.subscriptions import export as push_export
 from shared.webhooks import players as player_webhooks
 
 
@@ -74,9 +75,9 @@ def add_routes(blp: KitBlueprint) -> None:
         """Everything this service stores about the player.
 
         Its profile, its rating in this service's game as stored (`null`: never
-        rated), its webhook registration (`null`: none), and each game it sits in with
-        its seat, its name there, its moves and the seat's webhook registrations. Ask
-        both services for both games.
+        rated), its webhook registration (`null`: none), its push settings and
+        subscriptions, and each game it sits in with its seat, its name there, its
+        moves and the seat's webhook registrations. Ask both services for both games.
         """
         kit = games()
         player, fields = current_player()
@@ -87,6 +88,7 @@ def add_routes(blp: KitBlueprint) -> None:
             "webhook": None
             if reg is None
             else {**player_webhooks.public(reg), "since": reg["since"]},
+            "push": push_export(fields),
             "games": privacy.export(kit, player),
         }
         return send(json_answer(body))

@@ -97,6 +97,13 @@ class PlayerExportSchema(Schema):
         allow_none=True,
         metadata={"description": "The player's webhook registration, `{id, url, events, since}`."},
     )
+    push = fields.Dict(
+        required=True,
+        metadata={
+            "description": "The player's push settings and each subscription as stored "
+            "(`subscriptions`: `{id, endpoint, keys, device, since}`)."
+        },
+    )
     games = fields.List(fields.Nested(ExportedGameSchema), **REQ)
 
 
