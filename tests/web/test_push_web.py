@@ -1,9 +1,77 @@
-"""The installable client: the page links its manifest, the manifest's icons are
-served, and the service worker may control ``/play`` itself."""
+"""The installable client and its push notifications in Chromium: the manifest and
+the service worker (scope ``/play``) install; a push delivered through the DevTools
+protocol (``ServiceWorker.deliverPushMessage``) shows the notification the service's
+payload says, in Japanese and German, with the "Open the game" action in that language;
+and what a click on it runs opens the game at the player's seat.
+
+The click itself cannot be made in a headless browser (no notification is drawn), so
+the test calls the worker's ``openGame`` with the shown notification's data: the very
+function the ``notificationclick`` handler runs (a synthetic event could not extend
+its lifetime). With the player's lobby open, it brings that window to the game.
+"""
 
 from __future__ import annotations
 
 import json
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, Worker
+
+from tests.web.conftest import ROOT
+from tests.web.drive import ApiGame, caught_up
+from tests.web.test_i18n_web import script_errors
+
+CATALOGS = {
+    lang: json.loads((ROOT / "clients" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    for lang in ("ja", "de")
+}
+
+
+def server_payload(game: ApiGame, seat: int, lang: str) -> dict[str, Any]:
+    """What the service pushes for the seat's turn (shared/push/messages.py)."""
+    from shared.push.messages import payload
+
+    view = game.view()
+    deadlines = {str(p["seat"]): p["deadline"] for p in view["players"] if p.get("deadline")}
+    note = {
+        "type": "your_turn",
+        "timestamp": "2026-01-01T00:00:00.000Z",
+        "data": {
+            "game": game.game,
+            "game_id": game.id,
+            "status": view["status"],
+            "to_act": view["to_act"],
+            "seat": seat,
+            "deadlines": deadlines,
+        },
+    }
+    return payload(note, lang)
+
+
+def worker_of(page: Page) -> Worker:
+    """The page's service worker, once it is active and controls the page."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15_000)
+    workers = [w for w in page.context.service_workers if w.url.endswith("/play/sw.js")]
+    return workers[0] if workers else page.context.wait_for_event("serviceworker")
+
+
+def registration_id(page: Page, cdp: Any) -> str:
+    found: dict[str, str] = {}
+
+    def seen(event: dict[str, Any]) -> None:
+        for reg in event["registrations"]:
+            if reg["scopeURL"].endswith("/play") and not reg.get("isDeleted"):
+                found["id"] = reg["registrationId"]
+
+    cdp.on("ServiceWorker.workerRegistrationUpdated", seen)
+    cdp.send("ServiceWorker.enable")
+    deadline = time.monotonic() + 10
+    while "id" not in found and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert "id" in found, "no service worker registration for /play"
+    return found["id"]
 
 
 def test_the_app_is_installable(make_app) -> None:
@@ -26,3 +94,54 @@ def test_the_app_is_installable(make_app) -> None:
     worker = client.get("/play/sw.js")
     assert worker.mimetype == "text/javascript"
     assert worker.headers["Service-Worker-Allowed"] == "/play"
+
+
+@pytest.mark.parametrize("lang", ["ja", "de"])
+def test_a_push_shows_its_notification_and_opens_the_game(
+    live_manhattan: str, open_page, lang: str
+) -> None:
+    base = live_manhattan
+    game = ApiGame.create("manhattan", base, ["Ann", "Bob"], seed=40, clock={"turn_seconds": 86400})
+    page = open_page(locale=lang)
+    page.context.grant_permissions(["notifications"], origin=base)
+    game.open_as(page, 0)  # the browser holds Ann's seat
+    page.goto(f"{base}/play")  # and shows the lobby when the push comes
+    assert page.evaluate("Notification.permission") == "granted"
+    worker = worker_of(page)
+    assert worker.evaluate("self.registration.scope") == f"{base}/play"
+
+    seat = game.view()["to_act"][0]
+    sent = server_payload(game, seat, lang)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": base, "registrationId": registration_id(page, cdp), "data": json.dumps(sent)},
+    )
+    worker.evaluate(
+        """async () => {
+            for (let i = 0; i < 100 && !(await self.registration.getNotifications()).length; i++)
+                await new Promise((r) => setTimeout(r, 100));
+        }"""
+    )
+    shown = worker.evaluate(
+        """async () => (await self.registration.getNotifications()).map((n) => ({
+            title: n.title, body: n.body, lang: n.lang, tag: n.tag, data: n.data,
+            actions: n.actions.map((a) => a.title) }))"""
+    )
+    assert len(shown) == 1
+    note = shown[0]
+    assert (note["title"], note["body"]) == (sent["title"], sent["body"])
+    assert note["lang"] == lang and note["tag"] == f"game-{game.id}"
+    assert note["actions"] == [CATALOGS[lang]["push"]["sw"]["open"]]
+    assert note["data"]["url"] == f"/play?game={game.id}"
+
+    worker.evaluate(
+        """async () => {
+            const [shown] = await self.registration.getNotifications();
+            await self.openGame(shown.data);
+        }"""
+    )
+    page.wait_for_url(f"{base}/play?game={game.id}")
+    caught_up(page, game)
+    assert page.locator("body").get_attribute("data-seat") == str(0)
+    assert script_errors(page) == [], page.errors
