@@ -12,13 +12,21 @@ its lifetime). With the player's lobby open, it brings that window to the game.
 
 from __future__ import annotations
 
+import base64
 import json
+import os
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from playwright.sync_api import Page, Worker
 
+from shared.push.keys import generate
+from tests.conftest import serve
 from tests.web.conftest import ROOT
 from tests.web.drive import ApiGame, caught_up
 from tests.web.test_i18n_web import script_errors
@@ -145,3 +153,94 @@ def test_a_push_shows_its_notification_and_opens_the_game(
     caught_up(page, game)
     assert page.locator("body").get_attribute("data-seat") == str(0)
     assert script_errors(page) == [], page.errors
+
+
+FAKE_SUBSCRIPTION = """([endpoint, p256dh, auth]) => {
+  // Chromium here reaches no push service: subscribe() answers what a browser gives.
+  let current = null;
+  const make = () => ({
+    endpoint, expirationTime: null,
+    toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
+    unsubscribe: async () => { current = null; return true; },
+  });
+  PushManager.prototype.subscribe = async function () { current = make(); return current; };
+  PushManager.prototype.getSubscription = async function () { return current; };
+}"""
+
+
+@pytest.fixture(scope="module")
+def push_manhattan(redis_url: str) -> Iterator[str]:
+    """Manhattan with push on (a VAPID key; push endpoints on 127.0.0.1 allowed)."""
+    private, _ = generate()
+    env = {"PUSH_VAPID_PRIVATE_KEY": private, "WEBHOOK_ALLOW_PRIVATE": "1"}
+    yield from serve("manhattan", redis_url, workers=1, env_extra=env)
+
+
+def test_the_notifications_page(live_manhattan: str, push_manhattan: str, browser) -> None:
+    """Why no notifications come (push off on the server), then, with push on: turn
+    them on (the device is registered), change events, quiet hours in the browser's
+    time zone and language, and remove the device."""
+    context = browser.new_context(locale="de", timezone_id="Asia/Tokyo")
+    context.set_default_timeout(10_000)
+    try:
+        off = context.new_page()
+        off.goto(f"{live_manhattan}/play?notifications=1")
+        off.evaluate(
+            "r => localStorage.setItem('boardgames:player', JSON.stringify(r))",
+            {"id": "p", "name": "x", "key": "k"},
+        )
+        off.reload()
+        status = off.locator("#push-status")
+        assert status.get_attribute("data-why") == "server_off"
+        assert status.text_content() == CATALOGS["de"]["push"]["why"]["server_off"]
+
+        base = push_manhattan
+        me = requests.post(f"{base}/players", json={"name": "Ann"}, timeout=5).json()
+        headers = {"Authorization": f"Bearer {me['key']}"}
+        point = (
+            ec.generate_private_key(ec.SECP256R1())
+            .public_key()
+            .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+        )
+        b64 = lambda raw: base64.urlsafe_b64encode(raw).rstrip(b"=").decode()  # noqa: E731
+        endpoint = f"http://127.0.0.1:9999/push/{b64(os.urandom(8))}"
+        context.grant_permissions(["notifications"], origin=base)
+        context.add_init_script(
+            f"({FAKE_SUBSCRIPTION})({json.dumps([endpoint, b64(point), b64(os.urandom(16))])})"
+        )
+        page = context.new_page()
+        page.goto(f"{base}/play?notifications=1")
+        page.evaluate("r => localStorage.setItem('boardgames:player', JSON.stringify(r))", me)
+        page.reload()
+        assert page.locator("#push-status").get_attribute("data-why") == "not_subscribed"
+        page.click("#push-on")
+        page.wait_for_selector("#push-status[data-why=on]")
+        rows = page.locator("#push-devices li")
+        assert rows.count() == 1
+        assert CATALOGS["de"]["push"]["devices"]["this"] in rows.first.text_content()
+        subs = requests.get(f"{base}/players/me/push", headers=headers, timeout=5).json()
+        assert [s["endpoint"] for s in subs["subscriptions"]] == [endpoint]
+        assert subs["subscriptions"][0]["device"] == "Chrome auf Linux"
+
+        page.uncheck("#push-events input[value=game_over]")
+        page.check("#quiet-on")
+        page.fill("#quiet-start", "23:00")
+        page.fill("#quiet-end", "06:30")
+        page.select_option("#push-language", "ja")
+        page.click("#push-save")
+        page.wait_for_function(
+            "t => document.getElementById('alert').textContent === t",
+            arg=CATALOGS["de"]["push"]["saved"],
+        )
+        settings = requests.get(f"{base}/players/me/push", headers=headers, timeout=5).json()
+        assert "game_over" not in settings["events"] and "your_turn" in settings["events"]
+        assert settings["quiet_hours"] == {"start": "23:00", "end": "06:30"}
+        assert (settings["time_zone"], settings["language"]) == ("Asia/Tokyo", "ja")
+
+        page.click("#push-devices li button")
+        page.wait_for_selector("#push-devices li", state="detached")
+        assert page.locator("#push-status").get_attribute("data-why") == "not_subscribed"
+        after = requests.get(f"{base}/players/me/push", headers=headers, timeout=5).json()
+        assert after["subscriptions"] == []
+    finally:
+        context.close()
