@@ -6,6 +6,8 @@ boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ..
 boardgames register NAME | login KEY | whoami | logout   (your player)
 boardgames games                        (your games in both services, your ratings)
 boardgames leaderboard GAME             (players by rating)
+boardgames notify [--events ...] [--quiet HH:MM-HH:MM] ...   (your push notifications)
+boardgames watch --all                  (the bell when it is your turn, in any game)
 boardgames demo
 boardgames admin keys add|list|revoke   (the services' API keys file)
 
@@ -21,7 +23,7 @@ import os
 import sys
 from typing import NoReturn
 
-from . import admin, i18n, players, ratings, webhook
+from . import admin, i18n, notify, players, ratings, webhook
 from .client import GAMES, GameClient
 from .commands import run
 
@@ -189,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     webhook.add_parser(games)
     players.add_parser(games)
     ratings.add_parser(games)
+    notify.add_parser(games)
     return parser
 
 
@@ -233,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.game in ratings.COMMANDS:
         args.command = args.game
         return run(args, ratings.COMMANDS)
+    if args.game in notify.COMMANDS:
+        args.command = args.game
+        return run(args, notify.COMMANDS)
     if args.game == "demo":
         args.command = "demo"
     return run(args)
