@@ -156,15 +156,20 @@ def test_a_push_shows_its_notification_and_opens_the_game(
 
 
 FAKE_SUBSCRIPTION = """([endpoint, p256dh, auth]) => {
-  // Chromium here reaches no push service: subscribe() answers what a browser gives.
-  let current = null;
+  // Chromium here reaches no push service: subscribe() answers what a browser gives,
+  // and the subscription lasts across loads (sessionStorage), as a browser's does.
   const make = () => ({
     endpoint, expirationTime: null,
     toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
-    unsubscribe: async () => { current = null; return true; },
+    unsubscribe: async () => { sessionStorage.removeItem("fake-push"); return true; },
   });
-  PushManager.prototype.subscribe = async function () { current = make(); return current; };
-  PushManager.prototype.getSubscription = async function () { return current; };
+  PushManager.prototype.subscribe = async function () {
+    sessionStorage.setItem("fake-push", "1");
+    return make();
+  };
+  PushManager.prototype.getSubscription = async function () {
+    return sessionStorage.getItem("fake-push") ? make() : null;
+  };
 }"""
 
 
@@ -178,8 +183,8 @@ def push_manhattan(redis_url: str) -> Iterator[str]:
 
 def test_the_notifications_page(live_manhattan: str, push_manhattan: str, browser) -> None:
     """Why no notifications come (push off on the server), then, with push on: turn
-    them on (the device is registered), change events, quiet hours in the browser's
-    time zone and language, and remove the device."""
+    them on (the device is registered, and again on each load), change events, quiet
+    hours in the browser's time zone and language, and remove the device."""
     context = browser.new_context(locale="de", timezone_id="Asia/Tokyo")
     context.set_default_timeout(10_000)
     try:
@@ -221,6 +226,15 @@ def test_the_notifications_page(live_manhattan: str, push_manhattan: str, browse
         subs = requests.get(f"{base}/players/me/push", headers=headers, timeout=5).json()
         assert [s["endpoint"] for s in subs["subscriptions"]] == [endpoint]
         assert subs["subscriptions"][0]["device"] == "Chrome auf Linux"
+        # Each load registers this browser's subscription again (the same: 200).
+        with page.expect_response(
+            lambda r: (
+                r.url.endswith("/players/me/push/subscriptions") and r.request.method == "POST"
+            )
+        ) as again:
+            page.reload()
+        assert again.value.status == 200
+        page.wait_for_selector("#push-status[data-why=on]")
 
         page.uncheck("#push-events input[value=game_over]")
         page.check("#quiet-on")

@@ -13,8 +13,8 @@ function languageSwitch() {
 }
 
 async function main() {
-  registerWorker();
   await loadLanguage();
+  registerWorker();
   languageSwitch();
   document.getElementById("links").setAttribute("aria-label", t("page.links"));
   const config = await fetch("/play/config.json").then((r) => r.json());

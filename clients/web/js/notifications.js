@@ -12,10 +12,27 @@ const SCOPE = "/play";
 const DEVICE_KEY = "boardgames:push"; // this browser's subscription id on the service
 const OFFERED_KEY = "boardgames:push-offered";
 
-/** Register the service worker (it shows pushes; the page works without it). */
-export function registerWorker() {
-  if (!("serviceWorker" in navigator)) return Promise.resolve(null);
-  return navigator.serviceWorker.register(WORKER, { scope: SCOPE }).catch(() => null);
+const register = () => navigator.serviceWorker.register(WORKER, { scope: SCOPE }).catch(() => null);
+
+/**
+ * Register the service worker (it shows pushes; the page works without it) and, in a
+ * browser that turned notifications on, register its subscription again: a renewed
+ * subscription is heard, an unchanged one changes nothing (the service answers 200).
+ */
+export async function registerWorker() {
+  if (!("serviceWorker" in navigator)) return null;
+  const registration = await register();
+  const player = loadPlayer();
+  if (!registration || !player || !thisDevice() || !supported() || Notification.permission !== "granted") return registration;
+  try {
+    const subscription = await registration.pushManager.getSubscription();
+    if (!subscription) return registration;
+    const saved = await call("POST", "/players/me/push/subscriptions", {
+      token: player.key, body: { ...subscription.toJSON(), device: deviceName() },
+    });
+    keep(DEVICE_KEY, saved.id);
+  } catch { /* the notifications page says what is wrong */ }
+  return registration;
 }
 
 export const supported = () => "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
@@ -80,11 +97,12 @@ export function deviceName() {
  * the subscription as the service lists it.
  */
 export async function turnOn() {
+  if (!supported()) throw new Error(t("push.why.unsupported"));
   const player = loadPlayer();
   const key = await serverKey();
   if (!key || !player) throw new Error(t(`push.why.${key ? "no_player" : "server_off"}`));
   if (await Notification.requestPermission() !== "granted") throw new Error(t("push.why.denied"));
-  const registration = (await registerWorker()) && await navigator.serviceWorker.ready;
+  const registration = (await register()) && await navigator.serviceWorker.ready;
   if (!registration) throw new Error(t("push.why.unsupported"));
   const subscription = await registration.pushManager.getSubscription() ||
     await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: applicationKey(key.public_key) });
