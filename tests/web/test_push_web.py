@@ -30,11 +30,13 @@ from tests.conftest import serve
 from tests.web.conftest import ROOT
 from tests.web.drive import ApiGame, caught_up
 from tests.web.test_i18n_web import script_errors
+from tests.web.test_manhattan_web import play_one
 
 CATALOGS = {
     lang: json.loads((ROOT / "clients" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
     for lang in ("ja", "de")
 }
+CATALOGS_EN = json.loads((ROOT / "clients" / "web" / "i18n" / "en.json").read_text("utf-8"))
 
 
 def server_payload(game: ApiGame, seat: int, lang: str) -> dict[str, Any]:
@@ -258,3 +260,33 @@ def test_the_notifications_page(live_manhattan: str, push_manhattan: str, browse
         assert after["subscriptions"] == []
     finally:
         context.close()
+
+
+def test_the_offer_after_a_first_move_under_a_clock(push_manhattan: str, open_page) -> None:
+    """Never on load: the page offers notifications only after the player's move in a
+    game with a clock, once, and asks the browser only when "Turn on" is clicked."""
+    base = push_manhattan
+    game = ApiGame.create("manhattan", base, ["Ann", "Bob"], seed=41, clock={"turn_seconds": 86400})
+    me = requests.post(f"{base}/players", json={"name": "Ann"}, timeout=5).json()
+    page = open_page(locale="en")
+    seat = game.view()["to_act"][0]
+    page.goto(f"{base}/play/config.json")
+    page.evaluate("r => localStorage.setItem('boardgames:player', JSON.stringify(r))", me)
+    page.context.add_init_script(
+        "window.asked = 0;"
+        "Notification.requestPermission = async () => { window.asked++; return 'default'; };"
+    )
+    game.open_as(page, seat)
+    assert page.evaluate("Notification.permission") == "default"
+    assert page.locator("#push-offer").count() == 0  # nothing on load
+    play_one(page)
+    offer = page.locator("#push-offer")
+    offer.wait_for()
+    assert offer.locator("#push-offer-text").text_content() == CATALOGS_EN["push"]["offer"]["text"]
+    page.click("#push-offer-later")
+    assert offer.count() == 0 and page.evaluate("window.asked") == 0
+    game.play_until(lambda v: seat in v["to_act"])
+    caught_up(page, game)
+    play_one(page)
+    page.wait_for_timeout(500)
+    assert page.locator("#push-offer").count() == 0  # once
