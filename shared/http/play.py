@@ -80,9 +80,11 @@ def index() -> Response:
 
 @blp.route("/play/config.json", methods=["GET"])
 def config() -> BaseResponse:
-    """Which game this service serves, so one set of files fits both services."""
+    """Which game this service serves, so one set of files fits both services, and
+    whether it sends Web Push (a VAPID key is set: the page offers notifications)."""
     name = current_app.name
-    return current_app.json.response({"game": name, "title": TITLES.get(name, name)})
+    push = bool(current_app.config.get("PUSH_VAPID_PRIVATE_KEY"))
+    return current_app.json.response({"game": name, "title": TITLES.get(name, name), "push": push})
 
 
 @blp.route("/play/<path:name>", methods=["GET"])

@@ -88,6 +88,9 @@ def test_the_app_is_installable(make_app) -> None:
     """The page links its manifest, which names icons that are served as PNGs, a
     maskable one among them; the worker may control ``/play`` itself."""
     client = make_app("manhattan").test_client()
+    assert client.get("/play/config.json").json["push"] is False  # the page offers nothing
+    with_push = make_app("manhattan", PUSH_VAPID_PRIVATE_KEY=generate()[0]).test_client()
+    assert with_push.get("/play/config.json").json["push"] is True
     assert b'<link rel="manifest" href="/play/manifest.webmanifest">' in client.get("/play").data
     manifest = client.get("/play/manifest.webmanifest")
     assert manifest.mimetype == "application/manifest+json"

@@ -253,7 +253,7 @@ class GamePage {
         this.view = answer.game;
         this.legal = legal;
       }
-      offerAfterMove(answer.game);
+      offerAfterMove(answer.game, this.config);
     } catch (error) {
       this.say(error.message);
       try { await this.load(); } catch { /* shown above */ }

@@ -125,13 +125,14 @@ export async function turnOff(id = thisDevice()) {
 }
 
 /**
- * After a move in a game with a clock: offer notifications once, when the player could
- * have them and has not answered the browser's question yet.
+ * After a move in a game with a clock: offer notifications once, when the service sends
+ * push (`config.push`, from /play/config.json), the player could have them and has not
+ * answered the browser's question yet.
  */
-export async function offerAfterMove(view) {
+export function offerAfterMove(view, config) {
   const clocked = view && view.players && view.players.some((p) => p.deadline);
-  if (!clocked || kept(OFFERED_KEY) || !supported() || !loadPlayer() || Notification.permission !== "default") return;
-  if (document.getElementById("push-offer") || !(await serverKey())) return;
+  if (!clocked || !config.push || kept(OFFERED_KEY) || !supported() || !loadPlayer()) return;
+  if (Notification.permission !== "default" || document.getElementById("push-offer")) return;
   keep(OFFERED_KEY, "1");
   const note = h("p", { class: "push-offer-note", role: "status" });
   const close = () => offer.remove();
