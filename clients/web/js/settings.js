@@ -70,7 +70,7 @@ export async function showNotifications(config) {
   const say = (text) => { alert.textContent = text; };
   document.getElementById("links").replaceChildren(h("a", { href: "/play" }, t("nav.lobby")));
   const player = loadPlayer();
-  const key = await serverKey().catch(() => null);
+  const key = config.push ? await serverKey().catch(() => null) : null;
   const why = await whyNone(key);
   const heading = h("h1", {}, t("push.title", { title: config.title }));
   if (!player || !key) {
