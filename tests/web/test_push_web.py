@@ -62,7 +62,7 @@ def server_payload(game: ApiGame, seat: int, lang: str) -> dict[str, Any]:
 
 def worker_of(page: Page) -> Worker:
     """The page's service worker, once it is active and controls the page."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=15_000)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
     workers = [w for w in page.context.service_workers if w.url.endswith("/play/sw.js")]
     return workers[0] if workers else page.context.wait_for_event("serviceworker")
 
@@ -77,7 +77,7 @@ def registration_id(page: Page, cdp: Any) -> str:
 
     cdp.on("ServiceWorker.workerRegistrationUpdated", seen)
     cdp.send("ServiceWorker.enable")
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30  # a shared 2-core machine may be slow
     while "id" not in found and time.monotonic() < deadline:
         page.wait_for_timeout(100)
     assert "id" in found, "no service worker registration for /play"
@@ -132,7 +132,7 @@ def test_a_push_shows_its_notification_and_opens_the_game(
     )
     worker.evaluate(
         """async () => {
-            for (let i = 0; i < 100 && !(await self.registration.getNotifications()).length; i++)
+            for (let i = 0; i < 300 && !(await self.registration.getNotifications()).length; i++)
                 await new Promise((r) => setTimeout(r, 100));
         }"""
     )
@@ -154,7 +154,7 @@ def test_a_push_shows_its_notification_and_opens_the_game(
             await self.openGame(shown.data);
         }"""
     )
-    page.wait_for_url(f"{base}/play?game={game.id}")
+    page.wait_for_url(f"{base}/play?game={game.id}", timeout=30_000)
     caught_up(page, game)
     assert page.locator("body").get_attribute("data-seat") == str(0)
     assert script_errors(page) == [], page.errors
