@@ -10,6 +10,8 @@ boardgames player PLAYER_ID             (a player's public profile and ratings)
 boardgames export [--output FILE]       (everything both services store about you)
 boardgames delete-player --yes          (erase your player everywhere)
 boardgames leaderboard GAME             (players by rating)
+boardgames notify [--events ...] [--quiet HH:MM-HH:MM] ...   (your push notifications)
+boardgames watch --all                  (the bell when it is your turn, in any game)
 boardgames demo
 boardgames admin keys add|list|revoke   (the services' API keys file)
 
@@ -28,7 +30,7 @@ from typing import Any, NoReturn
 
 from rich.cells import cell_len
 
-from . import admin, i18n, player_data, players, ratings, webhook, words
+from . import admin, i18n, notify, player_data, players, ratings, webhook, words
 from .bots import LOCAL_LEVELS, SERVER_LEVELS
 from .client import GAMES, GameClient
 from .commands import run
@@ -273,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     players.add_parser(games)
     player_data.add_parser(games)
     ratings.add_parser(games)
+    notify.add_parser(games)
     return parser
 
 
@@ -321,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.game in ratings.COMMANDS:
         args.command = args.game
         return run(args, ratings.COMMANDS)
+    if args.game in notify.COMMANDS:
+        args.command = args.game
+        return run(args, notify.COMMANDS)
     if args.game == "demo":
         args.command = "demo"
     return run(args)

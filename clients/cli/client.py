@@ -157,6 +157,22 @@ class GameClient(EventFeed):
         (the same one for every player) → ``{"game_id", "host_token", "game"}``."""
         return self._request("POST", f"/games/{game_id}/rematch", token=token or self.token)
 
+    def push_key(self) -> Json:
+        """``GET /push/key``: ``{"public_key", "events"}`` (404 ``push-disabled``: no push)."""
+        return self._get("/push/key")
+
+    def push_settings(self, player_key: str, changes: Json | None = None) -> Json:
+        """``GET`` (or, with ``changes``, ``PATCH``) ``/players/me/push``: the player's
+        ``events``, ``quiet_hours``, ``time_zone``, ``language`` and ``subscriptions``."""
+        if changes is None:
+            return self._get("/players/me/push", player_key)
+        return self._request("PATCH", "/players/me/push", token=player_key, json_body=changes)
+
+    def remove_push_subscription(self, player_key: str, subscription_id: str) -> None:
+        """``DELETE /players/me/push/subscriptions/{id}``: that device gets no more pushes."""
+        path = f"/players/me/push/subscriptions/{subscription_id}"
+        self._request("DELETE", path, token=player_key)
+
     def player(self, player_id: str) -> Json:
         """``GET /players/{id}``: a player's public profile ``{"id", "name", "ratings":
         {game: {"rating", "mu", "sigma", "ordinal", "games", "games_to_rank",

@@ -4,6 +4,10 @@ Static files only: the page talks to the same public API as any other client. Th
 page learns which game it serves from ``/play/config.json``. Every answer carries a
 strict Content-Security-Policy (the client needs nothing but its own origin).
 
+The page is an installable web app: ``/play/manifest.webmanifest`` and the service
+worker ``/play/sw.js``, whose scope is ``/play`` itself (``Service-Worker-Allowed``), so
+``/play?game=...`` is in the app too.
+
 The files are found by configuration (``WEB_CLIENT_DIR``), not by importing ``clients``:
 the HTTP layer imports nothing above the kit.
 """
@@ -24,7 +28,10 @@ TYPES = {
     ".svg": "image/svg+xml",
     ".json": "application/json",
     ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
 }
+SERVICE_WORKER = "sw.js"
+SCOPE = "/play"
 CSP = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
@@ -73,16 +80,20 @@ def index() -> Response:
 
 @blp.route("/play/config.json", methods=["GET"])
 def config() -> BaseResponse:
-    """Which game this service serves, so one set of files fits both services."""
+    """Which game this service serves, so one set of files fits both services, and
+    whether it sends Web Push (a VAPID key is set: the page offers notifications)."""
     name = current_app.name
-    body = {"game": name, "title": TITLES.get(name, name)}
-    return current_app.json.response(body)
+    push = bool(current_app.config.get("PUSH_VAPID_PRIVATE_KEY"))
+    return current_app.json.response({"game": name, "title": TITLES.get(name, name), "push": push})
 
 
 @blp.route("/play/<path:name>", methods=["GET"])
 def asset(name: str) -> Response:
-    """A module, stylesheet or icon of the client."""
-    return _file(name)
+    """A module, stylesheet or icon of the client, its manifest or its service worker."""
+    response = _file(name)
+    if name == SERVICE_WORKER:
+        response.headers["Service-Worker-Allowed"] = SCOPE
+    return response
 
 
 @blp.after_request

@@ -3,6 +3,7 @@
 import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { fill, h, rerender } from "./dom.js";
 import { clockTime, dec1, joined, num, t } from "./i18n.js";
+import { offerAfterMove } from "./notifications.js";
 import { follow } from "./live.js";
 import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
 
@@ -254,6 +255,7 @@ class GamePage {
         this.view = answer.game;
         this.legal = legal;
       }
+      offerAfterMove(answer.game, this.config);
     } catch (error) {
       this.say(error.message);
       try { await this.load(); } catch { /* shown above */ }

@@ -1,8 +1,9 @@
 // Entry point: the page's language, which game this service serves, then the lobby, a
-// game page, the leaderboard, a profile or the game's "How to play".
+// game page, the leaderboard, a profile, the game's "How to play" or the notifications.
 import { LANGUAGES, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import { setBase } from "./api.js";
 import { fill, h } from "./dom.js";
+import { registerWorker } from "./notifications.js";
 
 /** The switch in the header: the language is kept in this browser (localStorage). */
 function languageSwitch() {
@@ -13,6 +14,7 @@ function languageSwitch() {
 
 async function main() {
   await loadLanguage();
+  registerWorker();
   languageSwitch();
   document.getElementById("links").setAttribute("aria-label", t("page.links"));
   const config = await fetch("/play/config.json").then((r) => r.json());
@@ -35,6 +37,10 @@ async function main() {
     titled("page.title.leaderboard");
     const { showLeaderboard } = await import("./leaderboard.js");
     await showLeaderboard(config);
+  } else if (params.has("notifications")) {
+    titled("page.title.notifications");
+    const { showNotifications } = await import("./settings.js");
+    await showNotifications(config);
   } else if (params.has("howto")) {
     titled("page.title.howto");
     const { showHowto } = await import("./howto.js");
