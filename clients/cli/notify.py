@@ -34,22 +34,24 @@ QUIET = re.compile(r"^(?P<start>\d\d:\d\d)-(?P<end>\d\d:\d\d)$")
 def add_parser(games: Any) -> None:
     """``notify`` (and ``watch --all``), under the top-level subparsers ``games``."""
     p = games.add_parser(
-        "notify", help="your push notifications: events, quiet hours, language, devices"
+        "notify", help=_("your push notifications: events, quiet hours, language, devices")
     )
-    p.add_argument("--json", action="store_true", help="print JSON for scripts")
-    p.add_argument("--url", help="ask this service (default: where you registered)")
+    p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
+    p.add_argument("--url", help=_("ask this service (default: where you registered)"))
     p.add_argument(
         "--events",
         metavar="LIST",
-        help="what to push, comma-separated: your_turn,game_over,clock_low (empty: nothing)",
+        help=_("what to push, comma-separated: your_turn,game_over,clock_low (empty: nothing)"),
     )
     p.add_argument(
-        "--quiet", metavar="HH:MM-HH:MM", help="no push in these hours of your time zone; off: none"
+        "--quiet",
+        metavar="HH:MM-HH:MM",
+        help=_("no push in these hours of your time zone; off: none"),
     )
-    p.add_argument("--time-zone", metavar="ZONE", help="an IANA name, e.g. Europe/Berlin")
-    p.add_argument("--language", choices=LANGUAGES, help="the language of the notifications")
+    p.add_argument("--time-zone", metavar="ZONE", help=_("an IANA name, e.g. Europe/Berlin"))
+    p.add_argument("--language", choices=LANGUAGES, help=_("the language of the notifications"))
     p.add_argument(
-        "--remove", metavar="DEVICE_ID", action="append", default=[], help="stop pushing there"
+        "--remove", metavar="DEVICE_ID", action="append", default=[], help=_("stop pushing there")
     )
     add_watch_parser(games)
 

@@ -30,12 +30,12 @@ LONG_POLL = 25
 def add_parser(games: Any) -> None:
     """``watch --all`` (one game: ``boardgames watch GAME GAME_ID``)."""
     p = games.add_parser(
-        "watch", help="--all: ring the bell when it is your turn in any of your games"
+        "watch", help=_("--all: ring the bell when it is your turn in any of your games")
     )
-    p.add_argument("--all", action="store_true", required=True, help="every game of yours")
-    p.add_argument("--json", action="store_true", help="one JSON line per turn, no bell")
-    p.add_argument("--interval", type=float, default=60.0, help="ask again at least this often")
-    p.add_argument("--count", type=int, metavar="N", help="stop after N turns")
+    p.add_argument("--all", action="store_true", required=True, help=_("every game of yours"))
+    p.add_argument("--json", action="store_true", help=_("one JSON line per turn, no bell"))
+    p.add_argument("--interval", type=float, default=60.0, help=_("ask again at least this often"))
+    p.add_argument("--count", type=int, metavar="N", help=_("stop after N turns"))
     for game in GAMES:
         p.add_argument(f"--{game}-url")
 

@@ -17,7 +17,8 @@ def test_play_serves_the_client_and_names_its_game(make_app, game: str) -> None:
     assert client.get("/play/").status_code == 200
     config = client.get("/play/config.json").json
     assert config["game"] == game
-    assert set(config) == {"game", "title"}  # the leaderboard's own answer says min_games
+    # the leaderboard's own answer says min_games; push: whether this service sends Web Push
+    assert config == {"game": game, "title": config["title"], "push": False}
     for path, kind in [
         ("/play/js/main.js", "text/javascript"),
         (f"/play/js/{game}.js", "text/javascript"),
