@@ -62,6 +62,7 @@ class Pusher:
         if self.vapid is None:
             return {}
         players = sorted({n["reg"][len(PLAYER) :] for _, n in notes if n["reg"].startswith(PLAYER)})
+        games = {n["data"]["game"] for _, n in notes}  # one game's outbox: its service
         out: dict[str, list[dict[str, Any]]] = {}
         for player_id, fields in PushRegistry(client).of_players(players).items():
             prefs = settings_of(fields)
@@ -75,6 +76,7 @@ class Pusher:
                     "player": player_id,
                 }
                 for sub in subscriptions_of(fields)
+                if "games" not in sub or games <= set(sub["games"])  # (older: every service)
             ]
         return out
 

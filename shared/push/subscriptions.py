@@ -69,16 +69,25 @@ def subscriptions_of(fields: dict[str, str]) -> list[dict[str, Any]]:
 
 def public(sub: dict[str, Any]) -> dict[str, Any]:
     """A subscription as its player sees it (not its keys)."""
-    return {k: sub[k] for k in ("id", "endpoint", "device", "since")}
+    return {k: sub[k] for k in ("id", "endpoint", "device", "since")} | {
+        "games": sub.get("games", [])
+    }
 
 
 def subscribe(
-    settings: dict[str, Any], registry: Registry, player_id: str, body: dict[str, Any]
+    settings: dict[str, Any],
+    registry: Registry,
+    player_id: str,
+    body: dict[str, Any],
+    game: str,
 ) -> tuple[dict[str, Any], bool]:
     """Check and store a subscription (replacing one of the same endpoint): it and
-    whether it is new. ``push-disabled`` without a VAPID key, ``push-endpoint-refused``
-    for an endpoint the SSRF guard refuses, ``push-keys-invalid`` for keys that are no
-    P-256 point and 16 bytes, ``push-subscriptions-full`` past
+    whether it is new. ``game``: the service it is registered with; it hears that
+    service's games (``games``: every service the same endpoint was registered with),
+    since a push's ``url`` is a path on the service that sent it. ``push-disabled``
+    without a VAPID key, ``push-endpoint-refused`` for an endpoint the SSRF guard
+    refuses, ``push-keys-invalid`` for keys that are no P-256 point and 16 bytes,
+    ``push-subscriptions-full`` past
     ``PUSH_MAX_SUBSCRIPTIONS``."""
     keys.require(settings)
     endpoint = body["endpoint"]
@@ -110,6 +119,7 @@ def subscribe(
         "keys": {"p256dh": body["keys"]["p256dh"], "auth": body["keys"]["auth"]},
         "device": body.get("device") or "",
         "since": since,
+        "games": sorted({game, *(json.loads(previous).get("games", []) if previous else [])}),
     }
     registry.update(player_id, {SUBSCRIPTION + sub_id: dumps(sub)})
     return sub, previous is None

@@ -4,6 +4,7 @@ their validation, the export and erasure."""
 from __future__ import annotations
 
 from shared.push.keys import generate
+from shared.push.sending import Pusher
 from tests.conftest import CLUSTER
 from tests.kit.helpers import sent_to_redis
 from tests.push.conftest import PUBLIC, PUSH, auth, player, subscribe
@@ -41,7 +42,8 @@ def test_subscribe_list_replace_remove(make_app, redis_client) -> None:
     service = PushService(PUBLIC)
     phone, laptop = service.subscribe("phone"), service.subscribe("laptop")
     first = subscribe(client, key, {**phone, "device": "phone"})
-    assert set(first) == {"id", "endpoint", "device", "since"}
+    assert set(first) == {"id", "endpoint", "device", "since", "games"}
+    assert first["games"] == ["toy"]
     subscribe(client, key, laptop)
     again = client.post("/players/me/push/subscriptions", json=phone, headers=auth(key))
     assert again.status_code == 200 and again.get_json()["id"] == first["id"]
@@ -163,3 +165,26 @@ def test_a_move_of_subscribed_players_under_a_clock_still_costs_two_round_trips(
         assert len(sent) == 2
     else:
         assert [c.split(b"\r\n")[2] for c in sent[:2]] == [b"MGET", b"EVALSHA"]
+
+
+def test_a_subscription_hears_the_services_it_was_registered_with(make_app) -> None:
+    """A push's url is a path on the service that sent it, so a device subscribed through
+    Manhattan's /play hears Manhattan's games only, until the same endpoint is registered
+    with Wind City too (the players are common to both services)."""
+    manhattan = make_app("manhattan", **PUSH).test_client()
+    windcity = make_app("windcity", **PUSH).test_client()
+    player_id, key = player(manhattan, "Ann")
+    sub = PushService(PUBLIC).subscribe("phone")
+    assert subscribe(manhattan, key, sub)["games"] == ["manhattan"]
+    registry = manhattan.application.extensions["game_kit"].games.store.registry.client
+
+    def heard(game: str) -> list[str]:
+        note = {"reg": f"player:{player_id}", "data": {"game": game}}
+        found = Pusher(PUSH).current(registry, [("1-0", note)])
+        return [reg["push"]["endpoint"] for reg in found.get(f"player:{player_id}", [])]
+
+    assert heard("manhattan") == [sub["endpoint"]]
+    assert heard("windcity") == []
+    r = windcity.post("/players/me/push/subscriptions", json=sub, headers=auth(key))
+    assert r.status_code == 200 and r.get_json()["games"] == ["manhattan", "windcity"]
+    assert heard("windcity") == [sub["endpoint"]]

@@ -89,7 +89,9 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         player, _ = current_player()
-        sub, new = subscriptions.subscribe(kit.settings, kit.store.registry, player, body)
+        sub, new = subscriptions.subscribe(
+            kit.settings, kit.store.registry, player, body, kit.engine.NAME
+        )
         return send(json_answer(subscriptions.public(sub), 201 if new else 200))
 
     @blp.route("/players/me/push/subscriptions/<subscription_id>", methods=["DELETE"])

@@ -55,6 +55,14 @@ class SubscriptionSchema(Schema):
     endpoint = fields.String(**REQ)
     device = fields.String(**REQ)
     since = Int(**REQ, metadata={"description": "When it was first registered (ms)."})
+    games = fields.List(
+        fields.String(),
+        **REQ,
+        metadata={
+            "description": "The services it was registered with: it hears their games only "
+            "(a push opens a page of the service that sent it)."
+        },
+    )
 
 
 class QuietHoursSchema(Schema):
