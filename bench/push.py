@@ -2,7 +2,7 @@
 latency from a move's acknowledged write to the push service receiving its push.
 
 Run: ``python -m bench.push [--rate 200] [--seconds 20] [--games 100] [--workers 1]
-[--drain 10]``.
+[--drain 10] [--setting KEY=VALUE]``.
 
 A private redis-server, Manhattan under gunicorn (``gunicorn.conf.py``, as ``make run``)
 with a VAPID key, the stand-in push service of the tests (``bench/pushservice.py``: it
@@ -107,7 +107,8 @@ def step(push: bool, api: Service, server: Redis, service: PushService, args, n:
     """One step (see the module's docstring): its figures."""
     players = 4
     subs = [service.subscribe(f"s{n}d{k}") for k in range(args.games * players)]
-    env = {**WORKER_ENV, **({"PUSH_VAPID_PRIVATE_KEY": PRIVATE} if push else {})}
+    env = {**WORKER_ENV, **dict(item.split("=", 1) for item in args.setting)}
+    env.update({"PUSH_VAPID_PRIVATE_KEY": PRIVATE} if push else {})
     with TemporaryDirectory() as tmp:
         procs = start_worker_procs(server.url, tmp, args.workers, env)
         try:
@@ -175,6 +176,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20, help="moves started, per step")
     ap.add_argument("--games", type=int, default=100, help="4-player games per step")
     ap.add_argument("--workers", type=int, default=1, help="worker processes")
+    ap.add_argument("--setting", action="append", default=[], help="a worker setting, KEY=VALUE")
     ap.add_argument("--drain", type=float, default=10, help="s to wait for late pushes")
     args = ap.parse_args()
     load_before = os.getloadavg()
