@@ -1,5 +1,5 @@
 """Web Push proofs: a VAPID key pair, a stand-in push service on 127.0.0.1
-(tests/push/pushservice.py), the toy service with push on, and the worker's own
+(bench/pushservice.py), the toy service with push on, and the worker's own
 delivery code run in process (as tests/webhooks do)."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from bench.pushservice import PushService
 from shared.push.keys import generate
 from shared.push.sending import Pusher
 from shared.webhooks.delivery import Deliverer
 from tests.conftest import serve
-from tests.push.pushservice import PushService
 from tests.worker.conftest import workers  # noqa: F401  (the fixture)
 
 PRIVATE, PUBLIC = generate()

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 
 from flask import Flask
 
+from bench.pushservice import PushService
 from shared.ops.config import load_settings
 from shared.worker.loop import Worker
 from tests.push.conftest import PUBLIC, PUSH, auth, deliver, game, player, subscribe
-from tests.push.pushservice import PushService
 from tests.worker.helpers import wait_for
 
 CLOCK = {**PUSH, "CLOCK_MIN_TURN_SECONDS": 1, "PUSH_CLOCK_LOW_SHARE": 0.5}

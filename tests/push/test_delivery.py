@@ -8,9 +8,9 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 
+from bench.pushservice import PushService
 from shared.push.keys import generate
 from tests.push.conftest import PUSH, auth, deliver, deliverer, game, player, subscribe
-from tests.push.pushservice import PushService
 from tests.worker.helpers import wait_for
 
 PUBLIC_FIELDS = {

@@ -3,12 +3,12 @@ their validation, the export and erasure."""
 
 from __future__ import annotations
 
+from bench.pushservice import PushService
 from shared.push.keys import generate
 from shared.push.sending import Pusher
 from tests.conftest import CLUSTER
 from tests.kit.helpers import sent_to_redis
 from tests.push.conftest import PUBLIC, PUSH, auth, player, subscribe
-from tests.push.pushservice import PushService
 
 
 def test_without_a_key_push_is_off_and_says_so_in_the_readers_language(make_app) -> None:

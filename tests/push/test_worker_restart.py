@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import requests
 
+from bench.pushservice import PushService
 from services.manhattan.game import GAME
 from tests.push.conftest import PUBLIC, WORKER_ENV, auth
-from tests.push.pushservice import PushService
 from tests.worker.helpers import wait_for
 
 

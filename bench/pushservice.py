@@ -7,6 +7,9 @@ signed with the service's public key (``k``), for this origin (``aud``), unexpir
 (``exp`` at most 24 h ahead) and with a ``mailto:``/``https:`` ``sub``; its body is
 decrypted (RFC 8291, aes128gcm, with ``http_ece``) so the tests read what a phone would
 show. A request failing any check is answered 400/401/403 and recorded as refused.
+
+Each record also holds ``wall`` (``time.time()`` when the request was read, before any
+check) and ``decrypt_s`` (the decryption's own time), for ``bench/push.py``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-from tests.conftest import free_port
+from bench.common import free_port
 
 
 def b64(raw: bytes) -> str:
@@ -131,6 +134,7 @@ class PushService:
 
     def check(self, path: str, headers: dict[str, str], data: bytes) -> str | None:
         """Check and record one push (``None``), or why it is refused."""
+        wall = time.time()
         headers = {k.lower(): v for k, v in headers.items()}
         if path not in self.devices:
             return "no such subscription"
@@ -140,7 +144,9 @@ class PushService:
         if headers.get("content-encoding") != "aes128gcm" or "ttl" not in headers:
             return "headers"
         private, auth = self.devices[path]
+        began = time.perf_counter()
         plain = http_ece.decrypt(data, private_key=private, auth_secret=auth, version="aes128gcm")
+        decrypt_s = time.perf_counter() - began
         with self._lock:
             self.received.append(
                 {
@@ -148,6 +154,8 @@ class PushService:
                     "headers": headers,
                     "payload": json.loads(plain),
                     "at": time.monotonic(),
+                    "wall": wall,
+                    "decrypt_s": decrypt_s,
                 }
             )
         return None
