@@ -28,7 +28,7 @@ def test_the_public_key_is_the_settings_own(make_app) -> None:
     assert r.status_code == 200
     assert r.get_json() == {
         "public_key": PUBLIC,
-        "events": ["your_turn", "game_over", "clock_low", "rematch"],
+        "events": ["your_turn", "game_over", "clock_low", "rematch", "digest"],
     }
     other_private, other_public = generate()
     r = make_app("toy", PUSH_VAPID_PRIVATE_KEY=other_private).test_client().get("/push/key")
