@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from shared.store.layout import push_rate_key
-from shared.store.players import registry_key
+from shared.store.players import DIGEST_DUE, registry_key
 
 SETTINGS = "push"
-DIGEST_DUE = "players:digest"
 SUBSCRIPTION = "push:"
 """The prefix of a subscription's field: ``push:<subscription id>``."""
 

@@ -13,7 +13,7 @@ from flask import Flask
 
 from shared.ops.config import load_settings
 from shared.push.digest import DAY_MS
-from shared.store.push import DIGEST_DUE
+from shared.store.players import DIGEST_DUE
 from shared.worker.loop import Worker
 from tests.push.conftest import PUBLIC, PUSH, WORKER_ENV, auth, game, player, subscribe
 from tests.push.pushservice import PushService
