@@ -20,6 +20,7 @@ import base64
 import binascii
 import hashlib
 import json
+import time
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -158,7 +159,7 @@ def configure(
     if current["language"] not in LANGUAGES:
         current["language"] = DEFAULTS["language"]
     registry.update(player_id, {SETTINGS: dumps(current)})
-    due = registry.clock_ms() if DIGEST in current["events"] else None
+    due = int(time.time() * 1000) if DIGEST in current["events"] else None
     PushRegistry(registry.client).digest_plan(player_id, due)
     return current
 

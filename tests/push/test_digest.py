@@ -5,9 +5,12 @@ worker's own code in process, and by a real worker process."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
 import requests
 from flask import Flask
 
@@ -15,7 +18,17 @@ from shared.ops.config import load_settings
 from shared.push.digest import DAY_MS
 from shared.store.players import DIGEST_DUE
 from shared.worker.loop import Worker
-from tests.push.conftest import PUBLIC, PUSH, WORKER_ENV, auth, game, player, subscribe
+from tests.conftest import serve
+from tests.push.conftest import (
+    PUBLIC,
+    PUSH,
+    PUSH_ENV,
+    WORKER_ENV,
+    auth,
+    game,
+    player,
+    subscribe,
+)
 from tests.push.pushservice import PushService
 from tests.worker.helpers import wait_for
 
@@ -129,44 +142,65 @@ def test_turning_it_off_or_failing_pushes(pushed, redis_client) -> None:
     worker.deliverer.close()
 
 
-def test_a_real_worker_sends_the_digest(pushed_manhattan: str, workers, redis_client) -> None:
-    base = pushed_manhattan
+@pytest.fixture(scope="module")
+def pushed_windcity(redis_url: str) -> Iterator[str]:
+    """Wind City under gunicorn with push on, beside ``pushed_manhattan``."""
+    yield from serve("windcity", redis_url, env_extra=PUSH_ENV)
+
+
+def _post(url: str, key: str | None = None, **body: Any) -> dict[str, Any]:
+    headers = auth(key) if key else {}
+    r = requests.post(url, json=body, headers=headers, timeout=10)
+    assert r.status_code in (200, 201), r.text
+    return dict(r.json())
+
+
+def test_a_real_worker_sends_one_digest_for_both_games(
+    pushed_manhattan: str, pushed_windcity: str, workers
+) -> None:
+    """A worker serving both games (the default ``WORKER_GAMES``) sends each player
+    one digest with its waiting games of both services."""
+    base = {"manhattan": pushed_manhattan, "windcity": pushed_windcity}
     service = PushService(PUBLIC)
     service.start()
     try:
-        keys = []
-        for n, name in enumerate(("Ann", "Bob")):
-            r = requests.post(f"{base}/players", json={"name": name}, timeout=10)
-            keys.append(r.json()["key"])
-            sub = service.subscribe(f"p{n}")
-            r = requests.post(
-                f"{base}/players/me/push/subscriptions",
-                json=sub,
-                headers=auth(keys[-1]),
+        keys = {}
+        for name in ("Ann", "Bob"):
+            keys[name] = _post(f"{pushed_manhattan}/players", name=name)["key"]
+            sub = service.subscribe(name)
+            _post(f"{pushed_manhattan}/players/me/push/subscriptions", keys[name], **sub)
+            r = requests.patch(
+                f"{pushed_windcity}/players/me/push",
+                json={"events": ["digest"]},
+                headers=auth(keys[name]),
                 timeout=10,
             )
-            assert r.status_code == 201, r.text
-            body = {"events": ["digest"]}
-            r = requests.patch(
-                f"{base}/players/me/push", json=body, headers=auth(keys[-1]), timeout=10
-            )
             assert r.status_code == 200, r.text
-        r = requests.post(f"{base}/games", json={"players": 2}, timeout=10)
-        game_id, host = r.json()["id"], r.json()["host_token"]
-        for key in keys:
-            r = requests.post(
-                f"{base}/games/{game_id}/players", json={}, headers=auth(key), timeout=10
-            )
-            assert r.status_code == 201, r.text
-        r = requests.post(f"{base}/games/{game_id}/start", headers=auth(host), timeout=10)
-        (seat,) = r.json()["to_act"]
+        expected: dict[str, set[tuple[str, str]]] = {"Ann": set(), "Bob": set()}
+        for game_name, url in base.items():
+            for attempt in range(12):  # the first seat to act is drawn: until Ann's here
+                if any(g == game_name for g, _ in expected["Ann"]):
+                    break
+                order = ("Ann", "Bob") if attempt % 2 else ("Bob", "Ann")
+                created = _post(f"{url}/games", players=2)
+                game_id = created["id"]
+                for name in order:
+                    _post(f"{url}/games/{game_id}/players", keys[name])
+                started = _post(f"{url}/games/{game_id}/start", created["host_token"])
+                for seat in started["to_act"]:
+                    expected[order[seat]].add((game_name, game_id))
+        assert {g for g, _ in expected["Ann"]} == {"manhattan", "windcity"}
         workers.start(**WORKER_ENV)
-        wait_for(lambda: bool(service.shown(f"p{seat}")), 30, "the digest")
-        (push,) = service.shown(f"p{seat}")
-        assert push["type"] == "digest" and push["games"][0]["game_id"] == game_id
-        assert push["games"][0]["game"] == "manhattan" and push["body"] == (
-            "A game of manhattan is waiting for your move."
-        )
-        assert not service.shown(f"p{1 - seat}") and not service.refused
+        waiting = [name for name in ("Ann", "Bob") if expected[name]]
+        wait_for(lambda: all(service.shown(n) for n in waiting), 30, "the digests")
+        time.sleep(1.0)
+        for name in ("Ann", "Bob"):
+            pushes = service.shown(name)
+            assert len(pushes) == (1 if expected[name] else 0), pushes
+            for push in pushes:
+                assert push["type"] == "digest" and push["count"] == len(expected[name])
+                assert {(g["game"], g["game_id"]) for g in push["games"]} == expected[name]
+                assert push["lang"] == "en" and push["url"] == "/play"
+        assert not service.refused
     finally:
         service.stop()
