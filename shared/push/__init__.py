@@ -9,7 +9,9 @@ delivery by the worker from the same notification entries that feed the player's
   ``TTL``, ``Urgency`` and ``Topic``, and quiet hours;
 - ``sending``: the worker's side: one encrypted (RFC 8291, aes128gcm), VAPID-signed
   POST (RFC 8030) per notification and subscription, through the webhooks' SSRF guard;
-- ``clock``: the ``clock_low`` reminders the worker writes when a turn's clock runs low.
+- ``clock``: the ``clock_low`` reminders the worker writes when a turn's clock runs low;
+- ``digest``: the opt-in daily digest of the games waiting for a player, sent by the
+  worker from a per-player due time.
 
 May import ``shared.games`` (notify, errors, seats), ``shared.store``, ``shared.i18n``
 and ``shared.webhooks`` (ssrf, sending).

@@ -12,6 +12,11 @@ shown yet), ``Urgency`` is ``high`` for ``your_turn`` and ``clock_low``, ``norma
 else; ``TTL`` is the time left until the seat's deadline (a ``your_turn`` is useless
 after its turn), else ``PUSH_TTL_SECONDS``.
 
+A ``digest`` (shared/push/digest.py) lists the games waiting for the player's move:
+their ``count`` and, for each of the first ones, its service, id, the player's seat and
+deadline; ``more`` when there are others; its URL is ``/play``, its ``Topic`` and tag
+``digest``, its ``Urgency`` ``low``.
+
 Quiet hours hold back every push but a ``clock_low`` whose deadline falls before they
 end (the player would be timed out while it sleeps).
 """
@@ -32,12 +37,15 @@ TITLES = {
     "game_over": "Game over",
     "clock_low": "Your clock is running low",
     "rematch": "Rematch",
+    "digest": "Games waiting for you",
 }
 BODIES = {
     "your_turn": "It is your turn in {game}.",
     "game_over": "Your game of {game} is over.",
     "clock_low": "Move in {game} before your time runs out.",
     "rematch": "A new game of {game} with the same players is waiting for you.",
+    "digest": "{count} games are waiting for your move.",
+    "digest_one": "A game of {game} is waiting for your move.",
 }
 URGENT = ("your_turn", CLOCK_LOW)
 
@@ -115,3 +123,35 @@ def held_back(note: dict[str, Any], prefs: dict[str, Any], now_ms: int) -> bool:
         return False
     deadline = deadline_ms(note)
     return not (note["type"] == CLOCK_LOW and deadline is not None and deadline < until)
+
+
+def digest_payload(
+    waiting: list[dict[str, Any]], more: bool, language: str, now_iso: str
+) -> dict[str, Any]:
+    """A digest's JSON: ``waiting`` are entries of the player's list of games
+    (shared/games/players.py ``entry``), of which only public facts are kept."""
+    count = len(waiting)
+    body = (
+        push_text(BODIES["digest_one"], language, game=waiting[0]["game"])
+        if count == 1 and not more
+        else push_text(BODIES["digest"], language, count=f"{count}+" if more else count)
+    )
+    return {
+        "type": "digest",
+        "count": count,
+        "more": more,
+        "games": [
+            {"game": w["game"], "game_id": w["id"], "seat": w["seat"], "deadline": w["deadline"]}
+            for w in waiting
+        ],
+        "url": "/play",
+        "tag": "digest",
+        "title": push_text(TITLES["digest"], language),
+        "body": body,
+        "lang": language,
+        "timestamp": now_iso,
+    }
+
+
+def digest_headers(ttl_max: int) -> dict[str, str]:
+    return {"TTL": str(ttl_max), "Urgency": "low", "Topic": "digest"}

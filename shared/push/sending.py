@@ -89,30 +89,45 @@ class Pusher:
         deadline = messages.deadline_ms(note)
         if note["type"] != "game_over" and deadline is not None and deadline <= now_ms:
             return None, "its turn is over", "skipped"
+        body = messages.payload(note, reg["prefs"]["language"])
+        head = messages.headers(note, now_ms, self.ttl)
+        return self.push(client, reg["player"], reg["push"], body, head)
+
+    def push(
+        self,
+        client: Any,
+        player_id: str,
+        sub: dict[str, Any],
+        body: dict[str, Any],
+        head: dict[str, str],
+    ) -> Outcome:
+        """One push of ``body`` (JSON) with ``head`` (``TTL``, ``Urgency``, ``Topic``)
+        to the player's subscription ``sub``: counted against the rate limit, encrypted,
+        signed and POSTed; a subscription the push service ended is removed."""
+        assert self.vapid is not None
+        now_ms = int(time.time() * 1000)
         store = PushRegistry(client)
         window = now_ms // 1000 // self.window
-        if store.count(reg["player"], window, self.window) > self.rate:
-            store.count(reg["player"], window, self.window, -1)
+        if store.count(player_id, window, self.window) > self.rate:
+            store.count(player_id, window, self.window, -1)
             return None, "rate limited", None
-        sub = reg["push"]
-        body = dumps(messages.payload(note, reg["prefs"]["language"])).encode()
-        encrypted = WebPusher(sub).encode(body, "aes128gcm")["body"]
+        encrypted = WebPusher(sub).encode(dumps(body).encode(), "aes128gcm")["body"]
         origin = urlsplit(sub["endpoint"])
         claims = {
             "aud": f"{origin.scheme}://{origin.netloc}",
             "exp": int(time.time()) + JWT_SECONDS,
             "sub": self.subject,
         }
-        head = {
-            **messages.headers(note, now_ms, self.ttl),
+        headers = {
+            **head,
             **self.vapid.sign(claims),
             "Content-Type": "application/octet-stream",
             "Content-Encoding": "aes128gcm",
         }
-        status, error = post(sub["endpoint"], encrypted, head, self.timeout, self.allow_private)
+        status, error = post(sub["endpoint"], encrypted, headers, self.timeout, self.allow_private)
         if status is None or not 200 <= status < 300:
-            store.count(reg["player"], window, self.window, -1)  # only pushes sent count
+            store.count(player_id, window, self.window, -1)  # only pushes sent count
         if status in GONE:
-            store.drop(reg["player"], sub["id"])
+            store.drop(player_id, sub["id"])
             return status, "the push service ended the subscription", "failed"
         return status, error, None

@@ -20,6 +20,7 @@ import base64
 import binascii
 import hashlib
 import json
+import time
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -29,15 +30,20 @@ from shared.i18n import LANGUAGES
 from shared.push import keys
 from shared.store import dumps
 from shared.store.players import Registry
-from shared.store.push import SETTINGS, SUBSCRIPTION
+from shared.store.push import SETTINGS, SUBSCRIPTION, PushRegistry
 from shared.webhooks import ssrf
 
 CLOCK_LOW = "clock_low"
-EVENTS = (*PLAYER_TYPES, CLOCK_LOW, REMATCH)
-"""What a push subscription may hear: a player's webhook types, ``clock_low`` and
-``rematch`` (the ended game's next one is made: its seat is held for the player)."""
+DIGEST = "digest"
+EVENTS = (*PLAYER_TYPES, CLOCK_LOW, REMATCH, DIGEST)
+"""What a push subscription may hear: a player's webhook types, ``clock_low``,
+``rematch`` (the ended game's next one is made: its seat is held for the player; the
+invitation event: no one else seats a player without its own request) and ``digest``
+(the games waiting for the player, once a day; shared/push/digest.py)."""
+OPT_IN = (DIGEST,)
+"""The events a player hears only once it asks for them."""
 DEFAULTS: dict[str, Any] = {
-    "events": list(EVENTS),
+    "events": [e for e in EVENTS if e not in OPT_IN],
     "quiet_hours": None,
     "time_zone": "UTC",
     "language": "en",
@@ -135,7 +141,9 @@ def unsubscribe(registry: Registry, player_id: str, fields: dict[str, str], sub_
 def configure(
     registry: Registry, player_id: str, fields: dict[str, str], body: dict[str, Any]
 ) -> dict[str, Any]:
-    """Change the player's push settings (the fields given); the settings now.
+    """Change the player's push settings (the fields given); the settings now. A
+    player asking for the ``digest`` gets its first one at the worker's next chance (if
+    games wait for it), then at most one a day.
     ``push-time-zone-unknown`` for a time zone that is no IANA name, ``push-quiet-hours-
     invalid`` for hours that are not ``HH:MM`` or start where they end."""
     current = {**settings_of(fields), **body}
@@ -161,6 +169,8 @@ def configure(
     if current["language"] not in LANGUAGES:
         current["language"] = DEFAULTS["language"]
     registry.update(player_id, {SETTINGS: dumps(current)})
+    due = int(time.time() * 1000) if DIGEST in current["events"] else None
+    PushRegistry(registry.client).digest_plan(player_id, due)
     return current
 
 

@@ -11,6 +11,7 @@ in both games):
   ``services`` (the key prefixes of the services it has sat in, comma-separated).
   A deleted player keeps only ``deleted``.
 - ``players:ext:{<tenant>}``: a hash per tenant, ``external_id`` -> player id.
+- ``players:digest``: the players who want the push digest (shared/store/push.py);
 - ``players:erasing``: the deleted players whose games the worker still has to erase
   in some service (shared/usecases/privacy.py).
 
@@ -40,6 +41,8 @@ from typing import Any
 
 REGISTRY = "players"
 ERASING = "players:erasing"
+DIGEST_DUE = "players:digest"
+"""The players who want the push digest, by when it is due (shared/store/push.py)."""
 
 
 def registry_key(player_id: str) -> str:
@@ -91,6 +94,7 @@ class Registry:
         pipe = self.client.pipeline(transaction=False)
         pipe.delete(registry_key(player_id))
         pipe.hset(registry_key(player_id), "deleted", str(int(time.time() * 1000)))
+        pipe.zrem(DIGEST_DUE, player_id)
         if fields.get("ext"):
             pipe.hdel(external_key(fields.get("tenant", "")), fields["ext"])
         pipe.execute()

@@ -34,6 +34,7 @@ from shared.games import Games, seats
 from shared.ops import metrics
 from shared.ops.config import load_settings
 from shared.push import clock
+from shared.push.digest import Digester
 from shared.push.sending import Pusher
 from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
@@ -93,7 +94,9 @@ class Worker:
         self.lags: deque[int] = deque(maxlen=LAGS_KEPT)
         self.late_ms = 0
         self.moves = 0
-        self.deliverer = Deliverer([g.store for g in games], settings, Pusher(settings))
+        pusher = Pusher(settings)
+        self.deliverer = Deliverer([g.store for g in games], settings, pusher)
+        self.digester = Digester(games, pusher)
         self.thinker = Thinker(int(settings["WORKER_BOT_PROCESSES"]))
         self.thinking: dict[tuple[int, str], InHand] = {}  # (service, game id): held
         self.hold_max = HELD_PER_PROCESS * max(1, int(settings["WORKER_BOT_PROCESSES"]))
@@ -122,6 +125,8 @@ class Worker:
         sender.start()
         boards = threading.Thread(target=self.boards_loop, name="leaderboards", daemon=True)
         boards.start()
+        digests = threading.Thread(target=self.digest_loop, name="digests", daemon=True)
+        digests.start()
         while not self.stop.is_set():
             try:
                 busy = self.tick()
@@ -171,6 +176,18 @@ class Worker:
             except Exception:
                 log.exception("leaderboard snapshot failed; retrying")
             self.stop.wait(max(1.0, float(self.board_every)))
+
+    def digest_loop(self) -> None:
+        """The daily digests (shared/push/digest.py), in a thread of their own: a slow
+        push service holds up neither a move nor a webhook."""
+        while not self.stop.is_set():
+            try:
+                busy = self.digester.tick()
+            except Exception:
+                log.exception("push digests failed; retrying")
+                busy = 0
+            if not busy:
+                self.stop.wait(max(1.0, self.poll))
 
     def refresh_boards(self) -> int:
         """A new snapshot of each leaderboard (shared/store/ratings.py) whose newest is

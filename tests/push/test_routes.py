@@ -29,7 +29,7 @@ def test_the_public_key_is_the_settings_own(make_app) -> None:
     assert r.status_code == 200
     assert r.get_json() == {
         "public_key": PUBLIC,
-        "events": ["your_turn", "game_over", "clock_low", "rematch"],
+        "events": ["your_turn", "game_over", "clock_low", "rematch", "digest"],
     }
     other_private, other_public = generate()
     r = make_app("toy", PUSH_VAPID_PRIVATE_KEY=other_private).test_client().get("/push/key")
@@ -126,14 +126,18 @@ def test_in_the_export_and_gone_with_the_player(make_app, redis_client) -> None:
     client = make_app("toy", **PUSH).test_client()
     player_id, key = player(client, "Ann")
     sub = subscribe(client, key, PushService(PUBLIC).subscribe("a"))
-    client.patch("/players/me/push", json={"language": "de"}, headers=auth(key))
+    body = {"language": "de", "events": ["your_turn", "digest"]}
+    client.patch("/players/me/push", json=body, headers=auth(key))
+    assert redis_client.zscore("players:digest", player_id) is not None
     export = client.get("/players/me/export", headers=auth(key)).get_json()
     assert export["push"]["language"] == "de"
+    assert export["push"]["events"] == ["your_turn", "digest"]
     assert [s["id"] for s in export["push"]["subscriptions"]] == [sub["id"]]
     assert set(export["push"]["subscriptions"][0]["keys"]) == {"p256dh", "auth"}
     assert client.delete("/players/me", headers=auth(key)).status_code == 204
     fields = redis_client.hgetall(f"players:{{{player_id}}}")
     assert not [f for f in fields if str(f).startswith("push")]
+    assert redis_client.zscore("players:digest", player_id) is None
 
 
 def test_a_move_of_subscribed_players_under_a_clock_still_costs_two_round_trips(

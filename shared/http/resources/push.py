@@ -69,6 +69,8 @@ def add_routes(blp: KitBlueprint) -> None:
         `events` to push, `quiet_hours` (`{"start": "22:00", "end": "07:00"}`, null:
         none) in `time_zone` (an IANA name), and the `language` of the texts. In quiet
         hours nothing is pushed but a `clock_low` whose deadline falls before they end.
+        `digest` (not on by default): the games waiting for the player's move, at most
+        once a day.
         """
         player, fields = current_player()
         settings = subscriptions.configure(games().store.registry, player, fields, body)
