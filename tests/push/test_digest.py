@@ -14,6 +14,7 @@ import pytest
 import requests
 from flask import Flask
 
+from bench.pushservice import PushService
 from shared.ops.config import load_settings
 from shared.push.digest import DAY_MS
 from shared.store.players import DIGEST_DUE
@@ -29,7 +30,6 @@ from tests.push.conftest import (
     player,
     subscribe,
 )
-from tests.push.pushservice import PushService
 from tests.worker.helpers import wait_for
 
 DIGEST_FIELDS = {
