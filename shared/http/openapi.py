@@ -160,10 +160,25 @@ def _constants(node: Any) -> None:
             kind["const"] = kind["enum"][0]  # for tools reading const; enum for the rest
         if node.get("nullable") and "enum" in node and None not in node["enum"]:
             node["enum"] = [*node["enum"], None]  # 3.0.3: a nullable enum lists null
+        if _nullable_nested(node):  # apispec: anyOf [$ref, {type: object, nullable}]
+            ref = node.pop("anyOf")[0]
+            node["nullable"], node["allOf"] = True, [ref]  # null or that object, not any object
         if "default" in node and node["default"] is None:
             del node["default"]  # says nothing, and TypeScript would make the field required
         for value in node.values():
             _constants(value)
+
+
+def _nullable_nested(node: dict[str, Any]) -> bool:
+    """A nested schema that may be null, as apispec writes it: its second branch would
+    let any object through (a fuzzer sends ``{}``)."""
+    either = node.get("anyOf")
+    return (
+        isinstance(either, list)
+        and len(either) == 2
+        and "$ref" in either[0]
+        and either[1] == {"type": "object", "nullable": True}
+    )
 
 
 def _add_examples(operation: dict[str, Any], example: Mapping[str, Any] | None) -> None:
