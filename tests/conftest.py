@@ -309,6 +309,7 @@ LIVE_MODULES = {
     "tests/ops/test_access_log.py",
     "tests/ops/test_gunicorn_conf.py",
     "tests/ops/test_live_ops.py",
+    "tests/reliability/test_cluster_schedule.py",
     "tests/reliability/test_failover.py",
     "tests/reliability/test_gunicorn_edges.py",
     "tests/reliability/test_races.py",
