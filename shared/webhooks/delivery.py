@@ -50,10 +50,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from shared.games.notify import message_id, now_iso
+from shared.games.notify import message_id
 from shared.ops import metrics
 from shared.store import GameStore, dumps
-from shared.webhooks import players, signing
+from shared.webhooks import attempts, players, signing
 from shared.webhooks.players import _sid
 from shared.webhooks.sending import PushChannel, post
 
@@ -373,28 +373,10 @@ class Deliverer:
         metrics.WEBHOOK_LATENCY.observe(time.monotonic() - started)
         record.setdefault("first_at", now)
         record["attempts"] = record.get("attempts", 0) + 1
-        fields: dict[str, str] = {}
-        if status is not None and 200 <= status < 300:
-            record |= {"status": "delivered", "delivered_at": now_iso(), "last_error": None}
-            record.pop("next_at", None)
-            record.pop("next_attempt_at", None)
-            fields[f"cur:{reg['id']}"] = entry_id
-            result, go_on = "delivered", True
-        else:
-            record["last_error"] = error or f"HTTP {status}"
-            if verdict or now - record["first_at"] >= self.give_up:
-                record["status"] = verdict or "failed"
-                record.pop("next_at", None)
-                record.pop("next_attempt_at", None)
-                fields[f"cur:{reg['id']}"] = entry_id
-                result, go_on = record["status"], True
-            else:
-                wait = self.backoff(record["attempts"])
-                record |= {"status": "pending", "next_at": now + wait}
-                record["next_attempt_at"] = time.strftime(
-                    "%Y-%m-%dT%H:%M:%SZ", time.gmtime(now + wait)
-                )
-                result, go_on = "retried", False
+        result, go_on = attempts.settle(
+            record, status, error, verdict, now, self.give_up, self.backoff
+        )
+        fields: dict[str, str] = {f"cur:{reg['id']}": entry_id} if go_on else {}
         metrics.WEBHOOK_DELIVERIES.labels(result).inc()
         fields[f"d:{entry_id}"] = dumps(record)
         store.webhook_state_set(game_id, fields, self.state_ttl)
