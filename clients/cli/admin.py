@@ -15,6 +15,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import secrets
 import tempfile
 from collections.abc import Iterator
@@ -45,6 +46,13 @@ def add_parser(games: Any) -> None:
     p.add_argument("--name", required=True, help=_("who the key is for"))
     p.add_argument("--games-per-hour", type=int, default=0, help=_("0: no limit"))
     p.add_argument("--max-live-games", type=int, default=0, help=_("open or running; 0: no limit"))
+    p.add_argument(
+        "--frame-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help=_("an origin allowed to frame this key's embeds, e.g. https://example.com (repeat)"),
+    )
     action.add_parser("list", parents=[common], help=_("list keys (never the keys themselves)"))
     p = action.add_parser("revoke", parents=[common], help=_("revoke a key by id or name"))
     p.add_argument("key", metavar="ID_OR_NAME")
@@ -108,10 +116,27 @@ def _public(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if k != "hash"}
 
 
-def add(path: Path, name: str, games_per_hour: int, max_live_games: int) -> tuple[str, dict]:
-    """Create a key; returns the key (to show once) and its entry."""
+ORIGIN = re.compile(
+    r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?"
+)
+
+
+def add(
+    path: Path,
+    name: str,
+    games_per_hour: int,
+    max_live_games: int,
+    frame_origins: list[str] | tuple[str, ...] = (),
+) -> tuple[str, dict]:
+    """Create a key; returns the key (to show once) and its entry. ``frame_origins``:
+    the origins (``scheme://host[:port]``) allowed to frame the key's embeds."""
     if games_per_hour < 0 or max_live_games < 0:
         raise SystemExit(_("error: quotas are whole numbers >= 0 (0: no limit)"))
+    for origin in frame_origins:
+        if not ORIGIN.fullmatch(origin):
+            raise SystemExit(
+                _("error: {origin} is not an origin (scheme://host[:port])", origin=repr(origin))
+            )
     with _locked(path):
         data = _load(path)
         ids = {entry.get("id") for entry in data["keys"]}
@@ -125,6 +150,7 @@ def add(path: Path, name: str, games_per_hour: int, max_live_games: int) -> tupl
             "hash": hash_key(key),
             "games_per_hour": games_per_hour,
             "max_live_games": max_live_games,
+            "frame_origins": list(frame_origins),
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "revoked": False,
         }
@@ -156,7 +182,9 @@ def run(args: argparse.Namespace) -> int:
     """Carry out ``boardgames admin keys ...``."""
     path = _path(args)
     if args.action == "add":
-        key, entry = add(path, args.name, args.games_per_hour, args.max_live_games)
+        key, entry = add(
+            path, args.name, args.games_per_hour, args.max_live_games, args.frame_origin
+        )
         if args.json:
             print(json.dumps({**_public(entry), "key": key}))
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-from shared.games import audience, tokens
+from shared.games import audience, embeds, tokens
 from shared.games.audience import Audience
 from shared.games.document import GameDoc
 from shared.games.errors import Forbidden, Unauthorized
@@ -50,6 +50,8 @@ def seat_of(doc: GameDoc, digest: str | None) -> int | None:
     """
     if digest is None:
         return None
+    if isinstance(digest, tokens.EmbedRef):
+        return _embed_seat(doc, digest)
     if isinstance(digest, tokens.PlayerRef):
         found = seat_of_player(doc, digest)
         ACTOR.set(f"player:{digest}")  # for the request's log line
@@ -64,6 +66,16 @@ def seat_of(doc: GameDoc, digest: str | None) -> int | None:
     return found
 
 
+def _embed_seat(doc: GameDoc, ref: tokens.EmbedRef) -> int | None:
+    """An embed session's seat in ``doc``: its player's, when it is a seat's session of
+    this very game; ``None`` (a spectator) for a watching one. 403 ``embed-scope`` in any
+    other game."""
+    if doc["id"] != ref.game:
+        raise embeds.scope_refused()
+    ACTOR.set(f"embed:{ref.player}")  # for the request's log line
+    return seat_of_player(doc, ref.player) if ref.seated else None
+
+
 def audience_of(doc: GameDoc, credential: str | None) -> Audience:
     """Who reads ``doc`` with the request's ``credential`` (a token's hash or a
     :class:`~shared.games.tokens.PlayerRef`; ``None`` without one): the one resolution
@@ -73,8 +85,8 @@ def audience_of(doc: GameDoc, credential: str | None) -> Audience:
     if seat is not None:
         return seated_audience(seat, credential)
     player = credential if isinstance(credential, tokens.PlayerRef) else None
-    if credential is None:
-        return audience.ANYONE
+    if credential is None or isinstance(credential, tokens.EmbedRef):
+        return audience.ANYONE  # (an embed session's spectator reads as anyone)
     if player is None or doc.get("host_player") == player:
         return audience.host(player)
     return audience.as_player(player)
@@ -91,7 +103,7 @@ def require_seat(doc: GameDoc, digest: str | None) -> int:
     if digest is None:
         raise missing_token()
     seat = seat_of(doc, digest)
-    if seat is None and isinstance(digest, tokens.PlayerRef):
+    if seat is None and isinstance(digest, (tokens.PlayerRef, tokens.EmbedRef)):
         raise Forbidden("player-not-seated", "This player has no seat in this game.")
     if seat is None:
         raise Forbidden("seat-token-required", "This needs a player's token, not the host token.")
@@ -107,6 +119,8 @@ def require_host(doc: GameDoc, digest: str | None) -> None:
     """401 without a token; 403 unless it is this game's host token."""
     if digest is None:
         raise missing_token()
+    if isinstance(digest, tokens.EmbedRef):
+        raise embeds.scope_refused()
     if isinstance(digest, tokens.PlayerRef):
         if doc.get("host_player") == digest:
             ACTOR.set("host")

@@ -44,3 +44,22 @@ def hash_token(token: str) -> str:
 def matches(token_hash: str, stored_hash: str | None) -> bool:
     """Whether two hashes are equal, in constant time."""
     return stored_hash is not None and hmac.compare_digest(token_hash, stored_hash)
+
+
+class EmbedRef(str):
+    """The credential of an embed session (shared/games/embeds.py): the player
+    ``player`` in the game ``game`` only, acting for its seat there (``seated``) or
+    watching as a spectator. Its text is ``embed:<player>``, which equals no token hash
+    and no player id, so anywhere it is not expected it matches nothing (an invalid
+    token); shared/games/access.py resolves it."""
+
+    game: str
+    player: str
+    seated: bool
+    tenant: str
+
+    @classmethod
+    def make(cls, game: str, player: str, seated: bool, tenant: str) -> EmbedRef:
+        made = cls(f"embed:{player}")
+        made.game, made.player, made.seated, made.tenant = game, player, seated, tenant
+        return made

@@ -18,6 +18,7 @@ from marshmallow import Schema
 from shared.engine import Engine
 from shared.games import Games
 from shared.http.docs_ui import init_docs_assets, swagger_ui_config
+from shared.http.embed_page import blp as embed_blp
 from shared.http.errors import register_error_handlers
 from shared.http.fastpath import HotPath, take_pending
 from shared.http.health import blp as health_blp
@@ -159,6 +160,7 @@ def create_game_app(
     prefix = options_schema.__name__.removesuffix("OptionsSchema")
     document_game(api, engine.NAME, prefix, payloads or {}, events or {})
     app.register_blueprint(play_blp)  # the browser client at /play
+    app.register_blueprint(embed_blp)  # its embed mode at /embed, and /embed.js
     init_cors(app, settings["CORS_ORIGINS"])
     init_metrics(app, app.extensions["game_kit"].games)
     init_api_keys(app, app.extensions["game_kit"].games, settings["API_KEYS_FILE"])

@@ -234,8 +234,9 @@ class HotPath:
             return False
         if "werkzeug.debug.preserve_context" in environ:  # a test client keeping contexts
             return False
-        if "HTTP_X_PLAYER" in environ or "bgp_" in environ.get("HTTP_AUTHORIZATION", ""):
-            return False  # a player: Flask's (shared/http/identity.py)
+        authorization = environ.get("HTTP_AUTHORIZATION", "")
+        if "HTTP_X_PLAYER" in environ or "bgp_" in authorization or "bge_" in authorization:
+            return False  # a player or an embed session: Flask's (shared/http/identity.py)
         limits = self.app.extensions.get("address_limits")
         return not (limits is not None and limits.blocking and "HTTP_AUTHORIZATION" in environ)
 

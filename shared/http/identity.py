@@ -5,7 +5,9 @@
   read; a move's is read with the game, in the same round trip), as a
   :class:`~shared.games.tokens.PlayerRef`;
 - with API keys on, an API key and ``X-Player: <external_id>``: the key's player with
-  that reference (the platform acts for its users without holding their keys).
+  that reference (the platform acts for its users without holding their keys);
+- an embed session (``bge_...``): its player in its one game only, as an
+  :class:`~shared.games.tokens.EmbedRef` (shared/http/embedding.py).
 
 The fast path (shared/http/fastpath.py) leaves requests with a player key or
 ``X-Player`` to Flask, so only a token's hash is ever computed without a request context.
@@ -15,9 +17,10 @@ from __future__ import annotations
 
 from flask import current_app, has_request_context, request
 
-from shared.games import Games, players
+from shared.games import Games, embeds, players
 from shared.games.access import invalid_token, missing_token
 from shared.games.tokens import PlayerRef, hash_token
+from shared.http import embedding
 from shared.http.errors import ApiError
 
 PLAYER_HEADER = "X-Player"
@@ -36,6 +39,8 @@ def credential_of(header: str | None, with_the_game: bool = False) -> str | None
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise missing_token()
+    if embeds.is_embed_token(token):  # (longer than any other token: checked first)
+        return embedding.session_credential(token)
     if len(token) > 256:
         raise invalid_token()
     if players.is_player_key(token):
@@ -79,7 +84,11 @@ def current_player() -> tuple[PlayerRef, dict[str, str]]:
         )
     scheme, _, token = header.strip().partition(" ")
     token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > 256:
+    if scheme.lower() != "bearer" or not token:
+        raise missing_token()
+    if embeds.is_embed_token(token):
+        raise embeds.scope_refused()  # an embed session is no player's key
+    if len(token) > 256:
         raise missing_token()
     if players.is_player_key(token):
         return players.verify_key(_games().store.registry, token)

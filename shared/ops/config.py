@@ -101,6 +101,12 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "PUSH_RATE_WINDOW_SECONDS": (int, 600),
     "PUSH_CLOCK_LOW_SHARE": (float, 0.2),
     "PUSH_TTL_SECONDS": (int, 86400),
+    # embeds (docs/api.md "Embedding in your platform"): the secret links and sessions are
+    # signed with (empty: one made once in Redis, common to every service on it), the
+    # longest a link lasts unopened, and how long a session lasts between refreshes
+    "EMBED_SECRET": (str, ""),
+    "EMBED_LINK_SECONDS": (int, 300),
+    "EMBED_SESSION_SECONDS": (int, 900),
 }
 
 _TRUE = {"1", "true", "yes", "on"}

@@ -9,7 +9,9 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 - status.py: the status sets and API-key quotas (``tracking``, a part of its own);
 - players.py: each player's index of its games here; the player registry common to
   every service (``registry``, a part of its own);
-- matchmaking.py: quick match's pools of open tables (``matchmaking.lua``).
+- matchmaking.py: quick match's pools of open tables (``matchmaking.lua``);
+- embeds.py: the embed links' secret and one-use claims (``embeds``, common to every
+  service).
 
 May import the store's own modules and redis.
 """
@@ -22,6 +24,7 @@ import redis
 
 from shared.store import documents, events, matchmaking, outbox, schedule
 from shared.store.documents import Documents
+from shared.store.embeds import EmbedLinks
 from shared.store.events import EventReads
 from shared.store.layout import DUE_SHARDS
 from shared.store.listing import Listing
@@ -56,3 +59,4 @@ class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, M
         self._match = client.register_script(matchmaking.SCRIPT)
         self.tracking = Tracking(self)
         self.registry = Registry(client)  # the players, common to every service
+        self.embeds = EmbedLinks(client)  # embed links' secret and one-use claims, common too

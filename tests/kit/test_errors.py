@@ -76,6 +76,9 @@ def test_openapi_document_and_docs(toy_client):
         "/games/{game_id}/log",
         "/games/{game_id}/webhooks",
         "/games/{game_id}/webhooks/test",
+        "/embeds",
+        "/embed/session",
+        "/embed/session/refresh",
         "/healthz",
         "/readyz",
     }

@@ -21,6 +21,7 @@ import json
 import logging
 import math
 import os
+import re
 import threading
 import time
 import uuid
@@ -41,7 +42,9 @@ CREATE_ENDPOINT = "games.create_game"
 LIST_ENDPOINT = "games.list_games"
 PLAYER_ENDPOINT = "games.create_player"  # a platform's players are its key's
 BOARD_ENDPOINT = "games.get_leaderboard"  # and its leaderboard
+EMBED_ENDPOINT = "games.create_embed"  # and its embed links
 HOUR = 3600
+ORIGIN = re.compile(r"https?://([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?")
 # A live-set place held for a create that never finished (a killed worker) is dropped
 # after this long; the live quota's Retry-After when no game is about to end.
 SETTLE_SECONDS = 600
@@ -56,6 +59,7 @@ class ApiKey:
     name: str
     games_per_hour: int | None
     max_live_games: int | None
+    frame_origins: tuple[str, ...] = ()  # who may frame its embeds (shared/http/embed_page.py)
 
 
 def hash_key(key: str) -> str:
@@ -80,6 +84,7 @@ def parse_keys(text: str) -> dict[str, ApiKey]:
             name=str(entry.get("name", "")),
             games_per_hour=_quota(entry.get("games_per_hour")),
             max_live_games=_quota(entry.get("max_live_games")),
+            frame_origins=_origins(entry.get("frame_origins")),
         )
     return keys
 
@@ -91,6 +96,17 @@ def _quota(value: Any) -> int | None:
     if not isinstance(value, int) or value < 0:
         raise ValueError(f"a quota must be a whole number >= 0, not {value!r}")
     return value
+
+
+def _origins(value: Any) -> tuple[str, ...]:
+    """A key's ``frame_origins``: origins (``scheme://host[:port]``, no path), or none."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(
+        isinstance(o, str) and ORIGIN.fullmatch(o) for o in value
+    ):
+        raise ValueError(f"frame_origins must be a list of origins, not {value!r}")
+    return tuple(value)
 
 
 class KeyRing:
@@ -135,6 +151,11 @@ class KeyRing:
         """The active key ``key`` is, if any."""
         self.refresh()
         return self._keys.get(hash_key(key))
+
+    def by_id(self, key_id: str) -> ApiKey | None:
+        """The active key with id ``key_id``, if any (an embed's tenant)."""
+        self.refresh()
+        return next((k for k in self._keys.values() if k.id == key_id), None)
 
 
 def _bearer() -> str | None:
@@ -197,6 +218,7 @@ def init_api_keys(app: Flask, games: Games, path: str) -> None:
             LIST_ENDPOINT,
             PLAYER_ENDPOINT,
             BOARD_ENDPOINT,
+            EMBED_ENDPOINT,
         ):
             return
         key = _authenticate(ring)

@@ -1,7 +1,10 @@
 """Headers on every answer, and the answer to a plain ``OPTIONS``.
 
 - ``X-Content-Type-Options: nosniff`` everywhere, so no browser second-guesses a
-  problem+json or an event stream into something it would render or run.
+  problem+json or an event stream into something it would render or run;
+- ``X-Frame-Options: DENY`` and (unless the answer has a CSP of its own, which says
+  ``frame-ancestors`` itself) ``Content-Security-Policy: frame-ancestors 'none'`` on
+  every answer but the embed page's (shared/http/embed_page.py).
 - ``OPTIONS`` that is not a CORS preflight (see :mod:`shared.http.middleware.cors`) asks
   which methods a resource has: ``204`` with ``Allow`` and no body (Flask's own answer is
   a ``200`` with an empty ``text/html`` body).
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from werkzeug.http import parse_set_header
 
 
@@ -59,9 +62,15 @@ class HeaderList:
         pairs.append((name, value))
 
 
-def add_headers(headers: HeaderMap) -> None:
-    """The headers every answer carries."""
+def add_headers(headers: HeaderMap, framable: bool = False) -> None:
+    """The headers every answer carries; and, but on the embed page (``framable``:
+    shared/http/embed_page.py sets its own ``frame-ancestors``), the refusal to be
+    framed by anyone (clickjacking)."""
     headers["X-Content-Type-Options"] = "nosniff"
+    if not framable:
+        headers["X-Frame-Options"] = "DENY"
+        if "Content-Security-Policy" not in headers:
+            headers["Content-Security-Policy"] = "frame-ancestors 'none'"
 
 
 def add_vary(headers: HeaderMap, name: str) -> None:
@@ -74,7 +83,7 @@ def add_vary(headers: HeaderMap, name: str) -> None:
 
 def finish_answer(response: Response) -> Response:
     """The after-request hook: :func:`add_headers`, and a plain ``OPTIONS`` made a 204."""
-    add_headers(response.headers)
+    add_headers(response.headers, g.get("framable", False))
     if request.method != "OPTIONS" or response.status_code != 200:
         return response
     rule = request.url_rule

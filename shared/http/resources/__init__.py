@@ -11,6 +11,7 @@ thin HTTP wiring around :class:`shared.games.Games`.
 - ``moves``: legal moves, make a move;
 - ``events``: the long-poll page and the SSE stream;
 - ``records``: score and log;
+- ``embeds``: a platform's signed seat links and the embed sessions they open;
 - ``blueprint``: what they share (the blueprint and its strict parser, the bearer and
   ``If-Match``, the answer as built, the document's snippets).
 
@@ -26,6 +27,7 @@ from marshmallow import Schema
 
 from shared.http import webhooks
 from shared.http.resources import (
+    embeds,
     events,
     games,
     leaderboards,
@@ -63,5 +65,6 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     records.add_score(blp)
     events.add_routes(blp)
     records.add_log(blp)
+    embeds.add_routes(blp)
     webhooks.add_routes(blp, bearer, problems)
     return blp

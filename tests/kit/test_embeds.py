@@ -1,0 +1,151 @@
+"""Embeds (issue 44), through the Flask app on the session's Redis: a platform's signed,
+one-use, short-lived seat links, the session a link opens and how far it reaches, and
+the framing headers of the embed page and of every other answer."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from clients.cli import admin
+from shared.games import embeds as tokens
+from tests.kit.helpers import assert_problem, auth, join
+
+HOST = "http://127.0.0.1:8001"
+
+
+@pytest.fixture
+def platform(make_app: Callable[..., Flask], tmp_path: Path) -> tuple[FlaskClient, str]:
+    keys = tmp_path / "keys.json"
+    acme, _ = admin.add(keys, "acme", 0, 0, [HOST])
+    client = make_app("toy", API_KEYS_FILE=str(keys), EMBED_SECRET="s3cret").test_client()
+    return client, acme
+
+
+def seated_game(client: FlaskClient, acme: str, who: str = "u-1") -> tuple[str, str]:
+    """A running 2-seat game with the platform's player ``who`` in seat 0; its id and
+    the other seat's token."""
+    client.post("/players", json={"name": "Ann", "external_id": who}, headers=auth(acme))
+    made = client.post("/games", json={"players": 2, "rounds": 1, "seed": 4}, headers=auth(acme))
+    game_id, host = made.get_json()["id"], made.get_json()["host_token"]
+    client.post(f"/games/{game_id}/players", json={}, headers={**auth(acme), "X-Player": who})
+    _, bob = join(client, game_id, "Bob")
+    client.post(f"/games/{game_id}/start", headers=auth(host))
+    return game_id, bob
+
+
+def link(client: FlaskClient, acme: str, game_id: str, **body: Any) -> str:
+    r = client.post(
+        "/embeds", json={"game_id": game_id, **body}, headers={**auth(acme), "X-Player": "u-1"}
+    )
+    assert r.status_code == 201, r.get_json()
+    return parse_qs(urlsplit(r.get_json()["url"]).query)["t"][0]
+
+
+def session(client: FlaskClient, token: str) -> Any:
+    return client.post("/embed/session", json={"token": token})
+
+
+def test_a_link_opens_once_into_a_session_of_that_seat_only(platform):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    token = link(client, acme, game_id, language="ja", theme={"accent": "#c00"})
+    assert "bgk_" not in token and "bgp_" not in token
+    page = client.get(f"/embed?t={token}")
+    assert page.status_code == 200 and b'src="/play/js/embed.js"' in page.data
+    assert f"frame-ancestors {HOST}" in page.headers["Content-Security-Policy"]
+    assert "unsafe-inline" not in page.headers["Content-Security-Policy"]
+    assert page.headers["Referrer-Policy"] == "no-referrer"
+    assert "X-Frame-Options" not in page.headers
+    opened = session(client, token).get_json()
+    assert (opened["seat"], opened["mode"], opened["language"]) == (0, "seat", "ja")
+    assert opened["theme"] == {"accent": "#c00"} and opened["frame_origins"] == [HOST]
+    as_seat = auth(opened["credential"])
+    assert client.get(f"/games/{game_id}", headers=as_seat).get_json()["you"] == 0
+    move = {"type": "call", "value": 2}
+    assert client.post(f"/games/{game_id}/moves", json=move, headers=as_seat).status_code == 200
+    # used: refused, as an exchange and as a page (in the link's language)
+    assert_problem(session(client, token), 403, "embed-link-used")
+    again = client.get(f"/embed?t={token}")
+    assert again.status_code == 403 and again.headers["Content-Language"] == "ja"
+    assert b'data-code="embed-link-used"' in again.data and b"Traceback" not in again.data
+    # refreshed while the game runs
+    fresh = client.post("/embed/session/refresh", headers=as_seat)
+    assert fresh.status_code == 200 and fresh.get_json()["seat"] == 0
+
+
+def test_a_session_reaches_nothing_but_its_own_game(platform):
+    client, acme = platform
+    game_a, _ = seated_game(client, acme)
+    game_b, _ = seated_game(client, acme)
+    as_a = auth(session(client, link(client, acme, game_a)).get_json()["credential"])
+    move = {"type": "call", "value": 2}
+    assert_problem(
+        client.post(f"/games/{game_b}/moves", json=move, headers=as_a), 403, "embed-scope"
+    )
+    assert_problem(client.get(f"/games/{game_b}", headers=as_a), 403, "embed-scope")
+    for path in ("/players/me/export", "/players/me", "/players/me/games"):
+        assert_problem(client.get(path, headers=as_a), 403, "embed-scope")
+    assert_problem(client.post(f"/games/{game_a}/rematch", headers=as_a), 403, "embed-scope")
+    assert_problem(client.delete(f"/games/{game_a}", headers=as_a), 403, "embed-scope")
+    forged = as_a["Authorization"][:-3] + "AAA"
+    r = client.get(f"/games/{game_a}", headers={"Authorization": forged})
+    assert_problem(r, 401, "embed-session-invalid")
+
+
+def test_an_expired_or_forged_link_is_refused(platform, monkeypatch):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    token = link(client, acme, game_id, expires_in=10, language="de")
+    later = time.time() + 11
+    monkeypatch.setattr(tokens, "check_expiry", _at(later))
+    assert_problem(session(client, token), 403, "embed-link-expired")
+    page = client.get(f"/embed?t={token}")
+    assert page.status_code == 403 and page.headers["Content-Language"] == "de"
+    assert b"embed-link-expired" in page.data
+    bad = client.get("/embed?t=bgl_nonsense")
+    assert (
+        bad.status_code == 403
+        and "frame-ancestors 'none'" in bad.headers["Content-Security-Policy"]
+    )
+
+
+def _at(now: float) -> Callable[..., Any]:
+    real = tokens.check_expiry
+    return lambda claims, _now: real(claims, now)
+
+
+def test_a_spectator_link_reads_as_anyone_and_cannot_move(platform):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    opened = session(client, link(client, acme, game_id, mode="watch")).get_json()
+    assert opened["seat"] is None and opened["mode"] == "watch"
+    as_watch = auth(opened["credential"])
+    view = client.get(f"/games/{game_id}", headers=as_watch).get_json()
+    assert view["you"] is None and view == client.get(f"/games/{game_id}").get_json()
+    r = client.post(f"/games/{game_id}/moves", json={"type": "call", "value": 2}, headers=as_watch)
+    assert_problem(r, 403, "player-not-seated")
+
+
+def test_a_seat_link_needs_a_seated_player_and_an_api_key(platform, make_app):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    client.post("/players", json={"name": "Zed", "external_id": "u-2"}, headers=auth(acme))
+    r = client.post("/embeds", json={"game_id": game_id}, headers={**auth(acme), "X-Player": "u-2"})
+    assert_problem(r, 403, "player-not-seated")
+    assert_problem(client.post("/embeds", json={"game_id": game_id}), 401, "api-key-required")
+
+
+def test_nothing_else_may_be_framed(platform):
+    client, _ = platform
+    for path in ("/play", "/games", "/healthz", "/openapi.json"):
+        r = client.get(path)
+        assert r.headers["X-Frame-Options"] == "DENY", path
+        assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"], path
