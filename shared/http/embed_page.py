@@ -39,6 +39,7 @@ PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title>
 <link rel="stylesheet" href="/play/style.css">
+<link rel="stylesheet" href="/play/embed.css">
 </head>
 <body class="embed">
 <main id="main"><section class="panel embed-refused" id="refused" data-code="{code}">

@@ -24,7 +24,7 @@ function remaining(ms) {
   return hours ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`;
 }
 
-class GamePage {
+export class GamePage {
   constructor(config, gameId, watch, rules, invite) {
     this.config = config;
     this.id = gameId;

@@ -1,0 +1,166 @@
+// The embed mode (GET /embed?t=<link>): a platform's page frames one seat (or a
+// spectator's view) of one game. The page exchanges its one-use link for a session
+// (POST /embed/session), shows the game page without lobby, header or links, and tells
+// the host page what happens by postMessage: ready, your_turn, moved, game_over,
+// height, error. The host may send set_language and set_theme. Every message goes to,
+// and is taken from, only the origins the platform's API key allows (frame_origins).
+import { LANGUAGES, loadLanguage, t } from "./i18n.js";
+import { Problem, call, setBase } from "./api.js";
+import { fill, h } from "./dom.js";
+import { GamePage } from "./game.js";
+
+const SOURCE = "boardgames"; // every message carries it, both ways
+// The theme's names and the custom properties of style.css / embed.css they set.
+const THEME = { bg: "--paper", fg: "--ink", accent: "--accent", panel: "--panel", font: "--font", radius: "--radius" };
+const THEME_VALUE = /^[#A-Za-z0-9 ,.%()'"-]{1,80}$/; // as the service checks a link's theme
+const REFRESH_EARLY_MS = 60 * 1000;
+
+let origins = [];
+let page = null;
+
+/** Tell the host page (on each allowed origin; a frame of any other gets nothing). */
+export function post(type, data = {}) {
+  if (window.parent === window) return;
+  for (const origin of origins) window.parent.postMessage({ source: SOURCE, type, ...data }, origin);
+}
+
+export function applyTheme(theme) {
+  const root = document.documentElement.style;
+  for (const [name, value] of Object.entries(theme || {})) {
+    if (THEME[name] && typeof value === "string" && THEME_VALUE.test(value) && !/url\s*\(/i.test(value)) root.setProperty(THEME[name], value);
+  }
+}
+
+/** The link's language, read from its (unverified) payload: only for the page's words. */
+function linkLanguage(token) {
+  try {
+    const body = token.slice(4).split(".")[0].replace(/-/g, "+").replace(/_/g, "/");
+    const lang = JSON.parse(atob(body)).lang;
+    return lang in LANGUAGES ? lang : undefined;
+  } catch { return undefined; }
+}
+
+/** The game page, embedded: no links out, no lobby, no rematch; it reports to the host. */
+class EmbedPage extends GamePage {
+  constructor(config, session, rules) {
+    super(config, session.game_id, session.mode === "watch", rules, null);
+    this.session = session;
+    this.player = null; // never a key this browser may hold for the service's own pages
+    this.record = session.mode === "watch" ? null : { token: session.credential };
+    this.reported = { ready: false, version: null, turn: false, over: false };
+  }
+
+  renderLinks() { return null; }
+
+  renderSeatPanel(joinLink) {
+    // A finished game's "play again" would lead out of the platform's page.
+    if (this.view.status === "finished") return [];
+    return super.renderSeatPanel(joinLink);
+  }
+
+  say(text) {
+    super.say(text);
+    if (text) post("error", { message: text });
+  }
+
+  render() {
+    super.render();
+    this.report();
+  }
+
+  /** ready (once), moved (each newer version), your_turn (each time it becomes ours), game_over (once, with the public result). */
+  report() {
+    const v = this.view;
+    const seen = this.reported;
+    if (!seen.ready) {
+      seen.ready = true;
+      post("ready", { game_id: this.id, seat: this.seat, mode: this.session.mode, status: v.status, version: v.version });
+    }
+    if (seen.version !== null && v.version > seen.version) post("moved", { version: v.version, status: v.status, to_act: v.to_act });
+    if (seen.version === null || v.version > seen.version) seen.version = v.version;
+    if (this.myTurn && !this.busy && !seen.turn) post("your_turn", { version: v.version });
+    seen.turn = this.myTurn;
+    if (v.status === "finished" && !seen.over && this.score && this.score.status === "finished") {
+      seen.over = true;
+      post("game_over", { result: this.score.result, version: v.version });
+    }
+  }
+
+  /** A fresh session before this one ends, while the game goes on. */
+  keepFresh(expiresAt) {
+    const wait = Math.max(5000, Date.parse(expiresAt) - Date.now() - REFRESH_EARLY_MS);
+    clearTimeout(this.refreshSession);
+    this.refreshSession = setTimeout(async () => {
+      if (this.view && (this.view.status === "finished" || this.view.status === "cancelled")) return;
+      try {
+        const fresh = await call("POST", "/embed/session/refresh", { token: this.session.credential });
+        this.session = { ...this.session, credential: fresh.credential };
+        if (this.record) this.record.token = fresh.credential;
+        this.keepFresh(fresh.expires_at);
+      } catch (error) { this.say(error.message); }
+    }, wait);
+  }
+}
+
+/** Commands of the host page: set_language, set_theme (from an allowed origin only). */
+function listen() {
+  window.addEventListener("message", async (event) => {
+    if (event.source !== window.parent || !origins.includes(event.origin)) return;
+    const data = event.data || {};
+    if (data.source !== SOURCE) return;
+    if (data.type === "set_theme") applyTheme(data.theme);
+    if (data.type === "set_language" && data.language in LANGUAGES) {
+      await loadLanguage(data.language);
+      if (page && page.view) page.render();
+    }
+  });
+}
+
+/** The height of the page, whenever it changes, so the host sizes the frame. */
+function reportHeight() {
+  let last = 0;
+  const send = () => {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height !== last) { last = height; post("height", { height }); }
+  };
+  new ResizeObserver(send).observe(document.documentElement);
+  send();
+}
+
+function refused(message, code) {
+  const main = document.getElementById("main");
+  fill(main, h("section", { class: "panel embed-refused", id: "refused", dataset: { code } },
+    h("h1", {}, t("page.embed_refused")), h("p", {}, message)));
+  post("error", { code, message });
+}
+
+async function main() {
+  const token = new URLSearchParams(location.search).get("t") || "";
+  await loadLanguage(linkLanguage(token));
+  setBase("");
+  let session;
+  try {
+    session = await call("POST", "/embed/session", { body: { token } });
+  } catch (error) {
+    refused(error.message, error instanceof Problem ? error.code : "error");
+    return;
+  }
+  origins = session.frame_origins;
+  if (session.language !== undefined) await loadLanguage(session.language);
+  applyTheme(session.theme);
+  listen();
+  reportHeight();
+  const config = await fetch("/play/config.json").then((r) => r.json());
+  config.title = t(`games.${config.game}`);
+  document.body.dataset.game = config.game;
+  document.title = t("page.title.game", { title: config.title, id: session.game_id });
+  const rules = config.game === "manhattan" ? await import("./manhattan.js") : await import("./windcity.js");
+  page = new EmbedPage(config, session, rules);
+  window.boardgamesPage = page;
+  page.keepFresh(session.expires_at);
+  await page.start();
+}
+
+main().catch((error) => {
+  refused(error.message, "error");
+});
