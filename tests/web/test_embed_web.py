@@ -11,6 +11,7 @@ spectator's embed that never shows a hand.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import threading
@@ -32,6 +33,7 @@ from tests.conftest import LIVE_ENV, free_port, serve
 from tests.web.test_manhattan_web import play_one
 
 SECRET = "embed-test-secret"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "platform" / "app.py"
 HOST_PAGE = """<!doctype html>
 <html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
@@ -313,3 +315,29 @@ def test_a_spectators_embed_never_shows_a_hand(platform: Platform, open_page: Ca
     hand = seat_view.json()["state"]["hand"]
     assert hand and json.dumps(hand) not in json.dumps(view)
     assert "your_turn" not in types(page)
+
+
+def test_the_example_platform_shows_a_seat(
+    platform: Platform, open_page: Callable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/platform/app.py against the service: a login, a quick match and a page
+    that mounts the link; its page, served from the allowed origin, plays in the frame."""
+    monkeypatch.setenv("GAME_SERVICE", platform.base)
+    monkeypatch.setenv("API_KEY", platform.key)
+    spec = importlib.util.spec_from_file_location("platform_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    client = example.app.test_client()
+    assert client.post("/login", data={"name": "Zoë Example", "lang": "de"}).status_code == 302
+    html = client.get("/play").get_data(as_text=True)
+    assert f"{platform.base}/embed?t=bgl_" in html and "bgk_" not in html
+    host_page, platform.allowed.page = platform.allowed.page, html.encode()
+    try:  # the platform's page, on the allowed origin
+        page = open_page()
+        page.goto(platform.allowed.url())
+        page.wait_for_function("() => document.getElementById('note').textContent === 'Your game'")
+        frame = next(f for f in page.frames if "/embed?" in f.url)
+    finally:
+        platform.allowed.page = host_page
+    assert frame.evaluate("document.documentElement.lang") == "de"
