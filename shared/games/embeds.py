@@ -33,8 +33,9 @@ SEAT = "seat"
 WATCH = "watch"
 LANGUAGES = ("en", "ja", "de")
 # a colour (#rgb, #rrggbb, rgb()/hsl() with numbers), a font list or a length: nothing
-# that could close a declaration or load anything (no url(), no ; or braces)
-THEME_VALUE = re.compile(r"[#A-Za-z0-9 ,.%()'\"-]{1,80}")
+# that could close a declaration or load anything (no url(), no ; or braces);
+# clients/web/js/embed.js checks a host page's theme the same way
+THEME_VALUE = re.compile(r"(?!.*[uU][rR][lL]\s*\()[#A-Za-z0-9 ,.%()'\"-]{1,80}\Z")
 _TOKEN = re.compile(r"(bg[le]_)([A-Za-z0-9_-]{10,2000})\.([A-Za-z0-9_-]{43})")
 
 
@@ -91,18 +92,19 @@ def is_embed_token(token: str) -> bool:
     return token.startswith(SESSION)
 
 
-def _parse(token: str) -> tuple[str, str, str, dict[str, Any]] | None:
+def _parse(token: str) -> tuple[str, str, str] | None:
+    """A token's kind, payload and signature, as text (nothing decoded yet)."""
     match = _TOKEN.fullmatch(token)
-    if match is None:
-        return None
-    kind, body, mac = match.groups()
+    return None if match is None else (match[1], match[2], match[3])
+
+
+def _fields(body: str) -> dict[str, Any] | None:
+    """A payload's fields, or ``None`` when it is not a JSON object."""
     try:
         fields = json.loads(_unb64(body))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
-    if not isinstance(fields, dict):
-        return None
-    return kind, body, mac, fields
+    return fields if isinstance(fields, dict) else None
 
 
 def _claims(kind: str, fields: dict[str, Any]) -> Claims | None:
@@ -129,7 +131,8 @@ def unverified_language(token: str) -> str | None:
     """The language a link asks for, its signature unchecked (for the words of the
     page that refuses it; nothing else is read from an unchecked token)."""
     parsed = _parse(token)
-    language = parsed[3].get("lang") if parsed else None
+    fields = _fields(parsed[1]) if parsed else None
+    language = fields.get("lang") if fields else None
     return language if language in LANGUAGES else None
 
 
@@ -137,10 +140,13 @@ def verify(secret: bytes, token: str, kind: str, service: str) -> Claims:
     """The claims of a ``kind`` token for this ``service``, its signature checked (not
     its expiry): 403 ``embed-link-invalid`` (a link) or 401 ``embed-session-invalid``."""
     parsed = _parse(token)
-    good = parsed is not None and parsed[0] == kind
-    if good and parsed is not None:
-        good = hmac.compare_digest(parsed[2], _mac(secret, parsed[0] + parsed[1]))
-    claims = _claims(kind, parsed[3]) if good and parsed is not None else None
+    claims = None
+    signed = parsed is not None and parsed[0] == kind  # the signature first, then the payload
+    if signed and parsed is not None:
+        signed = hmac.compare_digest(parsed[2], _mac(secret, parsed[0] + parsed[1]))
+    if signed and parsed is not None:
+        fields = _fields(parsed[1])
+        claims = _claims(kind, fields) if fields is not None else None
     if claims is None or claims.service != service:
         if kind == LINK:
             raise Forbidden("embed-link-invalid", "This embed link is not valid.")

@@ -17,6 +17,7 @@ from shared.games import Games
 from shared.games import embeds as tokens
 from shared.games.embeds import Claims
 from shared.games.tokens import EmbedRef
+from shared.http.errors import ApiError
 
 # what an embed session may reach: its game's view, legal moves, moves, resigning,
 # score, log and events, and its own refresh; nothing else (a player's own data,
@@ -60,9 +61,13 @@ def read(token: str, kind: str) -> Claims:
 
 
 def session_credential(token: str) -> EmbedRef:
-    """The credential of an embed session ``token``, checked, and refused (403
-    ``embed-scope``) on any route but its game's own (:data:`SESSION_ENDPOINTS`)."""
+    """The credential of an embed session ``token``, checked (its API key still
+    active), and refused (403 ``embed-scope``) on any route but its game's own
+    (:data:`SESSION_ENDPOINTS`)."""
     ref = read(token, tokens.SESSION).ref()
+    ring = current_app.extensions.get("api_key_ring")
+    if ring is not None and ring.by_id(ref.tenant) is None:  # its key was revoked
+        raise ApiError(403, "invalid-api-key", "This API key is not valid (unknown or revoked).")
     if has_request_context():
         game = (request.view_args or {}).get("game_id")
         if request.endpoint not in SESSION_ENDPOINTS or game not in (None, ref.game):

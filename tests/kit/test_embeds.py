@@ -4,6 +4,7 @@ the framing headers of the embed page and of every other answer."""
 
 from __future__ import annotations
 
+import base64
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -149,3 +150,39 @@ def test_nothing_else_may_be_framed(platform):
         r = client.get(path)
         assert r.headers["X-Frame-Options"] == "DENY", path
         assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"], path
+
+
+@pytest.mark.parametrize(
+    "theme",
+    [{"bg": "url(https://evil.example/x.png)"}, {"accent": "#fff; color: red"}, {"font": "}"}],
+)
+def test_a_theme_is_css_values_only(platform, theme):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    r = client.post(
+        "/embeds",
+        json={"game_id": game_id, "theme": theme},
+        headers={**auth(acme), "X-Player": "u-1"},
+    )
+    assert_problem(r, 422, "validation-error")
+
+
+def test_hostile_tokens_are_refused_never_a_5xx(platform):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    deep = base64.urlsafe_b64encode(b"[" * 1400).rstrip(b"=").decode()
+    for token in (f"bgl_{deep}.{'A' * 43}", "bgl_" + "A" * 10 + "." + "B" * 43, "bgl_x.y"):
+        assert_problem(session(client, token), 403, "embed-link-invalid")
+        assert client.get(f"/embed?t={token}").status_code == 403
+    r = client.get(f"/games/{game_id}", headers={"Authorization": f"Bearer bge_{deep}.{'A' * 43}"})
+    assert_problem(r, 401, "embed-session-invalid")
+
+
+def test_a_revoked_key_ends_its_sessions(platform, tmp_path):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    credential = session(client, link(client, acme, game_id)).get_json()["credential"]
+    assert client.get(f"/games/{game_id}", headers=auth(credential)).status_code == 200
+    admin.revoke(tmp_path / "keys.json", "acme")
+    r = client.get(f"/games/{game_id}", headers=auth(credential))
+    assert_problem(r, 403, "invalid-api-key")

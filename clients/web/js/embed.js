@@ -12,7 +12,7 @@ import { GamePage } from "./game.js";
 const SOURCE = "boardgames"; // every message carries it, both ways
 // The theme's names and the custom properties of style.css / embed.css they set.
 const THEME = { bg: "--paper", fg: "--ink", accent: "--accent", panel: "--panel", font: "--font", radius: "--radius" };
-const THEME_VALUE = /^[#A-Za-z0-9 ,.%()'"-]{1,80}$/; // as the service checks a link's theme
+const THEME_VALUE = /^(?!.*url\s*\()[#A-Za-z0-9 ,.%()'"-]{1,80}$/i; // as the service checks a link's theme
 const REFRESH_EARLY_MS = 60 * 1000;
 
 let origins = [];
@@ -27,7 +27,7 @@ export function post(type, data = {}) {
 export function applyTheme(theme) {
   const root = document.documentElement.style;
   for (const [name, value] of Object.entries(theme || {})) {
-    if (THEME[name] && typeof value === "string" && THEME_VALUE.test(value) && !/url\s*\(/i.test(value)) root.setProperty(THEME[name], value);
+    if (THEME[name] && typeof value === "string" && THEME_VALUE.test(value)) root.setProperty(THEME[name], value);
   }
 }
 

@@ -157,6 +157,8 @@ def add_routes(blp: KitBlueprint) -> None:
         session ends with its game). The embed page refreshes before `expires_at`.
         """
         ref = bearer()
+        if ref is None:
+            raise access.missing_token()
         if not isinstance(ref, EmbedRef):
             raise tokens.scope_refused()
         doc = games().writes.load(ref.game)
