@@ -11,7 +11,8 @@ game. :class:`Games` assembles the parts the routes, the worker and the webhooks
 - ``audience``: who reads (:class:`Audience`) and what each reader may see;
 - ``history``, ``records``, ``migrate``: the compact per-write history;
 - ``document``: the game document and its players, typed (``GameDoc``, ``PlayerEntry``);
-- ``errors``: the domain errors; ``access``, ``tokens``: who may act; ``seats``: seat
+- ``errors``: the domain errors; ``access``, ``tokens``: who may act (``embeds``: an
+  embed link's or session's signed token, read and checked); ``seats``: seat
   statuses and clocks; ``erased``: erased players scrubbed from old events;
   ``names``, ``name_ranges``: player names; ``fairness``: the seed commitment;
   ``rates``: move rate windows; ``notify``: a write's webhook notifications.

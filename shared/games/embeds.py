@@ -33,9 +33,10 @@ SEAT = "seat"
 WATCH = "watch"
 LANGUAGES = ("en", "ja", "de")
 # a colour (#rgb, #rrggbb, rgb()/hsl() with numbers), a font list or a length: nothing
-# that could close a declaration or load anything (no url(), no ; or braces);
-# clients/web/js/embed.js checks a host page's theme the same way
-THEME_VALUE = re.compile(r"(?!.*[uU][rR][lL]\s*\()[#A-Za-z0-9 ,.%()'\"-]{1,80}\Z")
+# that could close a declaration or name another site (no ; : / or braces); the page's
+# CSP loads nothing from elsewhere anyway, and clients/web/js/embed.js applies a host
+# page's theme under the same rule (and never a url())
+THEME_VALUE = re.compile(r"^[#A-Za-z0-9 ,.%()'\"-]{1,80}$")
 _TOKEN = re.compile(r"(bg[le]_)([A-Za-z0-9_-]{10,2000})\.([A-Za-z0-9_-]{43})")
 
 

@@ -69,7 +69,9 @@ def test_a_link_opens_once_into_a_session_of_that_seat_only(platform):
     assert (opened["seat"], opened["mode"], opened["language"]) == (0, "seat", "ja")
     assert opened["theme"] == {"accent": "#c00"} and opened["frame_origins"] == [HOST]
     as_seat = auth(opened["credential"])
-    assert client.get(f"/games/{game_id}", headers=as_seat).get_json()["you"] == 0
+    view = client.get(f"/games/{game_id}", headers=as_seat).get_json()
+    own = client.get(f"/games/{game_id}", headers={**auth(acme), "X-Player": "u-1"})
+    assert view["you"] == 0 and view == own.get_json()  # the seat's own view, as its player's
     move = {"type": "call", "value": 2}
     assert client.post(f"/games/{game_id}/moves", json=move, headers=as_seat).status_code == 200
     # used: refused, as an exchange and as a page (in the link's language)
