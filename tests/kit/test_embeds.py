@@ -5,6 +5,10 @@ the framing headers of the embed page and of every other answer."""
 from __future__ import annotations
 
 import base64
+import json
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +21,7 @@ from flask.testing import FlaskClient
 
 from clients.cli import admin
 from shared.games import embeds as tokens
+from shared.http.middleware.apikeys import parse_keys
 from tests.kit.helpers import assert_problem, auth, join
 
 HOST = "http://127.0.0.1:8001"
@@ -188,3 +193,21 @@ def test_a_revoked_key_ends_its_sessions(platform, tmp_path):
     admin.revoke(tmp_path / "keys.json", "acme")
     r = client.get(f"/games/{game_id}", headers=auth(credential))
     assert_problem(r, 403, "invalid-api-key")
+
+
+def test_the_admin_command_lists_the_frame_origins(tmp_path):
+    keys = tmp_path / "keys.json"
+    env = {**os.environ, "API_KEYS_FILE": str(keys)}
+    cli = [sys.executable, "-m", "clients.cli", "admin", "keys", "add", "--name", "acme"]
+    origins = ["--frame-origin", HOST, "--frame-origin", "https://play.acme.example"]
+    made = subprocess.run([*cli, *origins, "--json"], env=env, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    assert json.loads(made.stdout)["frame_origins"] == [HOST, "https://play.acme.example"]
+    assert parse_keys(keys.read_text()).popitem()[1].frame_origins == (
+        HOST,
+        "https://play.acme.example",
+    )
+    bad = subprocess.run(
+        [*cli, "--frame-origin", "https://x.example/path"], env=env, capture_output=True, text=True
+    )
+    assert bad.returncode != 0 and "not an origin" in bad.stderr
