@@ -181,8 +181,11 @@ def test_the_flow_ready_turn_moved_game_over(platform: Platform, open_page: Call
     over = page.evaluate("got.find(m => m.type === 'game_over')")
     public = requests.get(f"{platform.base}/games/{game_id}/score").json()["result"]
     assert over["result"] == public
-    # the frame is as tall as its page says, no lobby, header or links out
+    # no lobby, header or links out
     assert frame.query_selector("header") is None and frame.query_selector("#links") is None
+    live_links = """[...document.querySelectorAll('a[href]')]
+        .filter(a => getComputedStyle(a).pointerEvents !== 'none').length"""
+    assert frame.evaluate(live_links) == 0
     assert page.errors == [] and "error" not in seen
     # the same link again: refused, with a page saying so
     again = open_page()
