@@ -164,6 +164,7 @@ def types(page: Page) -> list[str]:
     return page.evaluate("got.map(m => m.type).filter(t => t !== 'height')")
 
 
+@pytest.mark.slow  # a whole game (about 15 s)
 def test_the_flow_ready_turn_moved_game_over(platform: Platform, open_page: Callable) -> None:
     game_id, who, bob = platform.seated_game()
     url = platform.link(game_id, who)
