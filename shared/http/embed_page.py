@@ -4,8 +4,9 @@ The page is the browser client's embed mode (``embed.html`` of ``WEB_CLIENT_DIR`
 exchanges the link's token for a session itself (``POST /embed/session``). Here the
 link is checked first (signature, expiry, not used yet), so a used, expired or forged
 link gets a plain page saying so in the link's language (else the browser's), never a
-stack trace. Both answers may be framed by the origins the link's API key lists
-(``frame_origins``; ``Content-Security-Policy: frame-ancestors``) and by nobody else;
+stack trace, and its script tells the host page (an ``error`` message). Both answers may
+be framed by the origins the link's API key lists (``frame_origins``;
+``Content-Security-Policy: frame-ancestors``) and by nobody else;
 every other answer of the service refuses framing (shared/http/middleware/headers.py).
 They send no referrer and run under a strict CSP: scripts of this origin only, no
 inline script or style.
@@ -42,10 +43,12 @@ PAGE = """<!doctype html>
 <link rel="stylesheet" href="/play/embed.css">
 </head>
 <body class="embed">
-<main id="main"><section class="panel embed-refused" id="refused" data-code="{code}">
+<main id="main">
+<section class="panel embed-refused" id="refused" data-code="{code}" data-origins="{origins}">
 <h1>{title}</h1>
 <p>{detail}</p>
 </section></main>
+<script type="module" src="/play/js/refused.js"></script>
 </body>
 </html>
 """
@@ -71,6 +74,7 @@ def _refused(error: GameError, token: str, origins: tuple[str, ...]) -> Response
         title=escape(body["title"]),
         detail=escape(body["detail"]),
         code=escape(error.code),
+        origins=escape(" ".join(origins)),
     )
     response = Response(html, status, mimetype="text/html")
     response.headers["Content-Language"] = language

@@ -192,6 +192,11 @@ def test_the_flow_ready_turn_moved_game_over(platform: Platform, open_page: Call
     again = open_page()
     again.goto(url)
     assert again.locator("#refused").get_attribute("data-code") == "embed-link-used"
+    # ... and, framed, it tells the host page so
+    host = open_page()
+    host.goto(platform.allowed.url(url))
+    host.wait_for_function("() => got.some(m => m.type === 'error')")
+    assert host.evaluate("got.find(m => m.type === 'error').code") == "embed-link-used"
 
 
 def test_an_expired_link_or_another_games_session_is_refused(
