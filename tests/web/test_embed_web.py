@@ -146,7 +146,13 @@ def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     keys = Path(tmp_path_factory.mktemp("embed")) / "keys.json"
     allowed, other = Host(), Host()
     key, _ = admin.add(keys, "acme", 0, 0, [allowed.origin])
-    env = {**LIVE_ENV, "API_KEYS_FILE": str(keys), "EMBED_SECRET": SECRET}
+    # sessions of 65 s: the page refreshes them 60 s before their end, so after 5 s
+    env = {
+        **LIVE_ENV,
+        "API_KEYS_FILE": str(keys),
+        "EMBED_SECRET": SECRET,
+        "EMBED_SESSION_SECONDS": "65",
+    }
     for served in serve("manhattan", redis_url, env_extra=env):
         for host in (allowed, other):
             host.page = HOST_PAGE.replace("SERVICE", served).encode()
@@ -199,7 +205,7 @@ def test_the_flow_ready_turn_moved_game_over(platform: Platform, open_page: Call
     assert host.evaluate("got.find(m => m.type === 'error').code") == "embed-link-used"
 
 
-def test_an_expired_link_or_another_games_session_is_refused(
+def test_an_expired_link_or_another_games_session_is_refused_and_a_session_renewed(
     platform: Platform, open_page: Callable
 ) -> None:
     game_a, who, _ = platform.seated_game()
@@ -238,6 +244,15 @@ def test_an_expired_link_or_another_games_session_is_refused(
     for path in ("/players/me/export", f"/games/{game_b}"):
         r = requests.get(platform.base + path, headers=bearer)
         assert (r.status_code, r.json()["code"]) == (403, "embed-scope"), path
+    # the page renews its session while the game goes on
+    frame.wait_for_function(
+        "c => boardgamesPage.session.credential !== c", arg=credential, timeout=15_000
+    )
+    fresh = frame.evaluate("boardgamesPage.session.credential")
+    r = requests.get(
+        f"{platform.base}/games/{game_a}", headers={"Authorization": f"Bearer {fresh}"}
+    )
+    assert r.json()["you"] == 0
 
 
 def test_a_disallowed_origin_cannot_frame_nor_command(
