@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from shared.games import options, tables, tokens
-from shared.games.base import RUNNING
+from shared.games.base import OVER, RUNNING
 from shared.games.document import GameDoc
 from shared.games.errors import Forbidden
 
@@ -197,6 +197,15 @@ def moves_behind(reader: Audience, doc: GameDoc) -> int:
     if reader.kind not in (SPECTATOR, PLAYER, TENANT):
         return 0
     return delay_of(doc)
+
+
+def lags(reader: Audience, doc: GameDoc) -> bool:
+    """Whether ``reader`` may read ``doc`` behind now at some point (a wait or a stream
+    that starts before the game does): a spectator or a tenant of a game with a delay
+    that is not over."""
+    if doc["status"] in OVER or not delay_of(doc):
+        return False
+    return reader.kind in (SPECTATOR, PLAYER, TENANT)
 
 
 def _fields(doc: GameDoc) -> dict[str, Any]:
