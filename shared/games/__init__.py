@@ -8,7 +8,8 @@ game. :class:`Games` assembles the parts the routes, the worker and the webhooks
 - ``moves``: a seat's move, once per ``Idempotency-Key``;
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
 - ``answers``: views, summaries, scores, legal moves, the log, events, for one reader;
-- ``audience``: who reads (:class:`Audience`) and what each reader may see;
+- ``audience``: who reads (:class:`Audience`) and what each reader may see (hidden
+  information, who may watch, the spectator delay); ``spectate``: what the delay keeps;
 - ``history``, ``records``, ``migrate``: the compact per-write history;
 - ``document``: the game document and its players, typed (``GameDoc``, ``PlayerEntry``);
 - ``errors``: the domain errors; ``access``, ``tokens``: who may act (``embeds``: an
@@ -32,7 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import Engine
-from shared.games import players, tables
+from shared.games import audience, players
 from shared.games.answers import Answers
 from shared.games.audience import Audience
 from shared.games.base import (
@@ -117,7 +118,7 @@ class Games:
         (see :meth:`shared.store.listing.Listing.list_games`)."""
         tenant = reader.tenant
         index = None if tenant is None else self.store.tracking.owner_index(tenant)
-        keep = lambda raw: tables.is_listed(from_store(raw))  # noqa: E731
+        keep = lambda raw: audience.is_listed_for(from_store(raw), reader)  # noqa: E731
         docs, after = self.store.list_games(status, limit, cursor, index, keep)
         return [from_store(doc) for doc in docs], after
 

@@ -76,20 +76,24 @@ def _embed_seat(doc: GameDoc, ref: tokens.EmbedRef) -> int | None:
     return seat_of_player(doc, ref.player) if ref.seated else None
 
 
-def audience_of(doc: GameDoc, credential: str | None) -> Audience:
+def audience_of(doc: GameDoc, credential: str | None, watch: str | None = None) -> Audience:
     """Who reads ``doc`` with the request's ``credential`` (a token's hash or a
-    :class:`~shared.games.tokens.PlayerRef`; ``None`` without one): the one resolution
-    of an audience, for the Flask views and the fast path alike. 403 ``invalid-token``
-    as :func:`seat_of`."""
+    :class:`~shared.games.tokens.PlayerRef`; ``None`` without one) and ``watch`` code
+    (its ``watch`` or ``invite`` query parameter): the one resolution of an audience,
+    for the Flask views and the fast path alike. 403 ``invalid-token`` as
+    :func:`seat_of`; a spectator the game does not admit gets its refusal
+    (:func:`shared.games.audience.admit`: the ``spectators`` option)."""
     seat = seat_of(doc, credential)
     if seat is not None:
         return seated_audience(seat, credential)
     player = credential if isinstance(credential, tokens.PlayerRef) else None
-    if credential is None or isinstance(credential, tokens.EmbedRef):
-        return audience.ANYONE  # (an embed session's spectator reads as anyone)
+    if credential is None:
+        return audience.admit(doc, audience.ANYONE, watch)
+    if isinstance(credential, tokens.EmbedRef):  # an embed's watching session: its
+        return audience.admit(doc, audience.ANYONE, watch, linked=True)  # link signed
     if player is None or doc.get("host_player") == player:
         return audience.host(player)
-    return audience.as_player(player)
+    return audience.admit(doc, audience.as_player(player), watch)
 
 
 def seated_audience(seat: int, credential: str | None) -> Audience:

@@ -25,9 +25,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from shared.games import OVER, TERMINAL_EVENTS, Games
+from shared.games import OVER, TERMINAL_EVENTS, Games, audience
 from shared.games.audience import Audience
 from shared.games.document import GameDoc
+from shared.games.errors import GameError
 from shared.ops import metrics
 from shared.store import StoreError, normalize_after, position
 
@@ -160,31 +161,75 @@ def long_poll(
     seconds for the first (in a slot of ``gate``, for ``address``: refused over its caps).
 
     A game that is over gets no new events, so it never waits; nor does a client whose
-    events are already there, so only real waits count against the caps.
+    events are already there, so only real waits count against the caps. A delayed
+    spectator waits at its delayed position (:class:`Follower`).
     """
     start = normalize_after(after)
     block_ms = 0 if doc["status"] in OVER else max(int(wait * 1000), 1 if wait > 0 else 0)
-    events = read_events(games, reader, doc["id"], start, limit)
+    follow = Follower(games, reader, doc)
+    events = follow.read(start, limit)
     if not events and block_ms:
         with metrics.waiting("long-poll"):
             if gate is None:
-                events = read_events(games, reader, doc["id"], start, limit, block_ms)
+                events = follow.read(start, limit, block_ms)
             else:
                 with gate.enter(address):
-                    events = read_events(games, reader, doc["id"], start, limit, block_ms)
+                    events = follow.read(start, limit, block_ms)
     last_id = events[-1]["id"] if events else (after or "0")
     return {"events": events, "last_id": last_id}
 
 
 def read_events(
-    games: Games, reader: Audience, game_id: str, after: str, count: int, block_ms: int = 0
+    games: Games,
+    reader: Audience,
+    game_id: str,
+    after: str,
+    count: int,
+    block_ms: int = 0,
+    upto: int | None = None,
 ) -> list[dict[str, Any]]:
     """Up to ``count`` events after stream id ``after`` as ``reader`` gets them
-    (:meth:`shared.games.answers.Answers.events`), waiting up to ``block_ms`` for the
-    first (a blocking XREAD; 0: never waits). Those the capped stream no longer holds
-    come from the store as the game's history, and are rebuilt from it."""
+    (:meth:`shared.games.answers.Answers.events`; none of a version after ``upto``),
+    waiting up to ``block_ms`` for the first (a blocking XREAD; 0: never waits). Those
+    the capped stream no longer holds come from the store as the game's history, and
+    are rebuilt from it."""
     found = games.store.events(game_id, after, count, block_ms)
-    return games.answers(reader).events(found, position(after), count)
+    return games.answers(reader).events(found, position(after), count, upto)
+
+
+class Follower:
+    """How one reader follows a game's events: as they come, or for a spectator of a
+    game with a ``spectator_delay`` at its delayed position: only the events up to the
+    game's delayed version (:meth:`shared.games.answers.Answers.visible_version`), and a
+    wait wakes at each write of the game (a move moves the delayed version), reads the
+    document again and serves what became visible; once the game is over, all of it."""
+
+    def __init__(self, games: Games, reader: Audience, doc: GameDoc) -> None:
+        self.games = games
+        self.reader = reader
+        self.doc = doc
+        self.lags = audience.lags(reader, doc)
+
+    def read(self, after: str, count: int, block_ms: int = 0) -> list[dict[str, Any]]:
+        """Up to ``count`` events after ``after`` the reader may see, waiting up to
+        ``block_ms`` for the first."""
+        games, reader, game_id = self.games, self.reader, self.doc["id"]
+        if not self.lags:
+            return read_events(games, reader, game_id, after, count, block_ms)
+        deadline = time.monotonic() + block_ms / 1000
+        answers = games.answers(reader)
+        while True:
+            upto = answers.visible_version(self.doc)
+            events = read_events(games, reader, game_id, after, count, 0, upto)
+            left = int((deadline - time.monotonic()) * 1000)
+            if events or left <= 0 or self.doc["status"] in OVER:
+                return events
+            # wake at the game's next write (after every event of its current version)
+            games.store.events(game_id, normalize_after(str(self.doc["version"])), 1, left)
+            try:
+                self.doc = games.writes.load(game_id)
+            except GameError:  # gone meanwhile (expired): nothing more to follow
+                return []
 
 
 def sse_format(event: dict[str, Any]) -> str:
@@ -201,13 +246,16 @@ def sse_stream(
     heartbeat: float,
     lifetime: float,
     batch: int = 100,
+    doc: GameDoc | None = None,
 ) -> Iterator[str]:
     """SSE messages from ``after`` on, as ``reader`` gets them: events as they come, a
     comment line every ``heartbeat`` seconds (keeps proxies from closing an idle
     connection), and an end after ``lifetime`` seconds or once the game's final event
     went out. The client
-    reconnects with ``Last-Event-ID`` to resume."""
+    reconnects with ``Last-Event-ID`` to resume. ``doc``: the game as the request read
+    it, so that a delayed spectator follows at its delayed position (:class:`Follower`)."""
     cursor = normalize_after(after)
+    follow = None if doc is None else Follower(games, reader, doc)
     deadline = time.monotonic() + lifetime
     yield f"retry: 1000\n: stream of game {game_id}\n\n"
     with metrics.waiting("sse"):  # until the stream ends or the client leaves
@@ -215,7 +263,7 @@ def sse_stream(
             # Catch up without waiting first: a resumed cursor may be older than the
             # capped stream (then the events come rebuilt from the history).
             while time.monotonic() < deadline:
-                events = read_events(games, reader, game_id, cursor, batch)
+                events = _read(games, reader, game_id, follow, cursor, batch, 0)
                 for event in events:
                     cursor = event["id"]
                     yield sse_format(event)
@@ -227,7 +275,7 @@ def sse_stream(
                 if remaining <= 0:
                     return
                 block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
-                events = read_events(games, reader, game_id, cursor, batch, block_ms)
+                events = _read(games, reader, game_id, follow, cursor, batch, block_ms)
                 if not events:
                     if over:
                         return
@@ -240,3 +288,17 @@ def sse_stream(
                         over = True
         except StoreError as error:  # the stream ends; the client resumes
             log.warning("event stream of %s ended: %s", game_id, error)
+
+
+def _read(
+    games: Games,
+    reader: Audience,
+    game_id: str,
+    follow: Follower | None,
+    cursor: str,
+    count: int,
+    block_ms: int,
+) -> list[dict[str, Any]]:
+    if follow is None:
+        return read_events(games, reader, game_id, cursor, count, block_ms)
+    return follow.read(cursor, count, block_ms)
