@@ -92,8 +92,8 @@ class EventReads(Layout):
         """The keys and arguments of :meth:`events_now`'s script call (a pipeline may
         send it with other reads: shared/store/chat.py)."""
         version, n = position(after)
-        # (an id past the game's events of its version, a chat message's, needs them not)
-        needed = version + 1 if n >= CHAT_SEQ else version
+        # (past every event of its version: a bare version's, a chat message's id)
+        needed = version + 1 if n >= CHAT_SEQ - 1 else version
         keys = [*self.keys(game_id), *self.legacy_keys(game_id)]
         return keys, [f"({after}", count, needed]
 

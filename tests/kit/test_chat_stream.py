@@ -1,0 +1,98 @@
+"""The table chat on the game's event stream (issue 41): a message wakes a long-poll
+and comes on SSE, among the game's events, for those who read its channel only; one
+cursor resumes both (toy game, real Redis)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from tests.kit.helpers import auth, post_move, started_game, view
+from tests.kit.test_chat import say, spectators_may_talk
+from tests.kit.test_events import SSE, parse_sse
+from tests.kit.test_players import new_player
+
+
+def waiting(app, url: str, headers: dict[str, str]) -> tuple[threading.Thread, dict[str, Any]]:
+    answer: dict[str, Any] = {}
+
+    def wait() -> None:
+        r = app.test_client().get(url, headers=headers)
+        answer["at"] = time.perf_counter()
+        answer["body"] = r.get_json()
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.4)  # the waiter is blocked in XREAD by now
+    return waiter, answer
+
+
+def test_a_message_wakes_a_long_poll_and_one_cursor_resumes_events_and_chat(toy_app, toy_client):
+    game_id, _, tokens = started_game(toy_client, 2)
+    version = view(toy_client, game_id)["version"]
+    url = f"/games/{game_id}/events?after={version}&wait=10"
+    waiter, answer = waiting(toy_app, url, auth(tokens[1]))
+    assert "at" not in answer
+    said_at = time.perf_counter()
+    sent = say(toy_client, game_id, tokens[0], text="your move")
+    waiter.join(5)
+    assert answer["at"] - said_at < 0.2
+    (event,) = answer["body"]["events"]
+    assert event == {"id": sent["id"], "type": "chat", "version": version, "message": sent}
+    assert answer["body"]["last_id"] == sent["id"]
+    # after the message: the next move's events, then the next message
+    to_act = view(toy_client, game_id)["to_act"][0]
+    moved = post_move(toy_client, game_id, tokens[to_act], {"type": "call", "value": 1})
+    assert moved.status_code == 200
+    later = say(toy_client, game_id, tokens[0], phrase="oops")
+    page = toy_client.get(f"/games/{game_id}/events?after={sent['id']}").get_json()
+    assert [e["type"] for e in page["events"]] == ["called", "chat"]
+    assert page["events"][0]["id"] == f"{version + 1}-0" and page["last_id"] == later["id"]
+
+
+def test_a_message_the_reader_does_not_read_never_wakes_it(toy_app, toy_client, monkeypatch):
+    game_id, _, tokens = started_game(toy_client, 3, **spectators_may_talk(monkeypatch))
+    toy_client.put(f"/games/{game_id}/chat/mutes/1", headers=auth(tokens[0]))
+    _, watcher = new_player(toy_client, "Watcher")
+    version = view(toy_client, game_id)["version"]
+    url = f"/games/{game_id}/events?after={version}&wait=10"
+    waiter, answer = waiting(toy_app, url, auth(tokens[0]))
+    say(toy_client, game_id, tokens[1], text="muted")
+    say(toy_client, game_id, watcher, text="a spectator")
+    time.sleep(0.4)
+    assert "at" not in answer  # still waiting
+    heard = say(toy_client, game_id, tokens[2], text="heard")
+    waiter.join(5)
+    assert [e["message"]["text"] for e in answer["body"]["events"]] == ["heard"]
+    assert answer["body"]["last_id"] == heard["id"]
+
+
+def test_sse_streams_messages_among_the_events(make_app, toy_client, monkeypatch):
+    app = make_app("toy", SSE_HEARTBEAT_SECONDS=0.2, SSE_MAX_SECONDS=1.2)
+    game_id, _, tokens = started_game(toy_client, 2, **spectators_may_talk(monkeypatch))
+    _, watcher = new_player(toy_client, "Watcher")
+    first = say(toy_client, game_id, tokens[0], text="before")
+
+    def later() -> None:
+        say(toy_client, game_id, watcher, text="for spectators")
+        to_act = view(toy_client, game_id)["to_act"][0]
+        post_move(toy_client, game_id, tokens[to_act], {"type": "call", "value": 2})
+        say(toy_client, game_id, tokens[1], phrase="your_turn")
+
+    timer = threading.Timer(0.4, later)
+    timer.start()
+    headers = {**SSE, **auth(tokens[1]), "Accept-Language": "de"}
+    r = app.test_client().get(f"/games/{game_id}/events?after=4", headers=headers)
+    messages, _ = parse_sse(r.get_data(as_text=True))
+    timer.join()
+    assert [m["event"] for m in messages] == ["chat", "called", "chat"]
+    assert messages[0]["id"] == first["id"] and "before" in messages[0]["data"]
+    assert "Du bist am Zug" in messages[2]["data"]
+    assert "for spectators" not in r.get_data(as_text=True)
+    # a spectator reads its channel too, and resumes after a message's id
+    r = app.test_client().get(
+        f"/games/{game_id}/events", headers={**SSE, "Last-Event-ID": first["id"]}
+    )
+    kinds = [m["event"] for m in parse_sse(r.get_data(as_text=True))[0]]
+    assert kinds == ["chat", "called", "chat"]
