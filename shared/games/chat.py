@@ -306,6 +306,10 @@ class Chat:
         found = self.ctx.store.post_chat(doc["id"], message, keep)
         if found is None:
             raise not_found(doc["id"])
+        if message["channel"] == CHAT_SPECTATORS and message["player"] is not None:
+            # (its export and erasure find it there: shared/usecases/privacy.py)
+            ttl = int(self.ctx.settings["GAME_TTL_IDLE"])
+            self.ctx.store.spectated(message["player"], doc["id"], ttl)
         return {**message, "id": found, "version": int(found.partition("-")[0])}
 
     def page(

@@ -234,3 +234,34 @@ def test_the_chat_expires_with_the_game(toy_client, redis_client):
     assert game_ttl <= 7 * 24 * 3600
     assert abs(redis_client.ttl(chat_key) - game_ttl) <= 1
     assert abs(redis_client.ttl(mutes_key) - game_ttl) <= 1
+
+
+def test_a_spectators_messages_are_in_its_export_and_erased_with_it(toy_client, monkeypatch):
+    game_id, _, tokens = started_game(toy_client, 2, **spectators_may_talk(monkeypatch))
+    seated_id, seated = new_player(toy_client, "Sam")
+    other_id, other = create(toy_client, players=2)
+    join_as(toy_client, other_id, seated, name="Sammy")
+    say(toy_client, other_id, seated, text="I sit here")
+    watcher_id, watcher = new_player(toy_client, "Wanda")
+    said = say(toy_client, game_id, watcher, phrase="good_luck")
+    toy_client.put(f"/games/{game_id}/chat/mutes/0", headers=auth(watcher))
+    export = toy_client.get("/players/me/export", headers=auth(watcher)).get_json()
+    (entry,) = export["chat"]
+    assert entry["id"] == game_id and entry["game"] == "toy"
+    assert entry["messages"] == [
+        {k: said[k] for k in ("id", "channel", "text", "phrase", "at", "version")}
+    ]
+    mine = toy_client.get("/players/me/export", headers=auth(seated)).get_json()["chat"]
+    assert [(c["id"], [m["text"] for m in c["messages"]]) for c in mine] == [
+        (other_id, ["I sit here"])
+    ]
+    assert toy_client.delete("/players/me", headers=auth(watcher)).status_code == 204
+    (message,) = chat(toy_client, game_id)["messages"]
+    assert message["name"] == "Deleted player" and message["player"] is None
+    assert message["phrase"] == "good_luck"
+    store = toy_client.application.extensions["game_kit"].games.store
+    assert "Wanda" not in str(store.chat_all(game_id)) and watcher_id not in str(
+        store.chat_all(game_id)
+    )
+    assert store.mutes_of(game_id, f"player:{watcher_id}") == []
+    assert store.spectated_ids(watcher_id) == []
