@@ -238,7 +238,7 @@ def test_the_chat_expires_with_the_game(toy_client, redis_client):
 
 def test_a_spectators_messages_are_in_its_export_and_erased_with_it(toy_client, monkeypatch):
     game_id, _, tokens = started_game(toy_client, 2, **spectators_may_talk(monkeypatch))
-    seated_id, seated = new_player(toy_client, "Sam")
+    _, seated = new_player(toy_client, "Sam")
     other_id, other = create(toy_client, players=2)
     join_as(toy_client, other_id, seated, name="Sammy")
     say(toy_client, other_id, seated, text="I sit here")
