@@ -316,27 +316,31 @@ class Chat:
         self, doc: GameDoc, view: ChatReader, channel: str | None, after: str, limit: int
     ) -> tuple[list[Message], str]:
         """Up to ``limit`` messages after ``after`` the reader reads (of ``channel``),
-        in order, and the cursor to read on from."""
+        in order, and the cursor to read on from (past the messages it does not read,
+        never past its cut)."""
         if channel is not None and channel not in view.channels:
             raise Forbidden(
                 "chat-channel-hidden",
                 "The {channel} channel is not readable by this reader now.",
                 channel=channel,
             )
-        store, cursor = self.ctx.store, after
+        store, cursor, first = self.ctx.store, after, True
         out: list[Message] = []
-        first = True
         while len(out) < limit:
             batch, mutes = store.chat_after(doc["id"], cursor, limit, view.muter if first else None)
             if first:
                 view.hear(mutes)
                 first = False
             out += view.visible(batch, channel)
-            if len(batch) < limit or (view.cut is not None and batch[-1]["version"] > view.cut):
+            passed = [m for m in batch if view.cut is None or m["version"] <= view.cut]
+            if passed:
+                cursor = passed[-1]["id"]
+            if len(batch) < limit or len(passed) < len(batch):
                 break
-            cursor = batch[-1]["id"]
-        out = out[:limit]
-        return out, out[-1]["id"] if out else after
+        if len(out) > limit:
+            out = out[:limit]
+            cursor = out[-1]["id"]
+        return out, cursor
 
     def mute(self, doc: GameDoc, reader: Audience, target: str, on: bool) -> list[str]:
         """Mute (``on``) or unmute ``target`` for ``reader``: its mutes after."""

@@ -127,6 +127,12 @@ class ChatStore(EventReads):
             args += [message_id, jsoncodec.dumps_text(message)]
         self._chat(keys=[self.keys(game_id)[0], *self.chat_keys(game_id)], args=args)
 
+    def chat_wait(self, game_id: str, after: str, block_ms: int) -> bool:
+        """Wait up to ``block_ms`` for a message after ``after`` (a blocking ``XREAD``
+        on the chat alone): whether one came."""
+        key = self.chat_keys(game_id)[0]
+        return bool(self.blocking.xread({key: after}, count=1, block=max(1, block_ms)))
+
     def mutes_of(self, game_id: str, muter: str) -> list[str]:
         """The targets ``muter`` muted in the game."""
         raw = self.client.hget(self.chat_keys(game_id)[1], muter)

@@ -96,3 +96,22 @@ def test_sse_streams_messages_among_the_events(make_app, toy_client, monkeypatch
     )
     kinds = [m["event"] for m in parse_sse(r.get_data(as_text=True))[0]]
     assert kinds == ["chat", "called", "chat"]
+
+
+def test_the_chat_long_poll_waits_also_once_the_game_is_over(toy_app, toy_client):
+    game_id, host, tokens = started_game(toy_client, 3)
+    toy_client.delete(f"/games/{game_id}", headers=auth(host))  # over: the events close
+    toy_client.put(f"/games/{game_id}/chat/mutes/1", headers=auth(tokens[0]))
+    url = f"/games/{game_id}/chat?wait=10"
+    waiter, answer = waiting(toy_app, url, auth(tokens[0]))
+    say(toy_client, game_id, tokens[1], text="muted")
+    time.sleep(0.3)
+    assert "at" not in answer
+    said_at = time.perf_counter()
+    gg = say(toy_client, game_id, tokens[2], phrase="gg")
+    waiter.join(5)
+    assert answer["at"] - said_at < 0.2
+    assert answer["body"] == {"messages": [gg], "last_id": gg["id"]}
+    t = time.perf_counter()
+    body = toy_client.get(f"/games/{game_id}/chat?after={gg['id']}&wait=0.3").get_json()
+    assert body == {"messages": [], "last_id": gg["id"]} and time.perf_counter() - t >= 0.25

@@ -53,6 +53,11 @@ class ChatQuerySchema(Schema):
             "a bare version `v`: after version v. Default: from the oldest kept.",
         },
     )
+    wait = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(0, 30),
+        metadata={"description": "Seconds (0-30) to wait for a message when there is none."},
+    )
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 500))
 
 
