@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from shared.games import audience, erased, names, options
+from shared.games import audience, erased, names, options, spectate
 from shared.games.access import missing_token
 from shared.games.audience import CHAT_PLAYERS, CHAT_SPECTATORS, Audience
 from shared.games.base import OVER, not_found
@@ -126,11 +126,12 @@ def spectators_talk(doc: GameDoc) -> bool:
 
 def visible_version(reader: Audience, doc: GameDoc) -> int | None:
     """The last version of the game ``reader`` may see the chat of (``None``: every
-    version): the one decision of a delayed spectator's cut on the chat.
-
-    (The spectator delay, issue 41's watch part, connects here: the delayed version
-    for a delayed reader, ``None`` for a seat, the host, or once the game is over.)"""
-    return None
+    version): the one decision of a delayed spectator's cut on the chat, the same as
+    its events' (the delayed version, shared/games/spectate.py; ``None`` for a seat, the
+    host, a game without a delay or once the game is over)."""
+    if not audience.moves_behind(reader, doc):
+        return None
+    return spectate.visible_version(doc)
 
 
 # -- who hears whom -------------------------------------------------------------------------
@@ -181,10 +182,12 @@ def check_target(doc: GameDoc, target: str, muter: str) -> str:
 
 @dataclass
 class ChatReader:
-    """How one reader sees a game's chat: the channels it reads, the last version it
-    may see (``cut``), the senders it does not hear, the erased players' hashes of the
-    game, and ``translate`` (an English phrase text in the reader's language)."""
+    """How one reader sees a game's chat: who it is, the channels it reads, the last
+    version it may see (``cut``: :func:`visible_version`), the senders it does not
+    hear, the erased players' hashes of the game, and ``translate`` (an English phrase
+    text in the reader's language)."""
 
+    reader: Audience
     channels: frozenset[str]
     cut: int | None
     muter: str | None
@@ -254,6 +257,7 @@ class Chat:
         """How ``reader`` sees the chat of ``doc`` (``blocked``: the players it blocked;
         its mutes come with the first read, :meth:`ChatReader.hear`)."""
         return ChatReader(
+            reader,
             audience.chat_readable(reader, doc["status"] in OVER),
             visible_version(reader, doc),
             audience.chat_muter(reader),

@@ -4,6 +4,7 @@ cursor resumes both (toy game, real Redis)."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from typing import Any
@@ -12,6 +13,7 @@ from tests.kit.helpers import auth, post_move, started_game, view
 from tests.kit.test_chat import say, spectators_may_talk
 from tests.kit.test_events import SSE, parse_sse
 from tests.kit.test_players import new_player
+from tests.kit.test_watchers import _play_one
 
 
 def waiting(app, url: str, headers: dict[str, str]) -> tuple[threading.Thread, dict[str, Any]]:
@@ -115,3 +117,39 @@ def test_the_chat_long_poll_waits_also_once_the_game_is_over(toy_app, toy_client
     t = time.perf_counter()
     body = toy_client.get(f"/games/{game_id}/chat?after={gg['id']}&wait=0.3").get_json()
     assert body == {"messages": [], "last_id": gg["id"]} and time.perf_counter() - t >= 0.25
+
+
+def test_a_delayed_spectator_reads_the_chat_at_its_delayed_position(make_app):
+    app = make_app("toy", SSE_HEARTBEAT_SECONDS=0.05, SSE_MAX_SECONDS=1.5)
+    client = app.test_client()
+    game_id, _, tokens = started_game(client, 2, rounds=3, spectator_delay=1)
+    _play_one(client, game_id, tokens)  # the spectator reads the start
+    said = say(client, game_id, tokens[0], text="said after a move")
+    seat_sees = client.get(f"/games/{game_id}/chat", headers=auth(tokens[1])).get_json()
+    assert [m["id"] for m in seat_sees["messages"]] == [said["id"]]
+    for url in (f"/games/{game_id}/chat", f"/games/{game_id}/events?after=0"):
+        assert "said after a move" not in client.get(url).get_data(as_text=True)
+    # waits wake when the game moves the cut, on the chat's long-poll and the events'
+    answer: dict[str, Any] = {}
+
+    def poll() -> None:
+        r = app.test_client().get(f"/games/{game_id}/chat?wait=5")
+        answer.update(body=r.get_json(), at=time.perf_counter())
+
+    def stream() -> None:
+        r = app.test_client().get(f"/games/{game_id}/events?after={said['version']}", headers=SSE)
+        answer["sse"] = [json.loads(m["data"]) for m in parse_sse(r.get_data(as_text=True))[0]]
+
+    waiters = [threading.Thread(target=poll), threading.Thread(target=stream)]
+    for waiter in waiters:
+        waiter.start()
+    time.sleep(0.4)
+    assert "at" not in answer
+    moved = time.perf_counter()
+    _play_one(client, game_id, tokens)
+    for waiter in waiters:
+        waiter.join(5)
+    assert answer["at"] - moved < 0.5
+    assert [m["text"] for m in answer["body"]["messages"]] == ["said after a move"]
+    chats = [e["message"]["text"] for e in answer["sse"] if e["type"] == "chat"]
+    assert chats == ["said after a move"]

@@ -35,6 +35,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import chat as s
+from shared.http.schemas import requests as q
 from shared.i18n import translate
 from shared.store import normalize_after
 from shared.streaming.chat import chat_poll
@@ -111,11 +112,12 @@ def add_routes(blp: KitBlueprint) -> None:
         return _answer({"messages": messages, "last_id": last_id})
 
     @blp.route("/games/<game_id>/chat", methods=["POST"])
+    @blp.arguments(q.WatchQuerySchema(), location="query", as_kwargs=True)
     @blp.arguments(s.ChatPostSchema())
     @blp.response(201, s.ChatSentSchema)
     @blp.doc(security=BEARER, operationId="postChat")
     @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 429, 503))
-    def post_chat(body: dict[str, Any], game_id: str) -> Any:
+    def post_chat(body: dict[str, Any], game_id: str, **_: str) -> Any:
         """Send a message: `{"text": "..."}` or a canned phrase `{"phrase": "gg"}`.
 
         A seat (its token, or its player's key) talks in the players' channel; a
