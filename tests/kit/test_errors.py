@@ -114,4 +114,7 @@ def test_options_schema_is_in_the_document(toy_client):
         "start",
         "rated",
         "webhook",
+        "spectators",
+        "spectator_chat",
+        "spectator_delay",
     }
