@@ -78,7 +78,8 @@ def add_routes(blp: KitBlueprint) -> None:
         Its profile, its rating in this service's game as stored (`null`: never
         rated), its webhook registration (`null`: none), its push settings and
         subscriptions, and each game it sits in with its seat, its name there, its
-        moves and the seat's webhook registrations. Ask both services for both games.
+        moves and the seat's webhook registrations, and the table chat messages it
+        sent (seated or not). Ask both services for both games.
         """
         kit = games()
         player, fields = current_player()
@@ -91,6 +92,7 @@ def add_routes(blp: KitBlueprint) -> None:
             else {**player_webhooks.public(reg), "since": reg["since"]},
             "push": push_export(fields),
             "games": privacy.export(kit, audience.as_player(player)),
+            "chat": privacy.export_chat(kit, player),
         }
         return send(json_answer(body))
 

@@ -75,6 +75,19 @@ class ExportedGameSchema(Schema):
     )
 
 
+class ExportedChatSchema(Schema):
+    game = fields.String(**REQ)
+    id = fields.String(required=True, metadata={"description": "The game's id."})
+    messages = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": "`{id, channel, text, phrase, at, version}` of each message the "
+            "player sent there that the chat still keeps."
+        },
+    )
+
+
 class StoredRatingSchema(Schema):
     mu = fields.Float(**REQ)
     sigma = fields.Float(**REQ)
@@ -105,6 +118,7 @@ class PlayerExportSchema(Schema):
         },
     )
     games = fields.List(fields.Nested(ExportedGameSchema), **REQ)
+    chat = fields.List(fields.Nested(ExportedChatSchema), **REQ)
 
 
 class OtherPlayerSchema(Schema):
