@@ -21,6 +21,7 @@ _.ratings_pending  # a GameDoc key, read with .get()
 _.visibility  # a GameDoc key and an answer's field (stored by shared/games/options.py)
 _.get_declared_fields  # marshmallow's SchemaMeta hook (shared/http/schemas/options.py)
 _.device, _.expirationTime, _.quiet_hours, _.time_zone  # shared/http/schemas/push.py
+_.by, _.resolution  # shared/http/schemas/moderation.py
 # the per-game payload schemas of the OpenAPI document (services/*/schemas.py)
 (
     _.beach_max,

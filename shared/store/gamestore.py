@@ -9,7 +9,9 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 - status.py: the status sets and API-key quotas (``tracking``, a part of its own);
 - players.py: each player's index of its games here; the player registry common to
   every service (``registry``, a part of its own);
-- matchmaking.py: quick match's pools of open tables (``matchmaking.lua``).
+- matchmaking.py: quick match's pools of open tables (``matchmaking.lua``);
+- moderation.py: blocks, reports, the audit log and suspensions, common to every
+  service (``moderation``, a part of its own).
 
 May import the store's own modules and redis.
 """
@@ -26,6 +28,7 @@ from shared.store.events import EventReads
 from shared.store.layout import DUE_SHARDS
 from shared.store.listing import Listing
 from shared.store.matchmaking import Matchmaking
+from shared.store.moderation import Moderation
 from shared.store.outbox import Outbox
 from shared.store.players import Memberships, Registry
 from shared.store.schedule import Schedule
@@ -56,3 +59,4 @@ class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, M
         self._match = client.register_script(matchmaking.SCRIPT)
         self.tracking = Tracking(self)
         self.registry = Registry(client)  # the players, common to every service
+        self.moderation = Moderation(client)  # blocks, reports, audit, suspensions: common
