@@ -21,6 +21,7 @@ from shared.http.resources.blueprint import (
 from shared.http.schemas import moderation as m
 from shared.usecases import moderation
 
+
 def _other(player_id: str) -> str:
     """A player id from the path: 404 for one no player can have."""
     if not PLAYER_ID.match(player_id):
