@@ -5,10 +5,12 @@ served by the kit, real Redis)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -378,3 +380,45 @@ def test_blocks_and_reports_are_exported_and_go_with_the_player(client, keys, re
     names = [p["name"] for p in report["context"]["players"]]
     assert names == ["Deleted player", "Bob"] and "Ann" not in str(report)
     assert ann_id not in str(report)
+
+
+# -- the race, under real gunicorn --------------------------------------------------------
+
+
+def test_a_race_of_40_quick_matches_never_seats_a_blocked_pair_together(live_manhattan):
+    """40 players, each blocking the next three (so each must avoid six of the 39),
+    ask for 2-seat tables at once: a pool that ignored blocks would pair some blocked
+    couple with near certainty (each pair about 15%, 20 pairs)."""
+    base = live_manhattan
+    with requests.Session() as session:
+        people = []
+        for n in range(40):
+            r = session.post(f"{base}/players", json={"name": f"racer {n}"}, timeout=10)
+            assert r.status_code == 201, r.text
+            people.append((r.json()["id"], r.json()["key"]))
+        blocked: set[frozenset[str]] = set()
+        for n, (_, key) in enumerate(people):
+            for step in (1, 2, 3):
+                other = people[(n + step) % 40][0]
+                r = session.put(f"{base}/players/me/blocks/{other}", headers=auth(key), timeout=10)
+                assert r.status_code == 204, r.text
+                blocked.add(frozenset((people[n][0], other)))
+    options = {"players": 2, "six_rounds": True, "promo_cards": True}  # this test's own pool
+
+    def ask(key: str) -> dict[str, Any]:
+        r = requests.post(f"{base}/matches", json=options, headers=auth(key), timeout=30)
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    with ThreadPoolExecutor(40) as pool:
+        answers = list(pool.map(ask, [key for _, key in people]))
+    by_key = {key: pid for pid, key in people}
+    tables: dict[str, set[str]] = {}
+    for (_, key), answer in zip(people, answers, strict=True):
+        tables.setdefault(answer["game_id"], set()).add(by_key[key])
+    assert sum(len(t) for t in tables.values()) == 40
+    for seated in tables.values():
+        for a in seated:
+            for b in seated - {a}:
+                assert frozenset((a, b)) not in blocked, (a, b)
+    assert sum(len(t) == 2 for t in tables.values()) >= 10  # tables do fill
