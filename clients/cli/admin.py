@@ -26,7 +26,7 @@ from typing import Any
 
 from rich.cells import cell_len
 
-from . import words
+from . import moderation, words
 from .i18n import _
 
 KEY_PREFIX = "bgk_"
@@ -35,8 +35,9 @@ ROLES = ("admin",)
 
 def add_parser(games: Any) -> None:
     """The ``admin`` subcommand tree, under the top-level subparsers ``games``."""
-    admin = games.add_parser("admin", help=_("operator commands (API keys)"))
+    admin = games.add_parser("admin", help=_("operator commands (API keys, moderation)"))
     what = admin.add_subparsers(dest="command", required=True)
+    moderation.add_parsers(what)
     keys = what.add_parser("keys", help=_("manage API keys (API_KEYS_FILE)"))
     action = keys.add_subparsers(dest="action", required=True)
     common = argparse.ArgumentParser(add_help=False)
@@ -169,7 +170,9 @@ def revoke(path: Path, which: str) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Carry out ``boardgames admin keys ...``."""
+    """Carry out ``boardgames admin keys ...`` (or a moderation command)."""
+    if args.command in moderation.COMMANDS:
+        return moderation.run(args)
     path = _path(args)
     if args.action == "add":
         roles = tuple(args.role) + (("admin",) if args.admin else ())
