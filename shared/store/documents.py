@@ -281,6 +281,7 @@ class Documents(Layout):
                 every, live = member_keys(self.prefix, player_id)
                 shelf, since = ended_keys(self.prefix, player_id, ended or "-")
                 keys.extend((every, live, shelf, since))
+        keys.extend(self.chat_keys(game_id))  # (last: their expiry follows the game's)
         return keys, args
 
     def _run_script(self, keys: list[str], args: list[Any]) -> tuple[Any, int | None]:
@@ -334,7 +335,9 @@ class Documents(Layout):
     def discard(self, game_id: str) -> None:
         """Delete every key of a game (undoes a create that could not be listed). DEL
         frees memory, so Redis runs it even when it refuses writes for lack of it."""
-        self.client.delete(*self.keys(game_id), *self.legacy_keys(game_id))
+        self.client.delete(
+            *self.keys(game_id), *self.legacy_keys(game_id), *self.chat_keys(game_id)
+        )
 
 
 def _standing(found: list[Any]) -> tuple[str | None, str | None]:

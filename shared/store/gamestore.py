@@ -3,6 +3,7 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 
 - documents.py: the game document, its reads and the one write of a game;
 - events.py: the event stream and the history, read;
+- chat.py: the table chat and its mutes (``chat.lua``), read with the events;
 - listing.py: the creation-time index and its pages;
 - schedule.py: the worker's due times;
 - outbox.py: the webhook outbox, delivery state and ready shards;
@@ -22,9 +23,9 @@ from typing import Any
 
 import redis
 
-from shared.store import documents, events, matchmaking, outbox, schedule
+from shared.store import chat, documents, events, matchmaking, outbox, schedule
+from shared.store.chat import ChatStore
 from shared.store.documents import Documents
-from shared.store.events import EventReads
 from shared.store.layout import DUE_SHARDS
 from shared.store.listing import Listing
 from shared.store.matchmaking import Matchmaking
@@ -35,7 +36,7 @@ from shared.store.schedule import Schedule
 from shared.store.status import Tracking
 
 
-class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, Matchmaking):
+class GameStore(Documents, ChatStore, Listing, Schedule, Outbox, Memberships, Matchmaking):
     """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
 
     def __init__(
@@ -52,6 +53,7 @@ class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, M
         # (registering a script costs no round trip: its SHA is computed here)
         self._write = client.register_script(documents.SCRIPT)
         self._history = client.register_script(events.SCRIPT)
+        self._chat = client.register_script(chat.SCRIPT)
         self._schedule = client.register_script(schedule.SCRIPT)
         self._unlock = client.register_script(outbox.UNLOCK)
         self._append = client.register_script(outbox.APPEND)

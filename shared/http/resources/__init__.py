@@ -11,7 +11,8 @@ thin HTTP wiring around :class:`shared.games.Games`.
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``leaderboards``: a player's public profile and ratings, the leaderboard;
 - ``moves``: legal moves, make a move;
-- ``events``: the long-poll page and the SSE stream;
+- ``events``: the long-poll page and the SSE stream (the chat among the events);
+- ``chat``: the table chat, its canned phrases and a reader's mutes;
 - ``records``: score and log;
 - ``blueprint``: what they share (the blueprint and its strict parser, the bearer and
   ``If-Match``, the answer as built, the document's snippets).
@@ -29,6 +30,7 @@ from marshmallow import Schema
 from shared.http import webhooks
 from shared.http.resources import (
     admin,
+    chat,
     events,
     games,
     leaderboards,
@@ -68,6 +70,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     moves.add_routes(blp)
     records.add_score(blp)
     events.add_routes(blp)
+    chat.add_routes(blp)
     records.add_log(blp)
     webhooks.add_routes(blp, bearer, problems)
     return blp
