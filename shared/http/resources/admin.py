@@ -1,7 +1,8 @@
 """The operators' routes (``/admin/...``), each needing an API key with the ``admin`` role
-(shared/http/middleware/apikeys.py ``admin_key``): the report queue, suspensions and the
-audit log. Their data is the registry's, common to every service, so either service
-answers them; every action is written to the audit log (shared/usecases/moderation.py).
+(shared/http/middleware/apikeys.py ``admin_key``): the report queue, a chat message's
+deletion, suspensions and the audit log. Their data is the registry's, common to every
+service, so either service answers them (a message: its game's service); every action is
+written to the audit log (shared/usecases/moderation.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import moderation as m
-from shared.usecases import moderation
+from shared.usecases import chat_moderation, moderation
 
 
 def _player(player_id: str) -> str:
@@ -121,6 +122,22 @@ def add_routes(blp: KitBlueprint) -> None:
         moderation.lift(
             kit.store.moderation, kit.store.registry, _player(player_id), body.get("reason"), key.id
         )
+        return send(Answer(204, [], b""))
+
+    @blp.route("/admin/games/<game_id>/chat/<message_id>", methods=["DELETE"])
+    @blp.arguments(m.DeleteMessageBodySchema())
+    @blp.response(204)
+    @blp.doc(security=BEARER, operationId="adminDeleteChatMessage")
+    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
+    def admin_delete_message(body: dict[str, Any], game_id: str, message_id: str) -> Any:
+        """Operators: delete a chat message of a game of this service (audited).
+
+        Its text or phrase is gone from the store: every read (the chat, the events,
+        SSE, from any cursor) shows it with `deleted: true` and `text`/`phrase` null,
+        which the clients show as a placeholder. Deleting it again changes nothing.
+        """
+        key = admin_key()
+        chat_moderation.delete_message(games(), game_id, message_id, body["reason"], key.id)
         return send(Answer(204, [], b""))
 
     @blp.route("/admin/audit", methods=["GET"])
