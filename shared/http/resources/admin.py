@@ -76,7 +76,11 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="adminResolveReport")
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 413, 422, 503))
     def admin_resolve_report(body: dict[str, Any], report_id: str) -> Any:
-        """Operators: resolve an open report, `dismissed` or `actioned` (audited)."""
+        """Operators: resolve an open report.
+
+        `dismissed` (nothing wrong) or `actioned` (acted on), with a note; audited.
+        409 `report-resolved` once resolved.
+        """
         key = admin_key()
         store = games().store.moderation
         if len(report_id) > 64:
@@ -116,7 +120,11 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="adminLiftSuspension")
     @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
     def admin_lift_suspension(body: dict[str, Any], player_id: str) -> Any:
-        """Operators: lift a suspension now (its seats stay the bot's). Audited."""
+        """Operators: lift a suspension now.
+
+        The player's key works again; its seats taken over stay the bot's. Audited.
+        404 `not-suspended`.
+        """
         key = admin_key()
         kit = games()
         moderation.lift(
@@ -146,8 +154,11 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="adminAudit")
     @blp.doc(responses=problems(401, 403, 422, 503))
     def admin_audit(query: dict[str, Any]) -> Any:
-        """Operators: the audit log, newest first: who (API key id), when, action,
-        target and reason of every operator action. Follow `next_cursor`."""
+        """Operators: the audit log, newest first.
+
+        Who (the API key's id), when, the action, its target and reason of every
+        operator action. Follow `next_cursor`.
+        """
         admin_key()
         store = games().store.moderation
         cursor = query.get("cursor")

@@ -41,7 +41,11 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="listBlocks")
     @blp.doc(responses=problems(401, 403, 404, 422, 503))
     def list_blocks(query: dict[str, Any]) -> Any:
-        """The players the player blocked, by id (follow `next_cursor`)."""
+        """The players the player blocked.
+
+        By id, each with its name now (a deleted player's: the placeholder). Follow
+        `next_cursor`. Blocks are common to both services.
+        """
         kit = games()
         player, _ = current_player()
         found, cursor = moderation.blocks_page(
@@ -54,9 +58,12 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="blockPlayer")
     @blp.doc(responses=problems(401, 403, 404, 409, 422, 503))
     def block_player(player_id: str) -> Any:
-        """Block a player (both services): quick match never seats the two of you at one
-        table, it cannot join your unlisted tables (nor you its), and its chat messages
-        never reach you. Blocking again changes nothing."""
+        """Block a player (both services).
+
+        Quick match never seats the two of you at one table, it cannot join your
+        unlisted tables (nor you its), and its chat messages never reach you. Blocking
+        again changes nothing; at most 1000 blocks (409 `too-many-blocks`).
+        """
         kit = games()
         player, _ = current_player()
         moderation.block(kit.store.moderation, kit.store.registry, player, _other(player_id))
@@ -67,7 +74,10 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="unblockPlayer")
     @blp.doc(responses=problems(401, 403, 404, 503))
     def unblock_player(player_id: str) -> Any:
-        """Lift a block (404 `not-blocked` when there was none)."""
+        """Lift a block.
+
+        404 `not-blocked` when there was none.
+        """
         kit = games()
         player, _ = current_player()
         if not kit.store.moderation.unblock(player, _other(player_id)):
