@@ -46,6 +46,16 @@ let base = "";
 export const setBase = (url) => { base = url.replace(/\/$/, ""); };
 export const apiBase = () => base;
 
+// A spectator's watch code (`/play?game=<id>&watch=<code>`): the reads a spectator makes
+// (view, score, log, events) carry it as `watch=<code>`, as a `link` game needs.
+let watchCode = null;
+export const setWatchCode = (code) => { watchCode = code || null; };
+/** `path` with the page's watch code, if any. */
+export function watched(path) {
+  if (!watchCode || !/^\/games\/[^/?]+(\/(score|log|events))?(\?|$)/.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}watch=${encodeURIComponent(watchCode)}`;
+}
+
 function randomKey() {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
@@ -62,7 +72,7 @@ export async function call(method, path, { token, body, headers = {} } = {}) {
   }
   let response;
   try {
-    response = await fetch(base + path, init);
+    response = await fetch(base + (method === "GET" ? watched(path) : path), init);
   } catch {
     throw new Problem(0, { code: "network-error" });
   }
@@ -70,6 +80,10 @@ export async function call(method, path, { token, body, headers = {} } = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  // A seat's or the host's view of a `link` game carries its watch link: the page's
+  // reads without a token (its event stream) carry the code from then on.
+  const link = data && !watchCode && (data.watch_link || (data.game && data.game.watch_link));
+  if (link) setWatchCode(new URLSearchParams(link.split("?")[1]).get("watch"));
   if (!response.ok) {
     // Without a Content-Language the API answered in its default, English.
     const spoken = response.headers.get("Content-Language") || (data && data.code ? "en" : null);

@@ -163,7 +163,7 @@ class GamePage {
   async loadHistory() {
     let log;
     try {
-      log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`);
+      log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`, { token: this.token });
     } catch (error) {
       if (error instanceof Problem && error.status === 404) throw error;
       return null; // the page works without its history
@@ -209,7 +209,7 @@ class GamePage {
 
   async loadScore(render = true) {
     try {
-      this.score = await call("GET", `/games/${encodeURIComponent(this.id)}/score`);
+      this.score = await call("GET", `/games/${encodeURIComponent(this.id)}/score`, { token: this.token });
       if (render) this.render();
     } catch (error) { this.say(error.message); }
   }
@@ -578,7 +578,7 @@ class GamePage {
 
   async openReplay() {
     try {
-      const log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`);
+      const log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`, { token: this.token });
       this.replay = { events: log.events, index: log.events.length };
       this.render();
     } catch (error) { this.say(error.message); }

@@ -1,6 +1,6 @@
 // Live updates by Server-Sent Events. EventSource resumes by itself with Last-Event-ID
 // after a dropped stream; when the browser gives up (CLOSED) we reopen from the last id.
-import { apiBase } from "./api.js";
+import { apiBase, watched } from "./api.js";
 
 const TYPES = [
   "game_created", "player_joined", "player_left", "seat_resigned", "seat_timed_out",
@@ -24,7 +24,7 @@ export function follow(gameId, after, { onEvent, onState }) {
   const seen = new Set();
 
   const open = () => {
-    const url = `${apiBase()}/games/${encodeURIComponent(gameId)}/events?after=${encodeURIComponent(lastId)}`;
+    const url = apiBase() + watched(`/games/${encodeURIComponent(gameId)}/events?after=${encodeURIComponent(lastId)}`);
     source = new EventSource(url);
     const handle = (message) => {
       if (message.lastEventId) {

@@ -13,7 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from shared.games.chat import CHANNELS, MAX_LINES, PHRASES
 from shared.http.schemas.fields import REQ
-from shared.http.schemas.requests import EVENT_ID_PATTERN, _event_id
+from shared.http.schemas.requests import EVENT_ID_PATTERN, WatchQuerySchema, _event_id
 
 PHRASE_CODES = [p.code for p in PHRASES]
 
@@ -40,7 +40,7 @@ class ChatPostSchema(Schema):
             raise ValidationError("Send text or phrase, exactly one.", "_schema")
 
 
-class ChatQuerySchema(Schema):
+class ChatQuerySchema(WatchQuerySchema):
     channel = fields.String(
         validate=validate.OneOf(CHANNELS),
         metadata={"description": "Only this channel (default: every channel you read)."},
@@ -52,6 +52,11 @@ class ChatQuerySchema(Schema):
             "description": "A message id or an event id to read after (one cursor for both); "
             "a bare version `v`: after version v. Default: from the oldest kept.",
         },
+    )
+    wait = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(0, 30),
+        metadata={"description": "Seconds (0-30) to wait for a message when there is none."},
     )
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 500))
 
