@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from shared.games import chat as chat_domain
 from shared.games import options
-from tests.kit.helpers import assert_problem, auth, create, join, started_game
+from tests.kit.helpers import assert_problem, auth, create, join, sent_to_redis, started_game
 from tests.kit.test_players import join_as, new_player
 
 
@@ -265,3 +265,28 @@ def test_a_spectators_messages_are_in_its_export_and_erased_with_it(toy_client, 
     )
     assert store.mutes_of(game_id, f"player:{watcher_id}") == []
     assert store.spectated_ids(watcher_id) == []
+
+
+def test_round_trips_of_a_message_and_of_an_events_read_with_the_chat(toy_client):
+    game_id, _, tokens = started_game(toy_client, 2)
+    url, headers = f"/games/{game_id}/chat", auth(tokens[0])
+    say(toy_client, game_id, tokens[0], text="warm")  # (scripts loaded)
+    toy_client.get(f"/games/{game_id}/events", headers=headers)
+    with sent_to_redis() as sent:
+        assert toy_client.post(url, json={"text": "hi"}, headers=headers).status_code == 201
+    assert len(sent) == 4  # the game, the sender's and the address's limits, the script
+    with sent_to_redis() as sent:
+        toy_client.get(f"/games/{game_id}/events?after=4", headers=headers)
+    assert len(sent) == 2  # the game; events, chat and the reader's mutes in one pipeline
+
+
+def test_a_players_only_table_has_no_spectators_in_its_chat(toy_client):
+    game_id, _, tokens = started_game(toy_client, 2, spectators="players", spectator_chat=True)
+    say(toy_client, game_id, tokens[0], text="just us")
+    _, key = new_player(toy_client, "Watcher")
+    for headers in ({}, auth(key)):
+        r = toy_client.get(f"/games/{game_id}/chat", headers=headers)
+        assert_problem(r, 403, "spectators-not-allowed")
+    r = toy_client.post(f"/games/{game_id}/chat", json={"text": "hi"}, headers=auth(key))
+    assert_problem(r, 403, "spectators-not-allowed")
+    assert [m["text"] for m in chat(toy_client, game_id, tokens[1])["messages"]] == ["just us"]

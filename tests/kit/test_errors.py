@@ -74,6 +74,10 @@ def test_openapi_document_and_docs(toy_client):
         "/games/{game_id}/score",
         "/games/{game_id}/events",
         "/games/{game_id}/log",
+        "/games/{game_id}/chat",
+        "/games/{game_id}/chat/mutes",
+        "/games/{game_id}/chat/mutes/{target}",
+        "/chat/phrases",
         "/games/{game_id}/webhooks",
         "/games/{game_id}/webhooks/test",
         "/healthz",
@@ -127,4 +131,7 @@ def test_options_schema_is_in_the_document(toy_client):
         "start",
         "rated",
         "webhook",
+        "spectators",
+        "spectator_chat",
+        "spectator_delay",
     }
