@@ -82,10 +82,6 @@ def test_openapi_document_and_docs(toy_client):
         "/games/{game_id}/webhooks/test",
         "/healthz",
         "/readyz",
-        "/chat/phrases",  # the chat's (h/chat)
-        "/games/{game_id}/chat",
-        "/games/{game_id}/chat/mutes",
-        "/games/{game_id}/chat/mutes/{target}",
         "/players/me/blocks",  # moderation's
         "/players/me/blocks/{player_id}",
         "/players/{player_id}/report",
