@@ -346,3 +346,17 @@ def test_the_host_players_block_keeps_a_joiner_out_of_its_unlisted_table(toy_cli
     # a seat without a player (a name, no key) has no blocks: it may join
     r = toy_client.post(f"/games/{gid}/players", json={"invite": invite, "name": "Guest"})
     assert r.status_code == 201
+
+
+def test_wrong_operator_keys_count_as_failed_authentications(make_app, mod_keys):
+    client = make_app(
+        "toy", API_KEYS_FILE=mod_keys["file"], RATE_LIMIT_AUTH_FAILURES="3/minute"
+    ).test_client()
+    assert_problem(client.get("/admin/audit"), 401, "admin-required")  # no bearer: not one
+    for n in range(3):
+        r = client.get("/admin/audit", headers=auth(f"bgk_guess{n}"))
+        assert_problem(r, 403, "admin-required")
+    assert_problem(client.get("/admin/audit", headers=auth("bgk_guess3")), 429, "rate-limited")
+    other = {"REMOTE_ADDR": "10.9.9.9"}
+    r = client.get("/admin/audit", headers=auth(mod_keys["admin"]), environ_base=other)
+    assert r.status_code == 200
