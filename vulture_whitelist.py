@@ -23,6 +23,7 @@ _.spectators, _.spectator_chat, _.spectator_delay, _.watch_marks  # GameDoc keys
 _.get_declared_fields  # marshmallow's SchemaMeta hook (shared/http/schemas/options.py)
 _.device, _.expirationTime, _.quiet_hours, _.time_zone  # shared/http/schemas/push.py
 _.fg, _.accent, _.font, _.radius, _.expires_in, _.expires_at  # shared/http/schemas/embeds.py
+_.by, _.resolution  # shared/http/schemas/moderation.py
 _.phrase_text  # shared/http/schemas/chat.py
 # the per-game payload schemas of the OpenAPI document (services/*/schemas.py)
 (

@@ -4,6 +4,7 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 - documents.py: the game document, its reads and the one write of a game;
 - events.py: the event stream and the history, read;
 - chat.py: the table chat and its mutes (``chat.lua``), read with the events;
+  chat_edits.py: a message with the ones around it (a report's context);
 - listing.py: the creation-time index and its pages;
 - schedule.py: the worker's due times;
 - outbox.py: the webhook outbox, delivery state and ready shards;
@@ -13,6 +14,8 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 - matchmaking.py: quick match's pools of open tables (``matchmaking.lua``);
 - embeds.py: the embed links' secret and one-use claims (``embeds``, common to every
   service).
+- moderation.py: blocks, reports, the audit log and suspensions, common to every
+  service (``moderation``, a part of its own).
 
 May import the store's own modules and redis.
 """
@@ -25,18 +28,22 @@ import redis
 
 from shared.store import chat, documents, events, matchmaking, outbox, schedule
 from shared.store.chat import ChatStore
+from shared.store.chat_edits import ChatEdits
 from shared.store.documents import Documents
 from shared.store.embeds import EmbedLinks
 from shared.store.layout import DUE_SHARDS
 from shared.store.listing import Listing
 from shared.store.matchmaking import Matchmaking
+from shared.store.moderation import Moderation
 from shared.store.outbox import Outbox
 from shared.store.players import Memberships, Registry
 from shared.store.schedule import Schedule
 from shared.store.status import Tracking
 
 
-class GameStore(Documents, ChatStore, Listing, Schedule, Outbox, Memberships, Matchmaking):
+class GameStore(
+    Documents, ChatStore, ChatEdits, Listing, Schedule, Outbox, Memberships, Matchmaking
+):
     """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
 
     def __init__(
@@ -62,3 +69,4 @@ class GameStore(Documents, ChatStore, Listing, Schedule, Outbox, Memberships, Ma
         self.tracking = Tracking(self)
         self.registry = Registry(client)  # the players, common to every service
         self.embeds = EmbedLinks(client)  # embed links' secret and one-use claims, common too
+        self.moderation = Moderation(client)  # blocks, reports, audit, suspensions: common

@@ -85,6 +85,15 @@ def test_openapi_document_and_docs(toy_client):
         "/embed/session/refresh",
         "/healthz",
         "/readyz",
+        "/players/me/blocks",  # moderation's
+        "/players/me/blocks/{player_id}",
+        "/players/{player_id}/report",
+        "/games/{game_id}/chat/{message_id}/report",
+        "/admin/reports",
+        "/admin/reports/{report_id}/resolve",
+        "/admin/games/{game_id}/chat/{message_id}",
+        "/admin/players/{player_id}/suspension",
+        "/admin/audit",
     }
     assert set(spec["paths"]["/games/{game_id}"]) >= {"get", "delete"}
     schemas = spec["components"]["schemas"]

@@ -6,6 +6,8 @@ thin HTTP wiring around :class:`shared.games.Games`.
 - ``players``: a player (one identity across games), its key and its games;
   ``player_webhooks``: a player's webhook; ``push``: the VAPID key and a player's
   Web Push settings and subscriptions;
+- ``moderation``: a player's blocks and reports; ``admin``: the operators' routes
+  (reports, suspensions, the audit log);
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``leaderboards``: a player's public profile and ratings, the leaderboard;
 - ``moves``: legal moves, make a move;
@@ -28,12 +30,14 @@ from marshmallow import Schema
 
 from shared.http import webhooks
 from shared.http.resources import (
+    admin,
     chat,
     embeds,
     events,
     games,
     leaderboards,
     matches,
+    moderation,
     moves,
     player_webhooks,
     players,
@@ -58,6 +62,8 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     players.add_routes(blp)
     player_webhooks.add_routes(blp)
     push.add_routes(blp)
+    moderation.add_routes(blp)
+    admin.add_routes(blp)
 
     matches.add_routes(blp, options_schema)
     rematch.add_routes(blp)

@@ -43,9 +43,12 @@ from shared.streaming.chat import chat_poll
 
 def chat_reader(doc: GameDoc, who: Audience) -> ChatReader:
     """How ``who`` sees the chat of ``doc``, its phrases in the request's language (the
-    events stream builds it too)."""
+    events stream builds it too); a player never hears the players it blocked (one
+    read of its blocks, shared/store/moderation.py)."""
     language = request_language()
-    return games().chat.reader(doc, who, lambda text: translate(text, language))
+    kit = games()
+    blocked = kit.store.moderation.blocks(who.player) if who.player is not None else ()
+    return kit.chat.reader(doc, who, lambda text: translate(text, language), blocked)
 
 
 def _sender(doc: GameDoc, who: Audience) -> str:
