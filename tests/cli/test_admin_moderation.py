@@ -19,7 +19,7 @@ from tests.conftest import serve
 @pytest.fixture(scope="module")
 def service(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     path = Path(tmp_path_factory.mktemp("keys")) / "keys.json"
-    ops, _ = admin.add(path, "ops", 0, 0, ("admin",))
+    ops, _ = admin.add(path, "ops", 0, 0, roles=("admin",))
     plain, _ = admin.add(path, "platform", 0, 0)
     for url in serve("manhattan", redis_url, env_extra={"API_KEYS_FILE": str(path)}):
         yield {"url": url, "admin": ops, "plain": plain}

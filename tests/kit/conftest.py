@@ -29,7 +29,7 @@ def toy_client(toy_app: Flask) -> FlaskClient:
 @pytest.fixture
 def mod_keys(tmp_path: Path) -> dict[str, str]:
     path = tmp_path / "keys.json"
-    ops, _ = admin.add(path, "ops", 0, 0, ("admin",))
+    ops, _ = admin.add(path, "ops", 0, 0, roles=("admin",))
     plain, _ = admin.add(path, "platform", 0, 0)
     return {"file": str(path), "admin": ops, "plain": plain}
 
