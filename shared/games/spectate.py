@@ -48,10 +48,12 @@ def ring_op(old: GameDoc, new: GameDoc) -> str:
     """What the write of ``new`` does to the game's ring (shared/store/store.lua):
     ``"p<n>"`` push the new document and keep ``n`` entries (a mark), ``"e"`` keep it
     alive as long as the game (another write of a running delayed game), ``"d"`` delete
-    it (the game ended), ``""`` nothing (no delay)."""
+    it (the game ended, or a player was erased: its name must not stay in the kept
+    documents; reads replay from the history until the ring is full again), ``""``
+    nothing (no delay)."""
     if not delay_of(new) or old["status"] in OVER:
         return ""
-    if new["status"] in OVER:
+    if new["status"] in OVER or new.get("erased") != old.get("erased"):
         return "d"
     marks = new.get("watch_marks") or []
     if new["status"] == RUNNING and marks and marks[-1] == new["version"]:
@@ -81,6 +83,8 @@ def delayed_many(ctx: Context, docs: list[GameDoc]) -> list[GameDoc]:
 def _read(ctx: Context, doc: GameDoc, raw: Any) -> GameDoc:
     """The delayed document the ring held (``raw``), else rebuilt; its players carry the
     current names (an erased player's name is gone from every answer at once)."""
+    if raw is not None and raw["version"] > visible_version(doc):
+        raw = None  # a ring started again (after an erasure) holds only later documents
     old = from_store(raw) if raw is not None else _replayed(ctx, doc)
     if raw is not None and old["state"] is not None:
         old["state"] = ctx.engine.upgrade(old["state"])

@@ -13,6 +13,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from shared.games import history
+from shared.store.documents import load_doc
 from tests.kit.helpers import (
     assert_problem,
     auth,
@@ -23,7 +24,7 @@ from tests.kit.helpers import (
     view,
 )
 from tests.kit.test_events import SSE, parse_sse
-from tests.kit.test_players import new_player
+from tests.kit.test_players import join_as, new_player
 
 READS = ("", "/score", "/log", "/events", "/events?wait=1")
 
@@ -296,3 +297,34 @@ def test_without_its_ring_a_delayed_game_is_rebuilt_from_its_history(make_app, r
         ghost.mark()
     redis_client.delete(f"toy:{{{game_id}}}:watch")  # a lost key
     ghost.check(ghost.marks[-3], sse=False)
+
+
+def test_an_erased_players_name_leaves_the_ring_and_the_delay_holds(make_app, redis_client):
+    """The ring keeps whole documents, names included: erasing a player deletes it (no
+    kept document keeps the name), and until it is full again a delayed read is rebuilt
+    from the history rather than read from a ring that holds only later documents."""
+    client = make_app("toy").test_client()
+    _, ann = new_player(client, "Ann")
+    game_id, host = create(client, players=2, rounds=3, spectator_delay=2)
+    tokens = [join_as(client, game_id, ann, name="Annabel")["token"], join(client, game_id, "B")[1]]
+    assert client.post(f"/games/{game_id}/start", headers=auth(host)).status_code == 200
+    ghost = Ghost(client, game_id, host)
+    ghost.mark()
+    for _ in range(3):
+        _play_one(client, game_id, tokens)
+        ghost.mark()
+    ring = f"toy:{{{game_id}}}:watch"
+
+    def kept_names() -> set[str]:
+        docs = [load_doc(raw) for raw in redis_client.lrange(ring, 0, -1)]
+        return {p["name"] for doc in docs for p in doc["players"]}
+
+    assert "Annabel" in kept_names()
+    assert client.delete("/players/me", headers=auth(ann)).status_code == 204
+    assert "Annabel" not in kept_names()
+    _play_one(client, game_id, tokens)  # a new ring: one document, later than D
+    ghost.mark()
+    body = client.get(f"/games/{game_id}").get_json()
+    assert body["version"] == ghost.marks[-3]
+    assert [p["name"] for p in body["players"]] == ["Deleted player", "B"]
+    assert "Annabel" not in json.dumps(body)
