@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 
 from rich.cells import cell_len
 
-from . import admin, i18n, notify, player_data, players, ratings, webhook, words
+from . import admin, chat, i18n, notify, player_data, players, ratings, webhook, words
 from .bots import LOCAL_LEVELS, SERVER_LEVELS
 from .client import GAMES, GameClient
 from .commands import run
@@ -264,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--seed", type=int)
         p.add_argument("--quiet", action="store_true")
+        chat.add_parsers(sub, common)
 
     demo = games.add_parser("demo", help=_("a bot game of each, played to the end"))
     demo.add_argument("--json", action="store_true")

@@ -19,6 +19,7 @@ import contextlib
 import re
 from urllib.parse import parse_qs
 
+from . import chat
 from .commands_kit import (
     Command,
     Json,
@@ -87,6 +88,7 @@ COMMANDS: dict[str, Command] = {
     "watch": cmd_watch,
     "bot": cmd_bot,
     "demo": cmd_demo,
+    **chat.COMMANDS,  # say, chat, phrases, mute, block, report
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.live import Live
 
-from . import render, words
+from . import chat, render, words
 from .bots import LOCAL_LEVELS, play_seat, run_demo_game, start_bots, strategy
 from .client import GAMES, TERMINAL_EVENTS, GameClient, is_over
 from .commands_kit import (
@@ -100,7 +100,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     with Live(screen(), console=con, refresh_per_second=4, transient=False) as live:
         for evs in events:
             names = render.player_names(view)
-            recent.extend(render.describe_event(args.game, e, names) for e in evs)
+            recent.extend(chat.event_line(args.game, e, names) for e in evs)
             view = client.view(gid, spectator=True)
             live.update(screen())
     return 0

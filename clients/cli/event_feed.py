@@ -55,19 +55,23 @@ class EventFeed(Transport):
         after: str | int | None = None,
         wait: float | None = None,
         limit: int | None = None,
+        token: str | None = None,
     ) -> Json:
         """``GET /games/{id}/events?after=&wait=``: ``{"events": [...], "last_id"}``.
 
         ``after`` is an event id (``"<version>-<n>"``) or a bare version (everything
         after that version). With ``wait`` the call long-polls: it returns as soon as an
         event newer than ``after`` exists, or empty after ``wait`` seconds. Not retried
-        (callers resume from the last id they saw).
+        (callers resume from the last id they saw). Sent with ``token`` (default: the
+        client's seat token, if any): a seat reads the table chat's messages among the
+        events as it may (its mutes applied), and a game only its players may watch.
         """
         params: dict[str, Any] = {"after": None if after is None else str(after), "limit": limit}
         if wait:
             params["wait"] = int(wait) if float(wait).is_integer() else wait
         timeout = self.timeout + (float(wait) if wait else 0.0)
-        return self._request("GET", f"/games/{game_id}/events", params=params, timeout=timeout)
+        path = f"/games/{game_id}/events"
+        return self._request("GET", path, token=token or self.token, params=params, timeout=timeout)
 
     def stream_events(
         self,

@@ -5,6 +5,7 @@ import { apiBase } from "./api.js";
 const TYPES = [
   "game_created", "player_joined", "player_left", "seat_resigned", "seat_timed_out",
   "seat_abandoned", "game_started", "game_cancelled", "game_finished",
+  "chat", // a table chat message (chat.js), on the same stream
   // Manhattan
   "pieces_selected", "piece_placed", "card_discarded", "deck_reshuffled", "piece_forfeited",
   "round_scored", "round_started", "game_over",
