@@ -19,8 +19,8 @@ export function compareIds(a, b) {
   return x[0] - y[0] || (x[1] || 0) - (y[1] || 0);
 }
 
-/** Who sent a message, as the mutes name it: a seat, or a player without a seat. */
-export const senderKey = (m) => (m.seat !== null && m.seat !== undefined ? `seat:${m.seat}` : `player:${m.player}`);
+/** Who sent a message, as the API's mutes name it: a seat ("2"), or a player without one ("player:<id>"). */
+export const senderKey = (m) => (m.seat !== null && m.seat !== undefined ? String(m.seat) : `player:${m.player}`);
 
 function storedMutes(gameId) {
   try { return JSON.parse(localStorage.getItem(`${MUTES}:${gameId}`) || "[]"); } catch { return []; }
@@ -60,8 +60,21 @@ export class Chat {
   nodes() { return this.view.nodes(); }
 
   async start() {
-    await Promise.all([this.loadPhrases(), this.loadHistory()]);
+    await Promise.all([this.loadPhrases(), this.loadHistory(), this.loadMutes()]);
     this.view.update();
+  }
+
+  /** The reader's mutes in this game (GET .../chat/mutes; a reader without a credential keeps its own). */
+  async loadMutes() {
+    if (!this.token) return;
+    try {
+      this.setMutes((await call("GET", `${this.path}/mutes`, { token: this.token })).mutes);
+    } catch { /* this browser's list stays */ }
+  }
+
+  setMutes(mutes) {
+    if (Array.isArray(mutes)) this.muted = new Set(mutes.map(String));
+    this.keepMutes();
   }
 
   async loadPhrases() {
@@ -152,24 +165,25 @@ export class Chat {
     try { localStorage.setItem(`${MUTES}:${this.gameId}`, JSON.stringify([...this.muted])); } catch { /* private mode */ }
   }
 
+  /** Mute (or hear again) a message's sender: the API keeps the reader's mutes; a reader
+   * without a credential (a spectator's page) keeps them in this browser. */
   async mute(message, on = true) {
     const key = senderKey(message);
-    const target = message.seat !== null && message.seat !== undefined ? String(message.seat) : `player:${message.player}`;
     this.menu = null;
+    let mutes = null;
     try {
-      await call(on ? "PUT" : "DELETE", `${this.path}/mutes/${encodeURIComponent(target)}`, { token: this.token });
-      this.notice = on ? t("chat.muted", { name: this.nameOf(message) }) : t("chat.unmuted", { name: this.nameOf(message) });
+      if (this.token) mutes = (await call(on ? "PUT" : "DELETE", `${this.path}/mutes/${encodeURIComponent(key)}`, { token: this.token })).mutes;
     } catch (error) {
-      // Mutes need a seat or a player of the game; a spectator's stay in this browser.
       if (!(error instanceof Problem && (error.status === 401 || error.status === 403))) {
         this.notice = error.message;
         this.view.update();
         return;
       }
-      this.notice = on ? t("chat.muted", { name: this.nameOf(message) }) : t("chat.unmuted", { name: this.nameOf(message) });
     }
     if (on) this.muted.add(key); else this.muted.delete(key);
-    this.keepMutes();
+    this.setMutes(mutes);
+    this.notice = t(on ? "chat.muted" : "chat.unmuted", { name: this.nameOf(message) });
+    if (!on) await this.loadHistory(); // the API left the sender's messages out of what it sent
     this.view.update();
   }
 
