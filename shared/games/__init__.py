@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import Engine
-from shared.games import players, tables
+from shared.games import audience, players
 from shared.games.answers import Answers
 from shared.games.audience import Audience
 from shared.games.base import (
@@ -116,7 +116,7 @@ class Games:
         (see :meth:`shared.store.listing.Listing.list_games`)."""
         tenant = reader.tenant
         index = None if tenant is None else self.store.tracking.owner_index(tenant)
-        keep = lambda raw: tables.is_listed(from_store(raw))  # noqa: E731
+        keep = lambda raw: audience.is_listed_for(from_store(raw), reader)  # noqa: E731
         docs, after = self.store.list_games(status, limit, cursor, index, keep)
         return [from_store(doc) for doc in docs], after
 

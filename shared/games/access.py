@@ -64,20 +64,22 @@ def seat_of(doc: GameDoc, digest: str | None) -> int | None:
     return found
 
 
-def audience_of(doc: GameDoc, credential: str | None) -> Audience:
+def audience_of(doc: GameDoc, credential: str | None, watch: str | None = None) -> Audience:
     """Who reads ``doc`` with the request's ``credential`` (a token's hash or a
-    :class:`~shared.games.tokens.PlayerRef`; ``None`` without one): the one resolution
-    of an audience, for the Flask views and the fast path alike. 403 ``invalid-token``
-    as :func:`seat_of`."""
+    :class:`~shared.games.tokens.PlayerRef`; ``None`` without one) and ``watch`` code
+    (its ``watch`` or ``invite`` query parameter): the one resolution of an audience,
+    for the Flask views and the fast path alike. 403 ``invalid-token`` as
+    :func:`seat_of`; a spectator the game does not admit gets its refusal
+    (:func:`shared.games.audience.admit`: the ``spectators`` option)."""
     seat = seat_of(doc, credential)
     if seat is not None:
         return seated_audience(seat, credential)
     player = credential if isinstance(credential, tokens.PlayerRef) else None
     if credential is None:
-        return audience.ANYONE
+        return audience.admit(doc, audience.ANYONE, watch)
     if player is None or doc.get("host_player") == player:
         return audience.host(player)
-    return audience.as_player(player)
+    return audience.admit(doc, audience.as_player(player), watch)
 
 
 def seated_audience(seat: int, credential: str | None) -> Audience:

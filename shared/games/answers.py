@@ -53,7 +53,7 @@ class Answers:
         the engine's own view of it."""
         state = doc["state"]
         seat = audience.private_seat(self.reader)
-        return {
+        body = {
             **public(doc),
             "you": seat,
             "to_act": doc["to_act"],
@@ -62,6 +62,10 @@ class Answers:
             "created_at": doc["created_at"],
             "updated_at": doc["updated_at"],
         }
+        link = audience.watch_link_of(doc, self.reader)
+        if link is not None:
+            body["watch_link"] = link
+        return body
 
     def summary(self, doc: GameDoc) -> dict[str, Any]:
         """A listing entry: public facts only."""

@@ -10,12 +10,25 @@ webhook or a seat's player.
 
 A policy that depends on the reader is written here, once, as a function of the
 audience that the builders call: :func:`private_seat` (whose hidden information a
-view shows) and :func:`acting_seat` (whose moves are listed) today.
+view shows), :func:`acting_seat` (whose moves are listed), :func:`admit` (who may
+watch: the ``spectators`` option, applied by ``audience_of`` itself) and
+:func:`moves_behind` (the ``spectator_delay`` a reader reads the game with).
+
+May import the games layer's leaf modules (base, document, errors, options, tables,
+tokens).
 """
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from shared.games import options, tables, tokens
+from shared.games.base import RUNNING
+from shared.games.document import GameDoc
+from shared.games.errors import Forbidden
 
 SEAT = "seat"
 """A seat's token, or a player bound to a seat of the game."""
@@ -88,3 +101,103 @@ def private_seat(audience: Audience) -> int | None:
 def acting_seat(audience: Audience) -> int | None:
     """The seat whose legal moves this audience is shown: a seat's own, else none."""
     return audience.seat if audience.kind == SEAT else None
+
+
+# -- who may watch (the ``spectators`` option) --------------------------------------------
+
+EVERYONE, LINK, PLAYERS = tables.EVERYONE, tables.LINK, tables.PLAYERS
+
+
+def watchers(doc: GameDoc) -> str:
+    """Who may watch ``doc``: its ``spectators`` option as given at its create, else
+    ``everyone`` for a listed table and ``link`` for an unlisted one."""
+    given: str | None = options.BY_NAME["spectators"].read(doc)
+    if given is not None:
+        return given
+    return EVERYONE if tables.is_listed(doc) else LINK
+
+
+def is_spectator(reader: Audience) -> bool:
+    """Whether ``reader`` watches ``doc`` without a credential of it: anyone, or a
+    player without a seat in it (the host, a seat and a tenant are no spectators)."""
+    return reader.kind in (SPECTATOR, PLAYER)
+
+
+def watch_link(game_id: str, code: str) -> str:
+    """The spectators' link of a ``link`` game (a path on the service: its /play page)."""
+    return "/play?" + urlencode({"game": game_id, "watch": code})
+
+
+def watch_link_of(doc: GameDoc, reader: Audience) -> str | None:
+    """The watch link ``reader`` is shown in a view: a seat's and the host's of a
+    ``link`` game, to share; nobody else's."""
+    code = _fields(doc).get("watch_code")
+    if code is None or reader.kind not in (SEAT, HOST) or watchers(doc) != LINK:
+        return None
+    return watch_link(doc["id"], code)
+
+
+def admit(doc: GameDoc, reader: Audience, code: str | None) -> Audience:
+    """``reader`` if it may read ``doc`` (its view, score, log, events, chat), else the
+    refusal: a spectator (:func:`is_spectator`) of a ``players`` game is refused (403
+    ``spectators-not-allowed``); of a ``link`` game it needs the game's watch code or
+    its invite code as ``code`` (403 ``watch-link-required`` without,
+    ``invalid-watch-code`` with another)."""
+    if not is_spectator(reader):
+        return reader
+    who = watchers(doc)
+    if who == PLAYERS:
+        raise Forbidden(
+            "spectators-not-allowed", "This game has no spectators: only its players read it."
+        )
+    if who == LINK and not _valid_code(doc, code):
+        if code is None:
+            raise Forbidden(
+                "watch-link-required",
+                "Watching this game needs its watch link (the watch code as ?watch=<code>).",
+            )
+        raise Forbidden("invalid-watch-code", "This watch code is not this game's.")
+    return reader
+
+
+def _valid_code(doc: GameDoc, code: str | None) -> bool:
+    """Whether ``code`` is the game's watch code or its invite code (constant time)."""
+    if code is None:
+        return False
+    fields = _fields(doc)
+    watch, invite = fields.get("watch_code"), fields.get("invite")
+    good = watch is not None and hmac.compare_digest(code.encode(), str(watch).encode())
+    hashed = invite is not None and tokens.matches(tokens.hash_token(code), invite)
+    return good or hashed
+
+
+def is_listed_for(doc: GameDoc, reader: Audience) -> bool:
+    """Whether a listing ``reader`` reads shows ``doc``: an unlisted game in none, a
+    ``players`` game only in its tenant's (its owner's) listing."""
+    if not tables.is_listed(doc):
+        return False
+    return reader.kind == TENANT or watchers(doc) != PLAYERS
+
+
+# -- the spectator delay (the ``spectator_delay`` option) ---------------------------------
+
+
+def delay_of(doc: GameDoc) -> int:
+    """The game's ``spectator_delay`` (moves; 0: none)."""
+    return int(options.BY_NAME["spectator_delay"].value(doc))
+
+
+def moves_behind(reader: Audience, doc: GameDoc) -> int:
+    """How many moves behind the game ``reader`` reads it: the ``spectator_delay`` for
+    a spectator (anyone, a player without a seat) and a tenant's listing while the game
+    runs; 0 for a seat, the host, a seat's owner and a game's webhook (the host's), and
+    0 for everyone once the game is over (everything is public at once)."""
+    if doc["status"] != RUNNING:  # open: nothing to ghost; over: public at once
+        return 0
+    if reader.kind not in (SPECTATOR, PLAYER, TENANT):
+        return 0
+    return delay_of(doc)
+
+
+def _fields(doc: GameDoc) -> dict[str, Any]:
+    return doc  # type: ignore[return-value]

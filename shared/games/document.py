@@ -99,6 +99,11 @@ class GameDoc(TypedDict):
     bots_after: NotRequired[int]  # a quick match's table: bots fill it this many s after creation
     pool: NotRequired[str]  # a quick match's table: its pool (shared/usecases/matches.py)
     webhooks: NotRequired[list[WebhookEntry]]  # registrations; missing: none yet
+    spectators: NotRequired[str]  # who may watch, as given; missing: by visibility (audience.py)
+    spectator_chat: NotRequired[bool]  # spectators may talk; missing: false
+    spectator_delay: NotRequired[int]  # moves spectators read behind; missing: 0
+    watch_code: NotRequired[str]  # a ``link`` game's watch code (tables.new_watch_code)
+    watch_marks: NotRequired[list[int]]  # a delayed game's last versions of moves (spectate.py)
 
 
 def from_store(raw: StoredDoc) -> GameDoc:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Engine, RuleError
-from shared.games import fairness, holds, names, ratings, records, seats, tables, tokens
+from shared.games import audience, fairness, holds, names, ratings, records, seats, tables, tokens
 from shared.games import options as kit_options
 from shared.games.access import require_host, seat_of_player
 from shared.games.answers import players
@@ -135,6 +135,8 @@ class Lifecycle:
         invite = None
         if not tables.is_listed(doc):
             invite, doc["invite"] = tables.new_invite()
+        if audience.watchers(doc) == tables.LINK:
+            doc["watch_code"] = tables.new_watch_code()
         if webhook is not None:  # a checked registration (shared/webhooks/registry.py)
             doc["webhooks"] = [webhook]
         if held:

@@ -214,6 +214,37 @@ OPTIONS: tuple[KitOption, ...] = (
         plain=False,
     ),
     KitOption(
+        "spectators",
+        Choice(tables.WATCHERS),
+        "Who may watch: `everyone` (the default of a public table), `link` (only with the "
+        "game's watch link: the default of an unlisted table) or `players` (nobody but "
+        "its seats and its host).",
+        example="players",
+        doc_default=False,
+        shown=True,
+        carried=True,
+    ),
+    KitOption(
+        "spectator_chat",
+        Flag(),
+        "`true`: spectators (players without a seat) may talk in the spectators' chat.",
+        example=True,
+        default=False,
+        shown=True,
+        carried=True,
+    ),
+    KitOption(
+        "spectator_delay",
+        Whole(0, 20),
+        "Moves, 0..20: spectators see the game, its events, log, score and "
+        "chat as they were this many moves ago; seats and the host see it live, and "
+        "everyone once it is over.",
+        example=3,
+        default=0,
+        shown=True,
+        carried=True,
+    ),
+    KitOption(
         "bots_after",
         Whole(5, 3600),
         "Seconds, 5..3600: if the table is not full that long after it was opened, "

@@ -7,6 +7,10 @@ for an unlisted game) and when it starts (``start``).
   link; the document keeps only its SHA-256 (``invite``).
 - ``start: "host"`` (the default): the host starts the game; ``"when_full"``: the join
   that takes the last seat also starts it, in the same write.
+- ``spectators``: who may watch (shared/games/audience.py ``admit``): ``"everyone"``
+  (the default of a listed table), ``"link"`` (with the game's watch code: the default
+  of an unlisted table; the code is made here, :func:`new_watch_code`) or ``"players"``
+  (nobody but the seats and the host).
 - ``pool``: a quick match's table (shared/usecases/matches.py) names its pool; a seat
   freed while it is open (a leave, an erasure) puts it back there (:func:`repool`).
 
@@ -29,12 +33,24 @@ if TYPE_CHECKING:
 
 PUBLIC, UNLISTED = "public", "unlisted"
 BY_HOST, WHEN_FULL = "host", "when_full"
+EVERYONE, LINK, PLAYERS = "everyone", "link", "players"
+WATCHERS = (EVERYONE, LINK, PLAYERS)
+"""The values of the ``spectators`` option: anyone may watch; only with the game's watch
+code (its link); nobody but its seats and its host."""
 
 
 def new_invite() -> tuple[str, str]:
     """A fresh invite code (128 bits, URL-safe) and the hash the document keeps."""
     code = secrets.token_urlsafe(16)
     return code, tokens.hash_token(code)
+
+
+def new_watch_code() -> str:
+    """A fresh watch code (128 bits, URL-safe). Kept as it is in the document
+    (``watch_code``), not as a hash: the seats' and the host's views show the watch link
+    so they can share it, and it lets one read only what any spectator of a public
+    table reads."""
+    return secrets.token_urlsafe(16)
 
 
 def is_listed(doc: GameDoc) -> bool:

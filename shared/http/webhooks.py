@@ -6,8 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from shared.games import Games, audience, notify
-from shared.games.access import audience_of, require_host
+from shared.games import Games, notify
+from shared.games.access import require_host, seat_of
 from shared.games.base import GAME_ID
 from shared.games.document import GameDoc, WebhookEntry
 from shared.games.errors import Conflict
@@ -44,11 +44,11 @@ def _visible(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, set
     seat's own for a seat token (401 without a token, 403 for another)."""
     doc = kit.writes.load(game_id)
     regs = doc.get("webhooks") or []
-    who = audience_of(doc, digest)
-    if who.kind != audience.SEAT:
+    seat = seat_of(doc, digest)  # (no spectator reads them: no ``watch`` code here)
+    if seat is None:
         require_host(doc, digest)
         return doc, {r["id"] for r in regs}
-    return doc, {r["id"] for r in regs if r["seat"] == who.seat}
+    return doc, {r["id"] for r in regs if r["seat"] == seat}
 
 
 def deliveries(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:

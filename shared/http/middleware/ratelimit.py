@@ -24,7 +24,8 @@ Two mechanisms, chosen by what a request may cost:
 
 Failed authentications are counted after the answer (a 401, or a 403
 ``invalid-token``, to a request that carried a token; a 403 ``invalid-invite``, a
-join's wrong invite code). Checking the count before every request with a token would
+join's wrong invite code; a 403 ``invalid-watch-code``, a spectator's wrong one).
+Checking the count before every request with a token would
 also cost moves a round trip, so the address is refused from memory instead: once its
 count goes over the rate, this process refuses every request with a token or an invite
 code from that address until the window ends (each worker finds out at its own next
@@ -237,9 +238,9 @@ class AddressLimits:
 
 
 def _authenticates() -> bool:
-    """Whether the request carries a credential: a token, or an invite code (a join's
-    body, read only for an address this process has blocked)."""
-    if "Authorization" in request.headers:
+    """Whether the request carries a credential: a token, a spectator's watch code, or an
+    invite code (a join's body, read only for an address this process has blocked)."""
+    if "Authorization" in request.headers or "watch" in request.args:
         return True
     if request.method != "POST":
         return False
@@ -249,14 +250,15 @@ def _authenticates() -> bool:
 
 def _auth_failed(response: Response) -> bool:
     """A 401 or a 403 ``invalid-token`` to a request that carried a token (the token sent
-    is no token of this game), or a 403 ``invalid-invite`` (a join's wrong code)."""
+    is no token of this game), or a 403 ``invalid-invite`` (a join's wrong code) or
+    ``invalid-watch-code`` (a spectator's)."""
     if response.status_code not in (401, 403) or response.mimetype != PROBLEM_MIME:
         return False
     try:
         code = json.loads(response.get_data())["code"]
     except (ValueError, KeyError, TypeError):
         return False
-    if code == "invalid-invite":
+    if code in ("invalid-invite", "invalid-watch-code"):
         return True
     has_token = "Authorization" in request.headers
     return has_token and (response.status_code == 401 or code == "invalid-token")

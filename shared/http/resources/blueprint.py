@@ -14,7 +14,7 @@ from webargs import core
 from webargs.flaskparser import FlaskParser, abort
 from werkzeug.http import parse_etags
 
-from shared.games import Games, IfMatch, audience
+from shared.games import Games, IfMatch
 from shared.games.access import audience_of
 from shared.games.audience import Audience
 from shared.games.document import GameDoc
@@ -108,21 +108,36 @@ def bearer() -> str | None:
     return found
 
 
+def watch_code() -> str | None:
+    """The code a spectator reads with: the ``watch`` query parameter, else ``invite``
+    (shared/games/audience.py ``admit``)."""
+    args = request.args
+    return args.get("watch") or args.get("invite")
+
+
 def reader(doc: GameDoc) -> Audience:
-    """Who reads ``doc``: the request's credential (:func:`bearer`) resolved against the
-    game by :func:`shared.games.access.audience_of`, as the fast path resolves it."""
-    return audience_of(doc, bearer())
+    """Who reads ``doc``: the request's credential (:func:`bearer`) and watch code
+    resolved against the game by :func:`shared.games.access.audience_of`, as the fast
+    path resolves it."""
+    return audience_of(doc, bearer(), watch_code())
 
 
 def public_reader(doc: GameDoc) -> Audience:
-    """:func:`reader` for the answers anyone may read (score, log, events): a credential
-    that is none of this game's, or none at all, reads as anyone, never refused."""
+    """:func:`reader` for the answers every admitted spectator may read (score, log,
+    events): a credential that is none of this game's reads as anyone would, so the
+    game's ``spectators`` option decides (403 when it admits no such spectator)."""
     if "Authorization" not in request.headers:
-        return audience.ANYONE
+        return audience_of(doc, None, watch_code())
     try:
         return reader(doc)
-    except (GameError, ApiError):
-        return audience.ANYONE
+    except (GameError, ApiError) as error:
+        if getattr(error, "code", None) in WATCH_REFUSALS:
+            raise
+        return audience_of(doc, None, watch_code())
+
+
+WATCH_REFUSALS = ("spectators-not-allowed", "watch-link-required", "invalid-watch-code")
+"""The refusals of :func:`shared.games.audience.admit` (no fallback to anyone helps)."""
 
 
 bearer_of = credential_of

@@ -29,7 +29,7 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.route("/games/<game_id>/events", methods=["GET"])
     @blp.arguments(q.EventsQuerySchema(), location="query")
     @blp.response(200, a.EventPageSchema)
-    @blp.doc(responses=problems(404, 422, 429, 503))
+    @blp.doc(responses=problems(403, 404, 422, 429, 503))
     @blp.doc(operationId="getEvents")
     def get_events(query: dict[str, Any], game_id: str) -> Any:
         """Events after an event id: a long-poll of up to 30 seconds, or an SSE stream.

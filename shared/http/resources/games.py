@@ -49,14 +49,16 @@ def game_answer(
     authorization: str | None,
     include: str | None,
     if_none_match: str | None = None,
+    watch: str | None = None,
 ) -> Answer:
     """The whole answer of ``GET /games/{id}`` from the request's raw headers and its
     ``include``: the view of the reader (:func:`shared.games.access.audience_of`), with its
     legal moves when ``include`` asks, or a bodiless 304 while ``If-None-Match`` holds
-    the current version. The view sends it,
+    the current version (the version the reader reads: a delayed spectator's is behind);
+    ``watch``: the spectator's watch code. The view sends it,
     and shared/http/fastpath.py sends the same for the requests it answers."""
     doc = kit.writes.load(game_id)
-    who = audience_of(doc, bearer_of(authorization))
+    who = audience_of(doc, bearer_of(authorization), watch)
     headers = etag_headers(doc["version"])
     if if_none_match is not None and parse_etags(if_none_match).contains_weak(str(doc["version"])):
         return Answer(304, list(headers.items()), b"")
@@ -105,6 +107,9 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         if invite is not None:
             link = "/play?" + urlencode({"game": doc["id"], "invite": invite})
             body |= {"invite_code": invite, "join_link": link}
+        watch = doc.get("watch_code")
+        if watch is not None:
+            body |= {"watch_code": watch, "watch_link": audience.watch_link(doc["id"], watch)}
         if webhook is not None:
             body |= {"webhook_id": webhook["id"], "webhook_secret": secret}
         headers = {"Location": f"/games/{doc['id']}", **etag_headers(doc["version"])}
@@ -193,5 +198,6 @@ def add_start_cancel_and_read(blp: KitBlueprint) -> None:
             headers.get("Authorization"),
             query.get("include"),
             headers.get("If-None-Match"),
+            query.get("watch") or query.get("invite"),
         )
         return send(answer)

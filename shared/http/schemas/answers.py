@@ -169,6 +169,12 @@ class ViewSchema(GameSchema):
         fields.Dict(),
         metadata={"description": "With `include=legal_moves`: the bearer's legal moves now."},
     )
+    watch_link = fields.String(
+        metadata={
+            "description": "A seat's and the host's view of a game whose `spectators` is "
+            "`link`: the spectators' link to share (`/play?game=<id>&watch=<code>`)."
+        }
+    )
 
 
 class SummarySchema(GameSchema):
@@ -201,6 +207,18 @@ class CreatedSchema(Schema):
             "which `boardgames GAME join LINK` takes too."
         }
     )
+    watch_code = fields.String(
+        metadata={
+            "description": "A game whose `spectators` is `link`: the code spectators read "
+            "it with (`?watch=<code>`, 128 bits)."
+        }
+    )
+    watch_link = fields.String(
+        metadata={
+            "description": "The spectators' path to share (`/play?game=<id>&watch=<code>`, "
+            "on this service)."
+        }
+    )
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
 
@@ -223,6 +241,18 @@ class JoinedSchema(Schema):
         metadata={"description": "The seat's secret token, shown once (null for a bot)."},
     )
     game = fields.Nested(ViewSchema, **REQ)
+    watch_code = fields.String(
+        metadata={
+            "description": "A game whose `spectators` is `link`: the code spectators read "
+            "it with (`?watch=<code>`, 128 bits)."
+        }
+    )
+    watch_link = fields.String(
+        metadata={
+            "description": "The spectators' path to share (`/play?game=<id>&watch=<code>`, "
+            "on this service)."
+        }
+    )
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
 

@@ -92,7 +92,23 @@ class ListQuerySchema(Schema):
     cursor = fields.String(validate=validate.Length(1, 200))
 
 
-class ViewQuerySchema(Schema):
+class WatchQuerySchema(Schema):
+    """The codes a spectator reads a game with (its ``spectators`` option: ``link``)."""
+
+    watch = fields.String(
+        validate=validate.Length(1, 200),
+        metadata={
+            "description": "The game's watch code (from its watch link): a spectator of a "
+            "game whose `spectators` is `link` reads it with this."
+        },
+    )
+    invite = fields.String(
+        validate=validate.Length(1, 200),
+        metadata={"description": "The game's invite code: lets one watch it, like `watch`."},
+    )
+
+
+class ViewQuerySchema(WatchQuerySchema):
     include = fields.String(
         validate=validate.OneOf(["legal_moves"]),
         metadata={
@@ -103,7 +119,7 @@ class ViewQuerySchema(Schema):
     )
 
 
-class EventsQuerySchema(Schema):
+class EventsQuerySchema(WatchQuerySchema):
     after = fields.String(
         validate=_event_id,
         metadata={
