@@ -122,13 +122,12 @@ def test_a_private_tables_invite_link_lets_a_friend_join(
     listed = requests.get(f"{base}/games?status=open&limit=100", timeout=5).json()["games"]
     assert game_id not in [g["id"] for g in listed]
 
-    # Without the code the table refuses a seat and says why.
+    # Without the code the table is not even shown (an unlisted table's spectators need
+    # its watch link, issue 41), and says why.
     stranger.goto(f"{base}/play?game={game_id}")
-    stranger.wait_for_selector("#private-note")
-    stranger.fill("#join-name", "Cid")
-    stranger.click("#join button[type=submit]")
-    stranger.wait_for_function("() => document.getElementById('alert').textContent !== ''")
-    assert stranger.evaluate("document.body.dataset.seat") == ""
+    stranger.wait_for_selector("main .problem")
+    assert "watch link" in stranger.locator("main .problem").text_content()
+    assert stranger.locator("#join-name").count() == 0
 
     friend.goto(link)
     friend.wait_for_selector("body[data-status=open]")
@@ -140,7 +139,8 @@ def test_a_private_tables_invite_link_lets_a_friend_join(
         host.click("#start-game")
     for page in (host, friend):
         page.wait_for_selector("body[data-status=running]")
-    view = get(base, f"/games/{game_id}")
+    code = link.split("invite=")[1]  # an invite code lets one watch too
+    view = get(base, f"/games/{game_id}?invite={code}")
     assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
     assert view["visibility"] == "unlisted"
     assert host.errors == [] and friend.errors == []

@@ -42,6 +42,20 @@ export class Problem extends Error {
   }
 }
 
+// The code a spectator reads a `link` game with (its watch code, or an invite code): every
+// read of a game carries it as `?watch=` (an EventSource cannot send a credential).
+let readCode = null;
+export const setReadCode = (code) => { readCode = code || null; };
+export function withReadCode(path) {
+  if (!readCode || !path.startsWith("/games/")) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}watch=${encodeURIComponent(readCode)}`;
+}
+/** A seat's or the host's view of a `link` game shows its watch link: the page's own
+ * reads without a credential (its event stream) go with that code. */
+export function noteWatchLink(view) {
+  if (view && view.watch_link) setReadCode(new URL(view.watch_link, location.origin).searchParams.get("watch"));
+}
+
 let base = "";
 export const setBase = (url) => { base = url.replace(/\/$/, ""); };
 export const apiBase = () => base;
@@ -62,7 +76,7 @@ export async function call(method, path, { token, body, headers = {} } = {}) {
   }
   let response;
   try {
-    response = await fetch(base + path, init);
+    response = await fetch(base + (method === "GET" ? withReadCode(path) : path), init);
   } catch {
     throw new Problem(0, { code: "network-error" });
   }

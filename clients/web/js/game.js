@@ -1,6 +1,6 @@
 // A game page: joining, the host's start, whose turn, the board of the game's module,
 // live updates, the final score and a step-through of the finished game.
-import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
+import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, noteWatchLink, postMove, saveSeat } from "./api.js";
 import { fill, h, rerender } from "./dom.js";
 import { clockTime, dec1, joined, num, remaining, t } from "./i18n.js";
 import { openChat } from "./chat.js";
@@ -82,6 +82,7 @@ class GamePage {
     }
     if (history && this.rules.onHistory) this.rules.onHistory(history.events, this.context());
     const following = this.view.status === "open" || this.view.status === "running";
+    noteWatchLink(this.view); // a `link` game: the stream (no credential) reads with its code
     if (!following) this.live = "ended"; // a finished or cancelled game: nothing to follow
     this.chat = openChat(this); // the table's chat: its history, then live from the stream
     this.render();
@@ -90,6 +91,7 @@ class GamePage {
       this.follower = follow(this.id, history ? history.version : this.view.version, {
         onEvent: (event) => this.onEvent(event),
         onState: (state) => { this.live = state; this.renderLive(); },
+        token: this.view.options && this.view.options.spectators === "players" ? this.token : null,
       });
     }
     if (this.view.status !== "open") this.loadScore();
@@ -157,7 +159,7 @@ class GamePage {
   async loadHistory() {
     let log;
     try {
-      log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`);
+      log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`, { token: this.token });
     } catch (error) {
       if (error instanceof Problem && error.status === 404) throw error;
       return null; // the page works without its history
@@ -203,7 +205,7 @@ class GamePage {
 
   async loadScore(render = true) {
     try {
-      this.score = await call("GET", `/games/${encodeURIComponent(this.id)}/score`);
+      this.score = await call("GET", `/games/${encodeURIComponent(this.id)}/score`, { token: this.token });
       if (render) this.render();
     } catch (error) { this.say(error.message); }
   }
@@ -401,7 +403,7 @@ class GamePage {
     const here = `${location.origin}/play?game=${encodeURIComponent(this.id)}`;
     fill(document.getElementById("links"),
       h("a", { href: "/play" }, t("nav.lobby")),
-      h("a", { href: `${here}&watch=1`, id: "watch-link" }, t("nav.spectator")),
+      h("a", { href: this.view.watch_link ? location.origin + this.view.watch_link : `${here}&watch=1`, id: "watch-link" }, t("nav.spectator")),
       h("a", { href: howtoLink(this.id), id: "howto-link" }, t("nav.howto")),
       h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
     // A private table's link carries its invite code: whoever opens it may join.
@@ -573,7 +575,7 @@ class GamePage {
 
   async openReplay() {
     try {
-      const log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`);
+      const log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`, { token: this.token });
       this.replay = { events: log.events, index: log.events.length };
       this.render();
     } catch (error) { this.say(error.message); }

@@ -1,6 +1,8 @@
 // Live updates by Server-Sent Events. EventSource resumes by itself with Last-Event-ID
 // after a dropped stream; when the browser gives up (CLOSED) we reopen from the last id.
-import { apiBase } from "./api.js";
+// A game only its players may watch (`spectators: players`) refuses a stream without a
+// credential, and an EventSource cannot send one: there the page long-polls with its token.
+import { apiBase, call, withReadCode } from "./api.js";
 
 const TYPES = [
   "game_created", "player_joined", "player_left", "seat_resigned", "seat_timed_out",
@@ -16,8 +18,40 @@ const TYPES = [
 ];
 const FINAL = new Set(["game_finished", "game_cancelled"]);
 
-/** Follow the events of a game after `after` (an event id or a version). */
-export function follow(gameId, after, { onEvent, onState }) {
+const POLL_WAIT = 25; // seconds a long-poll waits (the API's most is 30)
+
+/** Follow by long-polls sent with `token` (a seat token or a player key). */
+function poll(gameId, after, token, { onEvent, onState }) {
+  let lastId = String(after);
+  let stopped = false;
+  const stop = () => { stopped = true; onState("ended"); };
+  (async () => {
+    while (!stopped) {
+      try {
+        const query = new URLSearchParams({ after: lastId, wait: String(POLL_WAIT) });
+        const page = await call("GET", `/games/${encodeURIComponent(gameId)}/events?${query}`, { token });
+        if (stopped) return;
+        onState("live");
+        for (const event of page.events || []) {
+          lastId = event.id || lastId;
+          onEvent(event);
+          if (FINAL.has(event.type)) { stop(); return; }
+        }
+        if (page.last_id) lastId = page.last_id;
+      } catch {
+        if (stopped) return;
+        onState("reconnecting");
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+      }
+    }
+  })();
+  return { stop, lastId: () => lastId };
+}
+
+/** Follow the events of a game after `after` (an event id or a version); with `token`,
+ * by long-polls that carry it. */
+export function follow(gameId, after, { onEvent, onState, token = null }) {
+  if (token) return poll(gameId, after, token, { onEvent, onState });
   let lastId = String(after);
   let source = null;
   let stopped = false;
@@ -25,7 +59,7 @@ export function follow(gameId, after, { onEvent, onState }) {
   const seen = new Set();
 
   const open = () => {
-    const url = `${apiBase()}/games/${encodeURIComponent(gameId)}/events?after=${encodeURIComponent(lastId)}`;
+    const url = apiBase() + withReadCode(`/games/${encodeURIComponent(gameId)}/events?after=${encodeURIComponent(lastId)}`);
     source = new EventSource(url);
     const handle = (message) => {
       if (message.lastEventId) {
