@@ -22,6 +22,8 @@ _.visibility  # a GameDoc key and an answer's field (stored by shared/games/opti
 _.spectators, _.spectator_chat, _.spectator_delay  # GameDoc keys (shared/games/options.py)
 _.get_declared_fields  # marshmallow's SchemaMeta hook (shared/http/schemas/options.py)
 _.device, _.expirationTime, _.quiet_hours, _.time_zone  # shared/http/schemas/push.py
+_.by, _.resolution  # shared/http/schemas/moderation.py
+_.phrase_text  # shared/http/schemas/chat.py
 # the per-game payload schemas of the OpenAPI document (services/*/schemas.py)
 (
     _.beach_max,

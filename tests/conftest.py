@@ -296,6 +296,7 @@ LIVE_FIXTURES = {
 BROWSER_FIXTURES = {"browser", "open_page"}
 # modules whose tests start gunicorn or the worker themselves (``serve(...)``, Popen)
 LIVE_MODULES = {
+    "tests/cli/test_admin_moderation.py",
     "tests/cli/test_cli_live.py",
     "tests/cli/test_live_client.py",
     "tests/cli/test_make_run.py",

@@ -14,6 +14,7 @@ boardgames notify [--events ...] [--quiet HH:MM-HH:MM] ...   (your push notifica
 boardgames watch --all                  (the bell when it is your turn, in any game)
 boardgames demo
 boardgames admin keys add|list|revoke   (the services' API keys file)
+boardgames admin reports|message|suspend|unsuspend|audit   (moderation, over HTTP)
 
 Any command takes ``--lang en|ja|de`` (default: $LC_ALL, $LC_MESSAGES or $LANG); ``--json``
 output is always the same (English).

@@ -1,4 +1,5 @@
-"""``boardgames admin keys add|list|revoke``: manage the services' API keys file.
+"""``boardgames admin keys add|list|revoke``: manage the services' API keys file (the
+moderation commands over HTTP are clients/cli/moderation.py's).
 
 The file is what ``API_KEYS_FILE`` names on the services (JSON). It holds each key's
 id, name, quotas and SHA-256 hash, never the key: ``add`` prints the new key once and it
@@ -25,16 +26,18 @@ from typing import Any
 
 from rich.cells import cell_len
 
-from . import words
+from . import moderation, words
 from .i18n import _
 
 KEY_PREFIX = "bgk_"
+ROLES = ("admin",)
 
 
 def add_parser(games: Any) -> None:
     """The ``admin`` subcommand tree, under the top-level subparsers ``games``."""
-    admin = games.add_parser("admin", help=_("operator commands (API keys)"))
+    admin = games.add_parser("admin", help=_("operator commands (API keys, moderation)"))
     what = admin.add_subparsers(dest="command", required=True)
+    moderation.add_parsers(what)
     keys = what.add_parser("keys", help=_("manage API keys (API_KEYS_FILE)"))
     action = keys.add_subparsers(dest="action", required=True)
     common = argparse.ArgumentParser(add_help=False)
@@ -45,6 +48,16 @@ def add_parser(games: Any) -> None:
     p.add_argument("--name", required=True, help=_("who the key is for"))
     p.add_argument("--games-per-hour", type=int, default=0, help=_("0: no limit"))
     p.add_argument("--max-live-games", type=int, default=0, help=_("open or running; 0: no limit"))
+    p.add_argument(
+        "--role",
+        action="append",
+        choices=ROLES,
+        default=[],
+        help=_("a role of the key (admin: an operator's key, for the moderation routes)"),
+    )
+    p.add_argument(
+        "--admin", action="store_true", help=_("an operator's key (the same as --role admin)")
+    )
     action.add_parser("list", parents=[common], help=_("list keys (never the keys themselves)"))
     p = action.add_parser("revoke", parents=[common], help=_("revoke a key by id or name"))
     p.add_argument("key", metavar="ID_OR_NAME")
@@ -108,8 +121,11 @@ def _public(entry: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in entry.items() if k != "hash"}
 
 
-def add(path: Path, name: str, games_per_hour: int, max_live_games: int) -> tuple[str, dict]:
-    """Create a key; returns the key (to show once) and its entry."""
+def add(
+    path: Path, name: str, games_per_hour: int, max_live_games: int, roles: tuple[str, ...] = ()
+) -> tuple[str, dict]:
+    """Create a key (with ``roles``: ``admin`` makes it an operator's); returns the key
+    (to show once) and its entry."""
     if games_per_hour < 0 or max_live_games < 0:
         raise SystemExit(_("error: quotas are whole numbers >= 0 (0: no limit)"))
     with _locked(path):
@@ -125,6 +141,7 @@ def add(path: Path, name: str, games_per_hour: int, max_live_games: int) -> tupl
             "hash": hash_key(key),
             "games_per_hour": games_per_hour,
             "max_live_games": max_live_games,
+            "roles": sorted(set(roles)),
             "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "revoked": False,
         }
@@ -153,10 +170,13 @@ def revoke(path: Path, which: str) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Carry out ``boardgames admin keys ...``."""
+    """Carry out ``boardgames admin keys ...`` (or a moderation command)."""
+    if args.command in moderation.COMMANDS:
+        return moderation.run(args)
     path = _path(args)
     if args.action == "add":
-        key, entry = add(path, args.name, args.games_per_hour, args.max_live_games)
+        roles = tuple(args.role) + (("admin",) if args.admin else ())
+        key, entry = add(path, args.name, args.games_per_hour, args.max_live_games, roles)
         if args.json:
             print(json.dumps({**_public(entry), "key": key}))
         else:
@@ -189,6 +209,8 @@ def run(args: argparse.Namespace) -> int:
         state = _("revoked") if e.get("revoked") else _("active")
         per_hour = e.get("games_per_hour") or _("unlimited")
         live = e.get("max_live_games") or _("unlimited")
+        if e.get("roles"):
+            state = f"{state} [{','.join(e['roles'])}]"
         line = _(
             "{id}  {name} {state} games/hour: {per_hour} live games: {live} created {created}",
             id=e["id"],

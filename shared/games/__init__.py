@@ -8,6 +8,7 @@ game. :class:`Games` assembles the parts the routes, the worker and the webhooks
 - ``moves``: a seat's move, once per ``Idempotency-Key``;
 - ``replay``: idempotency records, and a retried move's first answer rebuilt;
 - ``answers``: views, summaries, scores, legal moves, the log, events, for one reader;
+- ``chat``: the table chat (messages, canned phrases, channels, mutes), for one reader;
 - ``audience``: who reads (:class:`Audience`) and what each reader may see;
 - ``history``, ``records``, ``migrate``: the compact per-write history;
 - ``document``: the game document and its players, typed (``GameDoc``, ``PlayerEntry``);
@@ -46,6 +47,7 @@ from shared.games.base import (
     Outcome,
     check_if_match,
 )
+from shared.games.chat import Chat
 from shared.games.document import GameDoc, from_store
 from shared.games.lifecycle import Lifecycle
 from shared.games.moves import Moves
@@ -84,6 +86,7 @@ class Games:
         self.writes = WriteLoop(self.ctx)
         self.lifecycle = Lifecycle(self.ctx, self.writes)
         self.moves = Moves(self.ctx, self.writes)
+        self.chat = Chat(self.ctx)
 
     @property
     def engine(self) -> Engine:

@@ -201,3 +201,45 @@ def moves_behind(reader: Audience, doc: GameDoc) -> int:
 
 def _fields(doc: GameDoc) -> dict[str, Any]:
     return doc  # type: ignore[return-value]
+
+
+CHAT_PLAYERS = "players"
+"""The table chat's channel of the seats (shared/games/chat.py)."""
+CHAT_SPECTATORS = "spectators"
+"""The table chat's channel of those watching without a seat."""
+_WATCHERS = frozenset({SPECTATOR, PLAYER, TENANT})
+"""Who reads without a seat or the host's token: the spectators' channel is theirs."""
+
+
+def chat_channel(audience: Audience, spectators_talk: bool) -> str | None:
+    """The chat channel this audience writes in: a seat in the players' channel, a
+    player without a seat in the spectators' one when the host lets spectators talk
+    (``spectator_chat``); nobody else (``None``)."""
+    if audience.kind == SEAT:
+        return CHAT_PLAYERS
+    if audience.kind == PLAYER and spectators_talk:
+        return CHAT_SPECTATORS
+    return None
+
+
+def chat_readable(audience: Audience, over: bool) -> frozenset[str]:
+    """The chat channels this audience reads: the players' channel, everyone; the
+    spectators' channel, those watching without a seat (or the host's token) while the
+    game is not over, everyone once it is (players never read spectators during a game:
+    that would be ghosting)."""
+    if over or audience.kind in _WATCHERS:
+        return frozenset({CHAT_PLAYERS, CHAT_SPECTATORS})
+    return frozenset({CHAT_PLAYERS})
+
+
+def chat_muter(audience: Audience) -> str | None:
+    """Whose mutes this audience reads and keeps in a game: a seat's (``seat:<n>``), a
+    player's without a seat (``player:<id>``), the host's token (``host``); a reader
+    without a credential has none."""
+    if audience.kind == SEAT:
+        return f"seat:{audience.seat}"
+    if audience.kind == PLAYER and audience.player is not None:
+        return f"player:{audience.player}"
+    if audience.kind == HOST:
+        return "host" if audience.player is None else f"player:{audience.player}"
+    return None

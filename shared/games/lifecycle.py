@@ -191,6 +191,7 @@ class Lifecycle:
         player: PlayerRef | None = None,
         invite: str | None = None,
         bearer: str | None = None,
+        admit: Callable[[GameDoc], None] | None = None,
     ) -> tuple[GameDoc, int, str]:
         """Take the next free seat; returns the document, the seat and its token.
         ``webhook``: makes the seat's webhook registration, given the seat. A name with
@@ -201,7 +202,9 @@ class Lifecycle:
         created with ``start: when_full`` starts it in the same write. ``bearer``: the
         request's token hash or player, which takes back a seat a rematch holds for it
         (shared/usecases/rematch.py; its old name, whatever ``name`` says, and no invite
-        needed). ``name`` may be ``None`` only then or for a player (422 otherwise)."""
+        needed). ``name`` may be ``None`` only then or for a player (422 otherwise).
+        ``admit``: a further check of the game, in the same compare-and-set (a player's
+        blocks, shared/usecases/moderation.py)."""
         if name is None and bearer is None:  # nothing could name the seat
             raise _name_required()
         name = None if name is None else names.check(name)
@@ -215,6 +218,8 @@ class Lifecycle:
             hold = holds.take_hold(doc, bearer, now)
             if hold is None:
                 tables.check_invite(doc, invite)
+            if admit is not None:
+                admit(doc)
             if doc["status"] != OPEN:
                 raise Conflict("game-not-open", "This game does not take players now.")
             if len(doc["players"]) >= doc["seats"]:

@@ -73,11 +73,33 @@ def unchecked(token: str) -> UncheckedPlayer:
     return UncheckedPlayer(match.group(1), tokens.hash_token(token))
 
 
-def check_key(player: UncheckedPlayer, stored: str | None) -> None:
+def check_key(player: UncheckedPlayer, stored: tuple[str | None, str | None] | None) -> None:
     """403 ``invalid-player-key`` unless ``stored`` (the registry's key hash of the
-    player, ``None`` without one) is the hash of the key the request sent."""
-    if stored is None or not hmac.compare_digest(stored, player.key_hash):
+    player and its suspension, ``None`` without one) has the hash of the key the
+    request sent; 403 ``player-suspended`` while the player is suspended."""
+    key, suspended = stored if stored is not None else (None, None)
+    if key is None or not hmac.compare_digest(key, player.key_hash):
         raise invalid_key()
+    check_standing(suspended)
+
+
+def check_standing(suspended: str | None, now_ms: int | None = None) -> None:
+    """403 ``player-suspended`` (with ``until``) while a suspension (``suspended``: the
+    registry's field, until when in ms) runs. The one check of every way a request acts
+    as a player (:func:`verify_key`, :func:`by_external`, :func:`check_key`); an
+    expired suspension is no longer one (nothing to lift)."""
+    if not suspended:
+        return
+    until = int(suspended)
+    if until <= (seats.now_ms() if now_ms is None else now_ms):
+        return
+    stamp = seats.rfc3339(until)
+    raise Forbidden(
+        "player-suspended",
+        "This player is suspended until {until}.",
+        extra={"until": stamp},
+        until=stamp,
+    )
 
 
 def verify_key(registry: Registry, token: str) -> tuple[PlayerRef, dict[str, str]]:
@@ -91,6 +113,7 @@ def verify_key(registry: Registry, token: str) -> tuple[PlayerRef, dict[str, str
         raise invalid_key()
     if not hmac.compare_digest(fields["key"], tokens.hash_token(token)):
         raise invalid_key()
+    check_standing(fields.get("suspended"))
     return PlayerRef(match.group(1)), fields
 
 
@@ -100,6 +123,7 @@ def by_external(registry: Registry, tenant: str, external: str) -> tuple[PlayerR
     fields = registry.get(player_id) if player_id else None
     if player_id is None or fields is None or "key" not in fields:
         raise NotFound("player-not-found", "No player of this API key has this external_id.")
+    check_standing(fields.get("suspended"))
     return PlayerRef(player_id), fields
 
 

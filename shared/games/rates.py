@@ -64,6 +64,13 @@ TOO_MANY: Final = {
     "webhook tests of this game": (
         "Too many webhook tests of this game: at most {amount} per {seconds} s; retry in {retry} s."
     ),
+    "chat messages": (
+        "Too many chat messages: at most {amount} per {seconds} s; retry in {retry} s."
+    ),
+    "chat messages from this address": (
+        "Too many chat messages from this address: at most {amount} per {seconds} s; "
+        "retry in {retry} s."
+    ),
     "failed authentications": (
         "Too many failed authentications: at most {amount} per {seconds} s; retry in {retry} s."
     ),

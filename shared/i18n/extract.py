@@ -47,6 +47,7 @@ CALLS = {
     "_over_quota": 0,
     "refused": 0,
     "push_text": 0,
+    "phrase": 1,  # a chat phrase's English text (shared/games/chat.py)
     "TooManyWaits": 0,
     "ServerBusy": 0,
 }

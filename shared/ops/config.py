@@ -52,6 +52,12 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "RATE_LIMIT_AUTH_FAILURES": (str, ""),
     # on by default: each call queues a signed POST per registration the bearer sees
     "RATE_LIMIT_WEBHOOK_TESTS": (str, "10/minute"),
+    # table chat (shared/games/chat.py): on by default, per sender (a seat, a player)
+    # and per client address; messages kept per game (oldest trimmed), characters each
+    "RATE_LIMIT_CHAT": (str, "10/10s"),
+    "RATE_LIMIT_CHAT_ADDRESS": (str, "30/10s"),
+    "CHAT_MAX_MESSAGES": (int, 500),
+    "CHAT_MAX_LENGTH": (int, 500),
     "CORS_ORIGINS": (str, ""),
     # off: POST /games with a "seed" is 422 option-not-allowed (fair shuffles only)
     "ALLOW_CHOSEN_SEED": (bool, True),

@@ -18,6 +18,7 @@ modules, one job each:
 - ``gamestore``: :class:`GameStore`, assembled from the parts below;
 - ``documents``: the game document, its reads and the write script call (``store.lua``);
 - ``events``: the event stream and the history, read (``history.lua``);
+- ``chat``: the table chat and its readers' mutes (``chat.lua``), read with the events;
 - ``entries``: event ids and how a write's events sit in its stream entry (pure);
 - ``listing``: the creation-time index and its cursors;
 - ``schedule``: the worker's due times, per client (``schedule.lua``);
@@ -32,9 +33,11 @@ This module only gathers the names the other layers import.
 from __future__ import annotations
 
 from shared.store import connection, document_codec, jsoncodec
+from shared.store.chat import EventsAndChat, Message
 from shared.store.clients import make_clients, open_store
 from shared.store.documents import HistoryWrite, StoredDoc, WriteResult, dumps, load_doc
 from shared.store.entries import (
+    CHAT_SEQ,
     contiguous,
     event_id,
     normalize_after,
@@ -51,16 +54,19 @@ from shared.store.schedule import Claim
 from shared.store.status import LIVE_STATUSES, OVER_STATUSES, Tracking
 
 __all__ = [
+    "CHAT_SEQ",
     "DUE_SHARDS",
     "LIVE_STATUSES",
     "OVER_STATUSES",
     "STORE_DOWN",
     "Claim",
     "Events",
+    "EventsAndChat",
     "GameStore",
     "History",
     "HistoryWrite",
     "LegacyLog",
+    "Message",
     "NotReplicated",
     "StoreError",
     "StoreFull",

@@ -133,16 +133,16 @@ class Documents(Layout):
         counter: str | None = None,
         ttl: int = 0,
         player: str | None = None,
-    ) -> tuple[StoredDoc | None, str | None, int, str | None]:
+    ) -> tuple[StoredDoc | None, str | None, int, tuple[str | None, str | None] | None]:
         """:meth:`read` that also counts one request on the game's counter ``counter``
         (a rate-limit window, expiring after ``ttl`` s; 0 counted without one), and
-        with ``player`` (an id) reads that player's key hash from the registry (last,
-        ``None`` without one): still one round trip on a single Redis (the registry is
-        in another slot: one more on a cluster)."""
+        with ``player`` (an id) reads that player's key hash and suspension (``until``
+        in ms) from the registry (last, ``None`` without a player): still one round trip
+        on a single Redis (the registry is in another slot: one more on a cluster)."""
         game_key, _, tail_key, _ = self.keys(game_id)
         key_hash = None
         if player is not None and self.cluster:
-            key_hash = self.client.hget(registry_key(player), "key")
+            key_hash = _standing(self.client.hmget(registry_key(player), "key", "suspended"))
             player = None
         if counter is None and player is None:  # one command: cheaper than a pipeline
             if not with_tail:
@@ -158,11 +158,11 @@ class Documents(Layout):
             pipe.incr(counter_key)
             pipe.expire(counter_key, ttl)
         if player is not None:
-            pipe.hget(registry_key(player), "key")
+            pipe.hmget(registry_key(player), "key", "suspended")
         replies = pipe.execute()
         tail = replies[1] if with_tail else None
         if player is not None:
-            key_hash = replies.pop()
+            key_hash = _standing(replies.pop())
         count = int(replies[-2]) if counter is not None else 0
         return _doc(replies[0]), tail, count, key_hash
 
@@ -281,6 +281,7 @@ class Documents(Layout):
                 every, live = member_keys(self.prefix, player_id)
                 shelf, since = ended_keys(self.prefix, player_id, ended or "-")
                 keys.extend((every, live, shelf, since))
+        keys.extend(self.chat_keys(game_id))  # (last: their expiry follows the game's)
         return keys, args
 
     def _run_script(self, keys: list[str], args: list[Any]) -> tuple[Any, int | None]:
@@ -334,4 +335,11 @@ class Documents(Layout):
     def discard(self, game_id: str) -> None:
         """Delete every key of a game (undoes a create that could not be listed). DEL
         frees memory, so Redis runs it even when it refuses writes for lack of it."""
-        self.client.delete(*self.keys(game_id), *self.legacy_keys(game_id))
+        self.client.delete(
+            *self.keys(game_id), *self.legacy_keys(game_id), *self.chat_keys(game_id)
+        )
+
+
+def _standing(found: list[Any]) -> tuple[str | None, str | None]:
+    """A player's key hash and suspension as ``HMGET`` gives them."""
+    return found[0], found[1]

@@ -23,6 +23,11 @@ from typing import Any
 from shared.store import jsoncodec
 
 MAX_SEQ = 18446744073709551615  # the largest stream id sequence number
+CHAT_SEQ = 2**32
+"""The first sequence number of a chat message's id (``<v>-<2**32 + j>``, the j-th
+message sent at version v: shared/store/chat.py): after every event a write makes, so
+a chat message sorts after the events of its version and before those of the next, and
+one cursor reads both streams."""
 PACKED = "z:"
 _PACK_OVER = 512
 """A write's events longer than this (JSON bytes) are stored compressed in its stream

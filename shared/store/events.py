@@ -22,7 +22,7 @@ from typing import Any
 from shared.store import jsoncodec
 from shared.store.documents import StoredDoc, load_doc
 from shared.store.entries import (
-    MAX_SEQ,
+    CHAT_SEQ,
     contiguous,
     parse_entries,
     position,
@@ -85,12 +85,21 @@ class EventReads(Layout):
         consistent read of the document and the stream (a read-only script); when the
         reader is behind what the stream keeps, of the document and the history,
         returned as a :class:`History` for the caller to rebuild the events from."""
+        keys, args = self.events_call(game_id, after, count)
+        return self.events_reply(self._history(keys=keys, args=args), after, count)
+
+    def events_call(self, game_id: str, after: str, count: int) -> tuple[list[str], list[Any]]:
+        """The keys and arguments of :meth:`events_now`'s script call (a pipeline may
+        send it with other reads: shared/store/chat.py)."""
         version, n = position(after)
-        needed = version + 1 if n == MAX_SEQ else version
-        reply = self._history(
-            keys=[*self.keys(game_id), *self.legacy_keys(game_id)],
-            args=[f"({after}", count, needed],
-        )
+        # (an id past the game's events of its version, a chat message's, needs them not)
+        needed = version + 1 if n >= CHAT_SEQ else version
+        keys = [*self.keys(game_id), *self.legacy_keys(game_id)]
+        return keys, [f"({after}", count, needed]
+
+    def events_reply(self, reply: Any, after: str, count: int) -> Events:
+        """:meth:`events_now`'s answer from its script's ``reply``."""
+        version, n = position(after)
         if not reply[0]:
             return []
         if len(reply) == 2:

@@ -3,13 +3,16 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 
 - documents.py: the game document, its reads and the one write of a game;
 - events.py: the event stream and the history, read;
+- chat.py: the table chat and its mutes (``chat.lua``), read with the events;
 - listing.py: the creation-time index and its pages;
 - schedule.py: the worker's due times;
 - outbox.py: the webhook outbox, delivery state and ready shards;
 - status.py: the status sets and API-key quotas (``tracking``, a part of its own);
 - players.py: each player's index of its games here; the player registry common to
   every service (``registry``, a part of its own);
-- matchmaking.py: quick match's pools of open tables (``matchmaking.lua``).
+- matchmaking.py: quick match's pools of open tables (``matchmaking.lua``);
+- moderation.py: blocks, reports, the audit log and suspensions, common to every
+  service (``moderation``, a part of its own).
 
 May import the store's own modules and redis.
 """
@@ -20,19 +23,20 @@ from typing import Any
 
 import redis
 
-from shared.store import documents, events, matchmaking, outbox, schedule
+from shared.store import chat, documents, events, matchmaking, outbox, schedule
+from shared.store.chat import ChatStore
 from shared.store.documents import Documents
-from shared.store.events import EventReads
 from shared.store.layout import DUE_SHARDS
 from shared.store.listing import Listing
 from shared.store.matchmaking import Matchmaking
+from shared.store.moderation import Moderation
 from shared.store.outbox import Outbox
 from shared.store.players import Memberships, Registry
 from shared.store.schedule import Schedule
 from shared.store.status import Tracking
 
 
-class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, Matchmaking):
+class GameStore(Documents, ChatStore, Listing, Schedule, Outbox, Memberships, Matchmaking):
     """Reads and atomic writes of the games of one service (key prefix ``prefix``)."""
 
     def __init__(
@@ -49,6 +53,7 @@ class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, M
         # (registering a script costs no round trip: its SHA is computed here)
         self._write = client.register_script(documents.SCRIPT)
         self._history = client.register_script(events.SCRIPT)
+        self._chat = client.register_script(chat.SCRIPT)
         self._schedule = client.register_script(schedule.SCRIPT)
         self._unlock = client.register_script(outbox.UNLOCK)
         self._append = client.register_script(outbox.APPEND)
@@ -56,3 +61,4 @@ class GameStore(Documents, EventReads, Listing, Schedule, Outbox, Memberships, M
         self._match = client.register_script(matchmaking.SCRIPT)
         self.tracking = Tracking(self)
         self.registry = Registry(client)  # the players, common to every service
+        self.moderation = Moderation(client)  # blocks, reports, audit, suspensions: common

@@ -42,6 +42,12 @@ class Layout:
         base = f"{self.prefix}:{{{game_id}}}"
         return f"{base}:moves", f"{base}:idem"
 
+    def chat_keys(self, game_id: str) -> tuple[str, str]:
+        """The game's chat stream and its readers' mutes (same hash tag as the game;
+        shared/store/chat.py)."""
+        base = f"{self.prefix}:{{{game_id}}}"
+        return f"{base}:chat", f"{base}:mutes"
+
     def counter_key(self, game_id: str, counter: str) -> str:
         """A rate-limit window's counter of the game (same hash tag as the game)."""
         return f"{self.prefix}:{{{game_id}}}:rl:{counter}"

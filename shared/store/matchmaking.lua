@@ -3,10 +3,13 @@
 -- 2 the pool's order (sorted set: table id -> creation ms, oldest first), 3 who claimed
 -- (hash: player id -> table id, and 't:<table id>' -> the table's players, comma-joined).
 -- ARGV 'claim', player id, candidate table id, seats, now ms, oldest creation ms still
---   pooled, ttl seconds: the oldest pooled table gets the player (claimed + 1; it leaves
---   the pool when every seat is claimed) -> {'joined', table}; with none, the candidate
---   is pooled with one claim -> {'new', candidate}; a player who holds a claim on a
---   pooled table gets it back, nothing changed -> {'seated', table}.
+--   pooled, ttl seconds, the players it must not meet (comma-joined: its blocks, both
+--   ways): the oldest pooled table (of the first 64) where none of the claimers is one
+--   of those, nor has the player among its own (kept as 'a:<player>' in who while its
+--   claim stands), gets the player (claimed + 1; it leaves the pool when every seat is
+--   claimed) -> {'joined', table}; with none, the candidate is pooled with one claim
+--   -> {'new', candidate}; a player who holds a claim on a pooled table gets it back,
+--   nothing changed -> {'seated', table}.
 -- ARGV 'drop', table id: the table leaves the pool (started, gone) -> {'dropped'}.
 -- ARGV 'release', table id, player id ('' for none), seats taken now, seats, creation
 --   ms, oldest creation ms still pooled, ttl seconds: a player left the open table (or
@@ -20,7 +23,9 @@ local function forget(table_id)
   local listed = redis.call('HGET', who, 't:' .. table_id)
   if listed then
     for player in string.gmatch(listed, '[^,]+') do
-      if redis.call('HGET', who, player) == table_id then redis.call('HDEL', who, player) end
+      if redis.call('HGET', who, player) == table_id then
+        redis.call('HDEL', who, player, 'a:' .. player)
+      end
     end
     redis.call('HDEL', who, 't:' .. table_id)
   end
@@ -34,7 +39,7 @@ end
 if ARGV[1] == 'release' then
   local table_id, gone = ARGV[2], ARGV[3]
   if gone ~= '' and redis.call('HGET', who, gone) == table_id then
-    redis.call('HDEL', who, gone)
+    redis.call('HDEL', who, gone, 'a:' .. gone)
     local listed = redis.call('HGET', who, 't:' .. table_id)
     if listed then
       local rest = {}
@@ -57,7 +62,9 @@ if ARGV[1] == 'release' then
 end
 
 local player, candidate, seats = ARGV[2], ARGV[3], tonumber(ARGV[4])
-local now, oldest, ttl = ARGV[5], ARGV[6], ARGV[7]
+local now, oldest, ttl, avoid = ARGV[5], ARGV[6], ARGV[7], ARGV[8] or ''
+local avoided = {}
+for other in string.gmatch(avoid, '[^,]+') do avoided[other] = true end
 for _, stale in ipairs(redis.call('ZRANGEBYSCORE', order, '-inf', '(' .. oldest)) do
   forget(stale)  -- its game expires soon (or has): nobody should wait for it
 end
@@ -66,12 +73,29 @@ if held and redis.call('ZSCORE', order, held) then return {'seated', held} end
 
 local function claim(table_id)
   redis.call('HSET', who, player, table_id)
+  if avoid ~= '' then redis.call('HSET', who, 'a:' .. player, avoid) end
   local listed = redis.call('HGET', who, 't:' .. table_id)
   redis.call('HSET', who, 't:' .. table_id, listed and (listed .. ',' .. player) or player)
   for _, key in ipairs({pool, order, who}) do redis.call('EXPIRE', key, ttl) end
 end
 
-local oldest_open = redis.call('ZRANGE', order, 0, 0)[1]
+local function welcome(table_id)  -- nobody there blocks the player or is blocked by it
+  local listed = redis.call('HGET', who, 't:' .. table_id)
+  if not listed then return true end
+  for other in string.gmatch(listed, '[^,]+') do
+    if avoided[other] then return false end
+    local theirs = redis.call('HGET', who, 'a:' .. other)
+    if theirs and string.find(',' .. theirs .. ',', ',' .. player .. ',', 1, true) then
+      return false
+    end
+  end
+  return true
+end
+
+local oldest_open = nil
+for _, table_id in ipairs(redis.call('ZRANGE', order, 0, 63)) do
+  if welcome(table_id) then oldest_open = table_id break end
+end
 if oldest_open then
   local claimed = redis.call('HINCRBY', pool, oldest_open, 1)
   claim(oldest_open)

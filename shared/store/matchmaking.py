@@ -7,8 +7,10 @@ one slot, atomic on Redis Cluster too:
 
 - ``<p>:mm:{<d>}``: a hash, table (game) id -> seats claimed so far;
 - ``<p>:mm:{<d>}:order``: a sorted set, table id -> creation time in ms (oldest first);
-- ``<p>:mm:{<d>}:who``: a hash, player id -> the table it claimed a seat at, and
-  ``t:<table id>`` -> that table's players (to forget them when the table leaves).
+- ``<p>:mm:{<d>}:who``: a hash, player id -> the table it claimed a seat at,
+  ``t:<table id>`` -> that table's players (to forget them when the table leaves), and
+  ``a:<player id>`` -> the players it must not meet (its blocks, both ways, as its claim
+  sent them): a claim never joins a table where either side blocked the other.
 
 A table leaves its pool when its last seat is claimed, when it is dropped (it started
 with bots, or its game is gone) or when it is older than the caller's bound (its open
@@ -48,12 +50,14 @@ class Matchmaking(Layout):
         now_ms: int,
         oldest_ms: int,
         ttl: int,
+        avoid: frozenset[str] = frozenset(),
     ) -> tuple[str, str]:
         """Claim a seat for ``player`` in ``pool`` (tables of ``seats`` seats): ``("joined",
-        table)`` at the oldest pooled table created at or after ``oldest_ms``, else
-        ``("new", candidate)`` (the caller then creates that game), or ``("seated",
-        table)`` when the player already holds a claim on a pooled table."""
-        args = ["claim", player, candidate, seats, now_ms, oldest_ms, ttl]
+        table)`` at the oldest pooled table created at or after ``oldest_ms`` where no
+        claimer is in ``avoid`` (the player's blocks, both ways) or has the player in
+        its own, else ``("new", candidate)`` (the caller then creates that game), or
+        ``("seated", table)`` when the player already holds a claim on a pooled table."""
+        args = ["claim", player, candidate, seats, now_ms, oldest_ms, ttl, ",".join(sorted(avoid))]
         kind, table = self._match(keys=self.pool_keys(pool), args=args)
         return str(kind), str(table)
 

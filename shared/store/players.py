@@ -156,6 +156,10 @@ class Memberships:
         """Every game id in the player's index of this service, newest first."""
         return list(self.client.zrevrange(self.member_keys(player_id)[0], 0, -1))
 
+    def live_ids(self, player_id: str) -> list[str]:
+        """The open and running game ids in the player's index of this service."""
+        return list(self.client.zrevrange(self.member_keys(player_id)[1], 0, -1))
+
     def drop_members(self, player_id: str) -> None:
         """Delete the player's indexes here."""
         keys = [*self.member_keys(player_id), ended_keys(self.prefix, player_id, "-")[1]]

@@ -6,9 +6,10 @@
 --       (single Redis only), and the two keys of a game written by older code (its
 --       moves list and idempotency hash, deleted once migrated), then M quadruples
 --       of a player's indexes of its games (all, live, the ended games of one status,
---       and the time since which that index is kept; single Redis only). All but the
---       shards and the players' indexes share the game's {id} hash tag, so this also
---       runs on Redis Cluster.
+--       and the time since which that index is kept; single Redis only), and last,
+--       always, the game's chat stream and mutes hash (their expiry follows the
+--       game's: shared/store/chat.py). All but the shards and the players' indexes
+--       share the game's {id} hash tag, so this also runs on Redis Cluster.
 -- ARGV: 1 expected version (0: the game must not exist yet), 2 new document,
 --       3 ttl seconds, 4 tail text, 5 tail mode ('a': append ARGV[4], 's': set the tail
 --       to it, 'd': delete the tail), 6 archive lines to append ('': none), 7 the
@@ -166,5 +167,8 @@ if m > 0 then
     end
   end
 end
+-- The chat and the mutes live as long as the game (EXPIRE of a missing key: nothing).
+redis.call('EXPIRE', KEYS[#KEYS - 1], ttl)
+redis.call('EXPIRE', KEYS[#KEYS], ttl)
 if from then return {'ok', from == asked and from_text or tostring(from)} end
 return {'ok'}

@@ -23,13 +23,15 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import nullcontext
 from typing import Any
 
 from shared.games import OVER, TERMINAL_EVENTS, Games
 from shared.games.audience import Audience
+from shared.games.chat import ChatReader
 from shared.games.document import GameDoc
 from shared.ops import metrics
-from shared.store import StoreError, normalize_after, position
+from shared.store import Message, StoreError, normalize_after, position
 
 log = logging.getLogger(__name__)
 
@@ -155,36 +157,116 @@ def long_poll(
     limit: int,
     gate: WaitGate | None = None,
     address: str = "",
+    chat: ChatReader | None = None,
 ) -> dict[str, Any]:
-    """Events after ``after`` as ``reader`` gets them; if none yet, waits up to ``wait``
-    seconds for the first (in a slot of ``gate``, for ``address``: refused over its caps).
+    """Events after ``after`` as ``reader`` gets them (with ``chat``: the chat messages
+    it reads among them); if none yet, waits up to ``wait`` seconds for the first (in a
+    slot of ``gate``, for ``address``: refused over its caps).
 
     A game that is over gets no new events, so it never waits; nor does a client whose
     events are already there, so only real waits count against the caps.
     """
     start = normalize_after(after)
     block_ms = 0 if doc["status"] in OVER else max(int(wait * 1000), 1 if wait > 0 else 0)
-    events = read_events(games, reader, doc["id"], start, limit)
+    events, cursor = next_events(games, reader, doc["id"], start, limit, 0, chat)
     if not events and block_ms:
-        with metrics.waiting("long-poll"):
-            if gate is None:
-                events = read_events(games, reader, doc["id"], start, limit, block_ms)
-            else:
-                with gate.enter(address):
-                    events = read_events(games, reader, doc["id"], start, limit, block_ms)
+        ends = time.monotonic() + block_ms / 1000
+        with metrics.waiting("long-poll"), gate.enter(address) if gate else nullcontext():
+            while not events:
+                left = int((ends - time.monotonic()) * 1000)
+                if left <= 0:
+                    break
+                events, cursor = next_events(games, reader, doc["id"], cursor, limit, left, chat)
     last_id = events[-1]["id"] if events else (after or "0")
     return {"events": events, "last_id": last_id}
 
 
 def read_events(
-    games: Games, reader: Audience, game_id: str, after: str, count: int, block_ms: int = 0
+    games: Games,
+    reader: Audience,
+    game_id: str,
+    after: str,
+    count: int,
+    block_ms: int = 0,
+    chat: ChatReader | None = None,
 ) -> list[dict[str, Any]]:
     """Up to ``count`` events after stream id ``after`` as ``reader`` gets them
-    (:meth:`shared.games.answers.Answers.events`), waiting up to ``block_ms`` for the
-    first (a blocking XREAD; 0: never waits). Those the capped stream no longer holds
-    come from the store as the game's history, and are rebuilt from it."""
-    found = games.store.events(game_id, after, count, block_ms)
-    return games.answers(reader).events(found, position(after), count)
+    (:meth:`shared.games.answers.Answers.events`; with ``chat``, the chat messages it
+    reads among them), waiting up to ``block_ms`` for the first (a blocking XREAD; 0:
+    never waits). Those the capped stream no longer holds come from the store as the
+    game's history, and are rebuilt from it."""
+    return read_with_chat(games, reader, game_id, after, count, block_ms, chat)[0]
+
+
+def read_with_chat(
+    games: Games,
+    reader: Audience,
+    game_id: str,
+    after: str,
+    count: int,
+    block_ms: int = 0,
+    chat: ChatReader | None = None,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """:func:`read_events`, and the id of the last item read (``None``: nothing was
+    read), shown or not: a chat message the reader does not read is passed over."""
+    if chat is None:
+        found = games.store.events(game_id, after, count, block_ms)
+        events = games.answers(reader).events(found, position(after), count)
+        return events, events[-1]["id"] if events else None
+    both = games.store.events_with_chat(
+        game_id, after, count, block_ms, chat.muter if block_ms <= 0 else None
+    )
+    if both.mutes is not None:
+        chat.hear(both.mutes)
+    elif both.chat and chat.muter is not None:  # (a wait woken by a message: as of now)
+        chat.hear(games.store.mutes_of(game_id, chat.muter))
+    events = games.answers(reader).events(both.events, position(after), count)
+    return merged(events, both.chat, chat, count)
+
+
+def merged(
+    events: list[dict[str, Any]], messages: list[Message], chat: ChatReader, count: int
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The first ``count`` of ``events`` and chat ``messages`` in id order, those the
+    reader reads (the messages as chat events), and the id of the last one passed
+    (``None``: none). Nothing is passed past the reader's cut (its delay)."""
+    items: list[tuple[tuple[int, int], dict[str, Any], bool]] = [
+        (position(e["id"]), e, False) for e in events
+    ]
+    items += [(position(m["id"]), m, True) for m in messages]
+    items.sort(key=lambda item: item[0])
+    out, last = [], None
+    for at, item, is_chat in items[:count]:
+        if chat.cut is not None and at[0] > chat.cut:
+            break
+        last = item["id"]
+        if not is_chat:
+            out.append(item)
+        elif chat.visible([item]):
+            out.append(chat.event(item))
+    return out, last
+
+
+def next_events(
+    games: Games,
+    reader: Audience,
+    game_id: str,
+    cursor: str,
+    count: int,
+    block_ms: int,
+    chat: ChatReader | None,
+) -> tuple[list[dict[str, Any]], str]:
+    """The next events ``reader`` gets after ``cursor`` (waiting up to ``block_ms``
+    for the first read), read on past chat messages it does not read; and the cursor
+    after what was read."""
+    while True:
+        events, last = read_with_chat(games, reader, game_id, cursor, count, block_ms, chat)
+        if last is None:
+            return [], cursor
+        cursor = last
+        if events:
+            return events, cursor
+        block_ms = 0  # only messages it does not read: read on, without waiting
 
 
 def sse_format(event: dict[str, Any]) -> str:
@@ -201,6 +283,7 @@ def sse_stream(
     heartbeat: float,
     lifetime: float,
     batch: int = 100,
+    chat: ChatReader | None = None,
 ) -> Iterator[str]:
     """SSE messages from ``after`` on, as ``reader`` gets them: events as they come, a
     comment line every ``heartbeat`` seconds (keeps proxies from closing an idle
@@ -215,26 +298,24 @@ def sse_stream(
             # Catch up without waiting first: a resumed cursor may be older than the
             # capped stream (then the events come rebuilt from the history).
             while time.monotonic() < deadline:
-                events = read_events(games, reader, game_id, cursor, batch)
+                events, cursor = next_events(games, reader, game_id, cursor, batch, 0, chat)
                 for event in events:
-                    cursor = event["id"]
                     yield sse_format(event)
                     over = over or event["type"] in TERMINAL_EVENTS
-                if len(events) < batch:
+                if not events:
                     break
             while True:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
                 block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
-                events = read_events(games, reader, game_id, cursor, batch, block_ms)
+                events, cursor = next_events(games, reader, game_id, cursor, batch, block_ms, chat)
                 if not events:
                     if over:
                         return
                     yield ": heartbeat\n\n"
                     continue
                 for event in events:
-                    cursor = event["id"]
                     yield sse_format(event)
                     if event["type"] in TERMINAL_EVENTS:
                         over = True

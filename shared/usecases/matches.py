@@ -83,12 +83,15 @@ def quick_match(
     owner: str | None = None,
     bots_after: int | None = None,
     tenant: str = "",
+    avoid: frozenset[str] = frozenset(),
 ) -> tuple[GameDoc, int, str | None]:
     """Seat ``player`` (displayed as ``name``) at a table of ``options`` (``players``,
     ``clock`` and the engine's options, as the options schema loads them) among the
     tables of the player's ``tenant``; the game, the seat and the seat's token (``None``
     when the player already sat there: its key acts for the seat). ``takeover`` is
-    matched as stored: absent and the default level are the same table."""
+    matched as stored: absent and the default level are the same table. ``avoid``:
+    the players it must not share a table with (its blocks, both ways), checked by the
+    pool's script in the claim itself."""
     engine, store, settings = games.engine, games.store, games.settings
     options = {"players": engine.MAX_PLAYERS, **options}
     if bots_after is not None:
@@ -103,7 +106,7 @@ def quick_match(
         now = seats.now_ms()
         oldest, ttl = tables.pool_bounds(settings, now)
         kind, table = store.claim_seat(
-            pool, player, secrets.token_hex(8), options["players"], now, oldest, ttl
+            pool, player, secrets.token_hex(8), options["players"], now, oldest, ttl, avoid
         )
         if kind == "new":
             try:

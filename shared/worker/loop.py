@@ -11,8 +11,10 @@ time through the same compare-and-set write as a human move (:mod:`shared.usecas
 taking the clients in turn: one move of a game of each, round and round, so a client with
 hundreds of due games delays another's move by a few moves, not by hundreds of games. A
 claim only spreads the work between copies; the compare-and-set alone guarantees that
-nothing is played twice. Health: after every tick that reached Redis the worker touches
-``WORKER_HEARTBEAT_FILE``; ``python -m shared.worker --check`` exits 0 while it is fresh.
+nothing is played twice. Each tick first erases deleted players and hands suspended
+players' seats to the takeover bot (shared/usecases/moderation.py). Health: after every
+tick that reached Redis the worker touches ``WORKER_HEARTBEAT_FILE``;
+``python -m shared.worker --check`` exits 0 while it is fresh.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from shared.push.digest import Digester
 from shared.push.sending import Pusher
 from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
-from shared.usecases import privacy
+from shared.usecases import moderation, privacy
 from shared.usecases.autoplay import NothingDue, Thinking, play_due
 from shared.webhooks.delivery import Deliverer
 from shared.worker.thinking import Thinker
@@ -149,7 +151,7 @@ class Worker:
         gauge says how late this tick's latest move was (0 when nothing was due)."""
         self.late_ms = 0
         try:
-            return self._erase() + self._claim_and_play()
+            return self._erase() + self._suspend() + self._claim_and_play()
         finally:
             metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
 
@@ -164,6 +166,20 @@ class Worker:
             for games in self.games:
                 privacy.erase(games, player_id)
             registry.erased(player_id)
+        return len(found)
+
+    def _suspend(self) -> int:
+        """Hand the seats of suspended players to the takeover bot in every service here
+        (shared/usecases/moderation.py): before this tick's claims, so the bot's first
+        move is made in the same tick."""
+        if not self.games:
+            return 0
+        store = self.games[0].store.moderation
+        found = store.suspending()
+        for player_id in found:
+            for games in self.games:
+                moderation.take_over(games, player_id)
+            store.taken_over(player_id)
         return len(found)
 
     def boards_loop(self) -> None:

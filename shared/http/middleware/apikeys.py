@@ -12,6 +12,8 @@ The file holds SHA-256 hashes of the keys, never a key. It is re-read when its
 modification time, size or inode changes (one ``stat`` per request on these two routes),
 so the admin command takes effect without a restart. Quotas are counted in Redis per
 service (Manhattan and Wind City count apart), through :class:`shared.store.Tracking`.
+A key with ``"roles": ["admin"]`` is an operator's: it opens the ``/admin`` routes
+(:func:`admin_key`); no seat or player key ever does.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, current_app, g, request
 
 from shared.games import Games, audience
 from shared.games.audience import Audience
@@ -42,6 +44,8 @@ LIST_ENDPOINT = "games.list_games"
 PLAYER_ENDPOINT = "games.create_player"  # a platform's players are its key's
 BOARD_ENDPOINT = "games.get_leaderboard"  # and its leaderboard
 HOUR = 3600
+ADMIN = "admin"
+"""The role of an operator's key (the ``/admin`` routes)."""
 # A live-set place held for a create that never finished (a killed worker) is dropped
 # after this long; the live quota's Retry-After when no game is about to end.
 SETTLE_SECONDS = 600
@@ -56,6 +60,7 @@ class ApiKey:
     name: str
     games_per_hour: int | None
     max_live_games: int | None
+    roles: frozenset[str] = frozenset()
 
 
 def hash_key(key: str) -> str:
@@ -80,8 +85,18 @@ def parse_keys(text: str) -> dict[str, ApiKey]:
             name=str(entry.get("name", "")),
             games_per_hour=_quota(entry.get("games_per_hour")),
             max_live_games=_quota(entry.get("max_live_games")),
+            roles=_roles(entry.get("roles")),
         )
     return keys
+
+
+def _roles(value: Any) -> frozenset[str]:
+    """A key's roles from the file: a list of names (``["admin"]``: an operator's)."""
+    if value is None:
+        return frozenset()
+    if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+        raise ValueError(f"roles must be a list of names, not {value!r}")
+    return frozenset(value)
 
 
 def _quota(value: Any) -> int | None:
@@ -174,6 +189,26 @@ def owner() -> str:
     (shared/store/schedule.py); listings and quotas are by key only."""
     key = g.get("api_key")
     return key.id if key is not None else address_owner(client_address())
+
+
+def admin_key() -> ApiKey:
+    """The operator's API key the request carries (a key with the role ``admin``):
+    401 ``admin-required`` without a bearer, 403 ``admin-required`` for anything else (a
+    player key, a seat token, an unknown key or one without the role; a service without
+    API keys has no operator)."""
+    token = _bearer()
+    if not token:
+        raise ApiError(
+            401,
+            "admin-required",
+            "This needs an operator's API key (Authorization: Bearer <key>).",
+            headers={"WWW-Authenticate": 'Bearer realm="boardgames-admin"'},
+        )
+    ring: KeyRing | None = current_app.extensions.get("api_key_ring")
+    key = ring.find(token) if ring is not None and len(token) <= 256 else None
+    if key is None or ADMIN not in key.roles:
+        raise ApiError(403, "admin-required", "This needs an API key with the admin role.")
+    return key
 
 
 def listing_reader() -> Audience:

@@ -14,7 +14,8 @@ Two mechanisms, chosen by what a request may cost:
   request gets ``503 storage-unavailable`` like every other request that needs Redis.
   ``RATE_LIMIT_WEBHOOK_TESTS`` counts the same way per game and client address (on by
   default: each ``POST /games/{id}/webhooks/test`` queues a signed POST per
-  registration the bearer sees).
+  registration the bearer sees), and ``RATE_LIMIT_CHAT`` / ``RATE_LIMIT_CHAT_ADDRESS``
+  a table chat message per sender and per client address (on by default).
 - **Per seat token, for moves** (``RATE_LIMIT_MOVES``): a move must cost two Redis round
   trips (read, compare-and-set). flask-limiter would add a third, so the counter is an
   ``INCR`` inside the move's own read pipeline (``GameStore.read_counted``), on a key in
@@ -58,6 +59,7 @@ log = logging.getLogger(__name__)
 
 _AUTH_SCOPE = "auth-failures"
 _WEBHOOK_TEST_SCOPE = "webhook-tests"
+_CHAT_SCOPE = "chat"
 
 
 def client_address() -> str:
@@ -101,6 +103,8 @@ class AddressLimits:
         self.joins = parse_rate(settings.get("RATE_LIMIT_JOINS"))
         self.auth_failures = parse_rate(settings.get("RATE_LIMIT_AUTH_FAILURES"))
         self.webhook_tests = parse_rate(settings.get("RATE_LIMIT_WEBHOOK_TESTS"))
+        self.chat = parse_rate(settings.get("RATE_LIMIT_CHAT"))
+        self.chat_address = parse_rate(settings.get("RATE_LIMIT_CHAT_ADDRESS"))
         self.prefix = prefix
         self._blocked: dict[str, float] = {}  # address -> time.monotonic() it ends
         self._what: dict[str, str] = {}  # endpoint -> what its limit counts
@@ -181,6 +185,24 @@ class AddressLimits:
         )
         retry_after = min(rate.get_expiry(), max(1, math.ceil(reset - time.time())))
         raise rate_limited(rate, retry_after, "webhook tests of this game")
+
+    def count_chat(self, sender: str) -> None:
+        """Count a chat message against ``RATE_LIMIT_CHAT`` per ``sender`` (a game's
+        seat, or a player) and ``RATE_LIMIT_CHAT_ADDRESS`` per client address (one call
+        to the storage each; one more, for ``Retry-After``, only over a rate):
+        ``rate-limited`` over either."""
+        for rate, who, what in (
+            (self.chat, sender, "chat messages"),
+            (self.chat_address, client_address(), "chat messages from this address"),
+        ):
+            if rate is None:
+                continue
+            strategy = self.limiter.limiter
+            if strategy.hit(rate, self.prefix, _CHAT_SCOPE, who):
+                continue
+            reset, _ = strategy.get_window_stats(rate, self.prefix, _CHAT_SCOPE, who)
+            retry_after = min(rate.get_expiry(), max(1, math.ceil(reset - time.time())))
+            raise rate_limited(rate, retry_after, what)
 
     # -- failed authentication --------------------------------------------------------
 

@@ -6,10 +6,13 @@ thin HTTP wiring around :class:`shared.games.Games`.
 - ``players``: a player (one identity across games), its key and its games;
   ``player_webhooks``: a player's webhook; ``push``: the VAPID key and a player's
   Web Push settings and subscriptions;
+- ``moderation``: a player's blocks and reports; ``admin``: the operators' routes
+  (reports, suspensions, the audit log);
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``leaderboards``: a player's public profile and ratings, the leaderboard;
 - ``moves``: legal moves, make a move;
-- ``events``: the long-poll page and the SSE stream;
+- ``events``: the long-poll page and the SSE stream (the chat among the events);
+- ``chat``: the table chat, its canned phrases and a reader's mutes;
 - ``records``: score and log;
 - ``blueprint``: what they share (the blueprint and its strict parser, the bearer and
   ``If-Match``, the answer as built, the document's snippets).
@@ -26,10 +29,13 @@ from marshmallow import Schema
 
 from shared.http import webhooks
 from shared.http.resources import (
+    admin,
+    chat,
     events,
     games,
     leaderboards,
     matches,
+    moderation,
     moves,
     player_webhooks,
     players,
@@ -54,6 +60,8 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     players.add_routes(blp)
     player_webhooks.add_routes(blp)
     push.add_routes(blp)
+    moderation.add_routes(blp)
+    admin.add_routes(blp)
 
     matches.add_routes(blp, options_schema)
     rematch.add_routes(blp)
@@ -62,6 +70,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     moves.add_routes(blp)
     records.add_score(blp)
     events.add_routes(blp)
+    chat.add_routes(blp)
     records.add_log(blp)
     webhooks.add_routes(blp, bearer, problems)
     return blp

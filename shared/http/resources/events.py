@@ -18,6 +18,7 @@ from shared.http.resources.blueprint import (
     public_reader,
     send,
 )
+from shared.http.resources.chat import chat_reader
 from shared.http.schemas import answers as a
 from shared.http.schemas import requests as q
 from shared.streaming.events import long_poll, sse_stream
@@ -37,6 +38,10 @@ def add_routes(blp: KitBlueprint) -> None:
         With `Accept: text/event-stream` the answer is a Server-Sent Events stream, one
         message per event (`id:` the event id, `event:` its type, `data:` the event as
         JSON), resumable with `Last-Event-ID`; it ends once the game is over.
+
+        The table chat's messages you read come among the events (`type: chat`, ids
+        `<version>-<2^32 + j>`: after the events of their version), so one cursor
+        resumes both.
         """
         kit = games()
         gate, address = current_app.extensions["game_kit"].waits, client_address()
@@ -45,12 +50,13 @@ def add_routes(blp: KitBlueprint) -> None:
             gate.check(address)  # over a cap: refused before any Redis work
         doc = kit.writes.load(game_id)
         who = public_reader(doc)
+        chat = chat_reader(doc, who)
         wants = request.accept_mimetypes.best_match(
             ["application/json", "text/event-stream"], default="application/json"
         )
         if wants != "text/event-stream":
             after, wait = query.get("after"), query["wait"]
-            page = long_poll(kit, who, doc, after, wait, query["limit"], gate, address)
+            page = long_poll(kit, who, doc, after, wait, query["limit"], gate, address, chat)
             return send(json_answer(page))
         after = request.headers.get("Last-Event-ID") or query.get("after")
         if after is not None and not q.is_event_id(after):
@@ -65,6 +71,7 @@ def add_routes(blp: KitBlueprint) -> None:
             doc["status"] in OVER,
             config["SSE_HEARTBEAT_SECONDS"],
             config["SSE_MAX_SECONDS"],
+            chat=chat,
         )
         slot = gate.enter(address)  # 429/503 now, before the stream's 200 goes out
         response = Response(

@@ -24,7 +24,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import matches as m
-from shared.usecases import matches
+from shared.usecases import matches, moderation
 
 
 def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
@@ -48,13 +48,22 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         seconds after the table was opened. Asking again while the table waits answers
         the same seat (`token` is then `null`: the player key acts for the seat). With
         API keys on, players meet only players of their own key. Nobody hosts the
-        table: a seat left while it waits goes back to the next players asking.
+        table: a seat left while it waits goes back to the next players asking. Two
+        players one of whom blocked the other never get the same table.
         """
         kit = games()
         player, fields = current_player()
         bots_after = options.pop("bots_after", None)
+        avoid = moderation.avoided(kit.store.moderation, player)
         doc, seat, token = matches.quick_match(
-            kit, options, player, fields["name"], owner(), bots_after, fields.get("tenant", "")
+            kit,
+            options,
+            player,
+            fields["name"],
+            owner(),
+            bots_after,
+            fields.get("tenant", ""),
+            avoid,
         )
         view = kit.answers(seated_audience(seat, player)).view(doc)
         body = {"game_id": doc["id"], "seat": seat, "token": token, "game": view}

@@ -21,7 +21,7 @@ from shared.http.resources.blueprint import (
 )
 from shared.http.schemas import players as p
 from shared.push.subscriptions import export as push_export
-from shared.usecases import privacy
+from shared.usecases import moderation, privacy
 from shared.webhooks import players as player_webhooks
 
 
@@ -77,8 +77,9 @@ def add_routes(blp: KitBlueprint) -> None:
 
         Its profile, its rating in this service's game as stored (`null`: never
         rated), its webhook registration (`null`: none), its push settings and
-        subscriptions, and each game it sits in with its seat, its name there, its
-        moves and the seat's webhook registrations. Ask both services for both games.
+        subscriptions, each game it sits in with its seat, its name there, its moves
+        and the seat's webhook registrations, and its moderation data (the players it
+        blocked, the reports it filed). Ask both services for both games.
         """
         kit = games()
         player, fields = current_player()
@@ -91,6 +92,7 @@ def add_routes(blp: KitBlueprint) -> None:
             else {**player_webhooks.public(reg), "since": reg["since"]},
             "push": push_export(fields),
             "games": privacy.export(kit, audience.as_player(player)),
+            "moderation": moderation.export(kit.store.moderation, kit.store.registry, player),
         }
         return send(json_answer(body))
 
@@ -103,11 +105,14 @@ def add_routes(blp: KitBlueprint) -> None:
 
         Its key stops working at once, and its name becomes `Deleted player` in every
         game it sat in, finished ones included (this service's now, the other's by the
-        worker), without breaking their logs or replays.
+        worker), without breaking their logs or replays. Its blocks go (both ways) and
+        the reports it filed are deleted; in reports naming it, its id and name are
+        erased.
         """
         kit = games()
         player, fields = current_player()
         kit.store.registry.forget(player, fields)
+        moderation.erase(kit.store.moderation, player)
         privacy.erase(kit, player)
         return send(Answer(204, [], b""))
 

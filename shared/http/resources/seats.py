@@ -24,7 +24,7 @@ from shared.http.resources.blueprint import (
 )
 from shared.http.schemas import answers as a
 from shared.http.schemas import requests as q
-from shared.usecases import seat_ops
+from shared.usecases import moderation, seat_ops
 
 
 def player_name(kit: Games, player: PlayerRef) -> str:
@@ -50,7 +50,8 @@ def add_routes(blp: KitBlueprint) -> None:
         Seats are given in join order while the game is open. Keep `token`: it acts for
         this seat alone and is never shown again. With a player key as bearer, the seat
         is the player's: the key acts for it too, and `name` defaults to the player's.
-        An unlisted game needs its `invite` code.
+        An unlisted game needs its `invite` code, and refuses a player blocked by
+        (or blocking) its host player or a seated player (403 `blocked`).
         """
         kit = games()
         if "bot" in body:
@@ -65,8 +66,16 @@ def add_routes(blp: KitBlueprint) -> None:
         player = who if isinstance(who, PlayerRef) else None
         name = body.get("name") or (player_name(kit, player) if player else None)
         invite = body.get("invite")
+        avoid = moderation.avoided(kit.store.moderation, None if player is None else str(player))
         doc, seat, token = kit.lifecycle.join(
-            game_id, name, if_match(), webhook, player, invite, who
+            game_id,
+            name,
+            if_match(),
+            webhook,
+            player,
+            invite,
+            who,
+            (lambda d: moderation.check_blocks(d, avoid)) if avoid else None,
         )
         view = kit.answers(seated_audience(seat, who)).view(doc)
         payload = {"seat": seat, "token": token, "game": view}

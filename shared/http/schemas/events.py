@@ -6,6 +6,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields
 
 from shared.http.schemas.answers import PlayerSchema
+from shared.http.schemas.chat import ChatMessageSchema
 from shared.http.schemas.fields import BOT_STRATEGIES, REQ, payload
 from shared.http.schemas.moves import type_field
 
@@ -71,6 +72,14 @@ class GameCancelledEvent(EventBase):
     type = event_type("game_cancelled")
 
 
+class ChatEvent(EventBase):
+    """A table chat message (GET /games/{id}/events only, for those who read its
+    channel; never in the log)."""
+
+    type = event_type("chat")
+    message = fields.Nested(ChatMessageSchema, **REQ)
+
+
 KIT_EVENTS: dict[str, type[Schema]] = {
     "game_created": GameCreatedEvent,
     "player_joined": PlayerJoinedEvent,
@@ -81,4 +90,5 @@ KIT_EVENTS: dict[str, type[Schema]] = {
     "player_left": PlayerLeftEvent,
     "seat_timed_out": SeatTimedOutEvent,
     "seat_abandoned": SeatAbandonedEvent,
+    "chat": ChatEvent,
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from shared.http.schemas.fields import REQ, STATUSES, payload, timestamp
+from shared.http.schemas.moderation import ModerationExportSchema
 from shared.http.schemas.requests import NameField, name_validators
 
 
@@ -105,6 +106,11 @@ class PlayerExportSchema(Schema):
         },
     )
     games = fields.List(fields.Nested(ExportedGameSchema), **REQ)
+    moderation = fields.Nested(
+        ModerationExportSchema,
+        **REQ,
+        metadata={"description": "The players it blocked and the reports it filed."},
+    )
 
 
 class OtherPlayerSchema(Schema):

@@ -1,0 +1,356 @@
+"""The table chat: what a message may say, who writes and reads which channel, and
+how a reader sees a message (its name erased, its phrase in the reader's language,
+the senders it muted or blocked left out).
+
+- **Channels.** ``players`` (the seats write; everyone who may read the game reads)
+  and ``spectators`` (players without a seat write, when the host lets spectators talk:
+  the ``spectator_chat`` option; read by those without a seat while the game runs, by
+  everyone once it is over). The policies are the audience's
+  (:func:`shared.games.audience.chat_channel`, ``chat_readable``, ``chat_muter``).
+- **Text.** Plain text, never markup (clients render text nodes): NFC, at most
+  ``CHAT_MAX_LENGTH`` characters and :data:`MAX_LINES` lines, not only whitespace, and
+  no code point a reader cannot see (the names' rule, :func:`shared.games.names.invisible`:
+  controls, bidi and other format characters, private use, unassigned...) but the line
+  feed between lines.
+- **Canned phrases** (:data:`PHRASES`, each declared once here by :func:`phrase`): sent
+  as a code, shown in each reader's language (the HTTP layer translates the English
+  text with the API's catalogs, shared/i18n, where ``scripts/i18n.py extract`` finds
+  them).
+- **Who a reader does not hear.** :func:`shown` leaves out the messages of a set of
+  senders (``seat:<n>``, ``player:<id>``): the reader's mutes in this game and the
+  players it blocked, given by the caller.
+- **The spectator delay.** :func:`visible_version` is the one place deciding the last
+  version a reader may see of the chat (a delayed spectator's cut).
+
+A message is stored as ``{"channel", "seat", "player", "name", "at", "text" | "phrase"}``
+(shared/store/chat.py gives it its id and version) and read as
+``{"id", "channel", "seat", "player", "name", "text", "phrase", "phrase_text", "at",
+"version", "deleted"}``; as an event, ``{"id", "type": "chat", "version", "message"}``.
+
+May import the games layer's modules and the store.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from shared.games import audience, erased, names, options
+from shared.games.access import missing_token
+from shared.games.audience import CHAT_PLAYERS, CHAT_SPECTATORS, Audience
+from shared.games.base import OVER, not_found
+from shared.games.document import GameDoc
+from shared.games.errors import Conflict, Forbidden, Invalid, NotFound
+from shared.games.seats import now_ms
+from shared.store import Message
+
+if TYPE_CHECKING:
+    from shared.games.base import Context
+
+CHANNELS = (CHAT_PLAYERS, CHAT_SPECTATORS)
+MAX_LINES = 5
+"""Lines a message may have (line feeds between them)."""
+MAX_MUTES = 100
+"""Senders a reader may mute in one game."""
+CHAT_EVENT = "chat"
+"""The ``type`` of a chat message served as an event."""
+_TARGET = re.compile(r"^(?:(\d{1,3})|player:([0-9a-f]{16}))$")
+MESSAGE = "Plain text: visible characters, not only spaces."
+
+
+class Phrase(NamedTuple):
+    """A canned phrase: its ``code`` and its English ``text`` (the catalogs' msgid)."""
+
+    code: str
+    text: str
+
+
+def phrase(code: str, text: str) -> Phrase:
+    """A canned phrase (the i18n extraction finds each text here)."""
+    return Phrase(code, text)
+
+
+PHRASES = (
+    phrase("gg", "Good game"),
+    phrase("your_turn", "Your turn"),
+    phrase("thanks", "Thanks"),
+    phrase("sorry_must_go", "Sorry, I must go"),
+    phrase("well_played", "Well played"),
+    phrase("hello", "Hello"),
+    phrase("good_luck", "Good luck"),
+    phrase("take_your_time", "Take your time"),
+    phrase("oops", "Oops"),
+)
+"""Every canned phrase, in the order clients offer them."""
+BY_CODE = {p.code: p for p in PHRASES}
+
+
+# -- what a message may say ---------------------------------------------------------------
+
+
+def check_text(text: str, most: int) -> str:
+    """The stored form of a message's text (NFC, surrounding whitespace dropped), or
+    ``validation-error``: an invisible code point (the names' rule; a line feed between
+    lines is allowed), more than ``most`` characters or :data:`MAX_LINES` lines, or
+    nothing but whitespace."""
+    text = unicodedata.normalize("NFC", text).strip()
+    hidden = next((c for c in text if c != "\n" and names.invisible(c)), None)
+    if hidden is not None:
+        label = unicodedata.name(hidden, "unassigned")
+        detail = "text: U+{point} ({label}) cannot be seen; use visible characters."
+        raise Invalid.field(
+            "json", "text", detail, MESSAGE, point=f"{ord(hidden):04X}", label=label
+        )
+    if not text:
+        raise Invalid.field("json", "text", "text: not only spaces.", MESSAGE)
+    if len(text) > most:
+        detail = "text: at most {most} characters."
+        raise Invalid.field("json", "text", detail, MESSAGE, most=most)
+    if text.count("\n") >= MAX_LINES:
+        detail = "text: at most {lines} lines."
+        raise Invalid.field("json", "text", detail, MESSAGE, lines=MAX_LINES)
+    return text
+
+
+def spectators_talk(doc: GameDoc) -> bool:
+    """Whether the host lets spectators talk (the ``spectator_chat`` option; off while
+    no such option is declared)."""
+    option = options.BY_NAME.get("spectator_chat")
+    if option is None:
+        return bool(doc.get("spectator_chat", False))
+    return bool(option.value(doc))
+
+
+def visible_version(reader: Audience, doc: GameDoc) -> int | None:
+    """The last version of the game ``reader`` may see the chat of (``None``: every
+    version): the one decision of a delayed spectator's cut on the chat.
+
+    (The spectator delay, issue 41's watch part, connects here: the delayed version
+    for a delayed reader, ``None`` for a seat, the host, or once the game is over.)"""
+    return None
+
+
+# -- who hears whom -------------------------------------------------------------------------
+
+
+def sender_keys(message: Message) -> tuple[str, ...]:
+    """The keys a reader may hide a message's sender by: its seat, its player."""
+    keys = []
+    if message.get("seat") is not None:
+        keys.append(f"seat:{message['seat']}")
+    if message.get("player") is not None:
+        keys.append(f"player:{message['player']}")
+    return tuple(keys)
+
+
+def hidden_of(mutes: Iterable[str], blocked: Iterable[str] = ()) -> frozenset[str]:
+    """The senders a reader does not hear: its mutes in the game (targets as the mute
+    route names them: ``<seat>``, ``player:<id>``) and the players it blocked (ids)."""
+    keys = {f"seat:{t}" if t.isdigit() else t for t in mutes}
+    return frozenset(keys | {f"player:{p}" for p in blocked})
+
+
+def shown(messages: Iterable[Message], hidden: frozenset[str]) -> list[Message]:
+    """``messages`` without those of the ``hidden`` senders: the one filter of mutes
+    and blocks."""
+    if not hidden:
+        return list(messages)
+    return [m for m in messages if hidden.isdisjoint(sender_keys(m))]
+
+
+def check_target(doc: GameDoc, target: str, muter: str) -> str:
+    """A mute's target as the route names it: a seat of the game (``2``) or a player
+    (``player:<16 hex>``); not the muter itself."""
+    found = _TARGET.match(target)
+    if found is None or (found.group(1) and int(found.group(1)) >= len(doc["players"])):
+        raise NotFound(
+            "mute-target-not-found",
+            "No seat or player {target!r} to mute in this game.",
+            target=target[:40],
+        )
+    if f"seat:{target}" == muter or target == muter:
+        raise Invalid("cannot-mute-yourself", "A reader cannot mute itself.")
+    return target
+
+
+# -- the chat of one game, for one reader -----------------------------------------------------
+
+
+@dataclass
+class ChatReader:
+    """How one reader sees a game's chat: the channels it reads, the last version it
+    may see (``cut``), the senders it does not hear, the erased players' hashes of the
+    game, and ``translate`` (an English phrase text in the reader's language)."""
+
+    channels: frozenset[str]
+    cut: int | None
+    muter: str | None
+    erased: set[str]
+    translate: Callable[[str], str]
+    blocked: frozenset[str] = frozenset()
+    hidden: frozenset[str] = field(default=frozenset())
+
+    def hear(self, mutes: Iterable[str]) -> None:
+        """Take the reader's mutes as just read (with its blocks)."""
+        self.hidden = hidden_of(mutes, self.blocked)
+
+    def present(self, message: Message) -> dict[str, Any]:
+        """A stored message as this reader reads it."""
+        deleted = bool(message.get("deleted"))
+        code = None if deleted else message.get("phrase")
+        known = BY_CODE.get(code) if code else None
+        body = {
+            "id": message["id"],
+            "channel": message["channel"],
+            "seat": message.get("seat"),
+            "player": message.get("player"),
+            "name": message.get("name"),
+            "text": None if deleted else message.get("text"),
+            "phrase": code,
+            "phrase_text": None if known is None else self.translate(known.text),
+            "at": message["at"],
+            "version": message["version"],
+            "deleted": deleted,
+        }
+        return erased.scrub(body, self.erased)  # type: ignore[no-any-return]
+
+    def visible(self, messages: list[Message], channel: str | None = None) -> list[Message]:
+        """The stored messages this reader reads (of ``channel`` only, if given), before
+        the cut: the cut's first message and all after are left out."""
+        out = []
+        for message in messages:
+            if self.cut is not None and message["version"] > self.cut:
+                break
+            if message["channel"] in self.channels and channel in (None, message["channel"]):
+                out.append(message)
+        return shown(out, self.hidden)
+
+    def event(self, message: Message) -> dict[str, Any]:
+        """A message as an event of the game's stream."""
+        return {
+            "id": message["id"],
+            "type": CHAT_EVENT,
+            "version": message["version"],
+            "message": self.present(message),
+        }
+
+
+class Chat:
+    """The table chat of the games of one :class:`~shared.games.base.Context`."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def reader(
+        self,
+        doc: GameDoc,
+        reader: Audience,
+        translate: Callable[[str], str],
+        blocked: Iterable[str] = (),
+    ) -> ChatReader:
+        """How ``reader`` sees the chat of ``doc`` (``blocked``: the players it blocked;
+        its mutes come with the first read, :meth:`ChatReader.hear`)."""
+        return ChatReader(
+            audience.chat_readable(reader, doc["status"] in OVER),
+            visible_version(reader, doc),
+            audience.chat_muter(reader),
+            erased.erased_of(doc),
+            translate,
+            frozenset(blocked),
+        )
+
+    def channel_of(self, doc: GameDoc, reader: Audience) -> str:
+        """The channel ``reader`` writes in, or why it may not: 401 without a
+        credential, 403 ``seat-token-required`` for the host's token,
+        ``spectator-chat-closed`` for a player without a seat while spectators may not
+        talk."""
+        channel = audience.chat_channel(reader, spectators_talk(doc))
+        if channel is not None:
+            return channel
+        if reader.kind == audience.SPECTATOR:
+            raise missing_token()
+        if reader.kind == audience.PLAYER:
+            raise Forbidden("spectator-chat-closed", "Spectators may not talk at this table.")
+        raise Forbidden("seat-token-required", "This needs a player's token, not the host token.")
+
+    def message(
+        self, doc: GameDoc, reader: Audience, text: str | None, code: str | None, name: str
+    ) -> dict[str, Any]:
+        """The message ``reader`` sends (checked): ``text`` or the phrase ``code``;
+        ``name``: a spectator's (a seat's is the seat's)."""
+        channel = self.channel_of(doc, reader)
+        seat = reader.seat if channel == CHAT_PLAYERS else None
+        if seat is not None:
+            name = doc["players"][seat]["name"]
+        body: dict[str, Any] = {
+            "channel": channel,
+            "seat": seat,
+            "player": reader.player,
+            "name": name,
+            "at": now_ms(),
+        }
+        if code is not None:
+            if code not in BY_CODE:
+                raise Invalid.field("json", "phrase", "phrase: no such phrase.", "Unknown phrase.")
+            body["phrase"] = code
+        else:
+            body["text"] = check_text(text or "", int(self.ctx.settings["CHAT_MAX_LENGTH"]))
+        return body
+
+    def post(self, doc: GameDoc, message: dict[str, Any]) -> Message:
+        """Store ``message`` (as :meth:`message` made it): the stored message."""
+        keep = int(self.ctx.settings["CHAT_MAX_MESSAGES"])
+        found = self.ctx.store.post_chat(doc["id"], message, keep)
+        if found is None:
+            raise not_found(doc["id"])
+        return {**message, "id": found, "version": int(found.partition("-")[0])}
+
+    def page(
+        self, doc: GameDoc, view: ChatReader, channel: str | None, after: str, limit: int
+    ) -> tuple[list[Message], str]:
+        """Up to ``limit`` messages after ``after`` the reader reads (of ``channel``),
+        in order, and the cursor to read on from."""
+        if channel is not None and channel not in view.channels:
+            raise Forbidden(
+                "chat-channel-hidden",
+                "The {channel} channel is not readable by this reader now.",
+                channel=channel,
+            )
+        store, cursor = self.ctx.store, after
+        out: list[Message] = []
+        first = True
+        while len(out) < limit:
+            batch, mutes = store.chat_after(doc["id"], cursor, limit, view.muter if first else None)
+            if first:
+                view.hear(mutes)
+                first = False
+            out += view.visible(batch, channel)
+            if len(batch) < limit or (view.cut is not None and batch[-1]["version"] > view.cut):
+                break
+            cursor = batch[-1]["id"]
+        out = out[:limit]
+        return out, out[-1]["id"] if out else after
+
+    def mute(self, doc: GameDoc, reader: Audience, target: str, on: bool) -> list[str]:
+        """Mute (``on``) or unmute ``target`` for ``reader``: its mutes after."""
+        muter = audience.chat_muter(reader)
+        if muter is None:
+            raise missing_token()
+        target = check_target(doc, target, muter)
+        try:
+            found = self.ctx.store.change_mute(doc["id"], muter, target, on, MAX_MUTES)
+        except KeyError:
+            raise not_found(doc["id"]) from None
+        if found is None:
+            raise Conflict("mutes-full", "At most {most} mutes per game.", most=MAX_MUTES)
+        return found
+
+    def mutes(self, doc: GameDoc, reader: Audience) -> list[str]:
+        """``reader``'s mutes in the game."""
+        muter = audience.chat_muter(reader)
+        if muter is None:
+            raise missing_token()
+        return self.ctx.store.mutes_of(doc["id"], muter)

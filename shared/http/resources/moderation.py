@@ -1,0 +1,102 @@
+"""A player's moderation: its blocks (``/players/me/blocks``) and its reports of a player
+(``POST /players/{id}/report``); the data is the registry's, common to every service
+(shared/usecases/moderation.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.games.errors import NotFound
+from shared.games.players import PLAYER_ID
+from shared.http.identity import current_player
+from shared.http.resources.blueprint import (
+    BEARER,
+    Answer,
+    KitBlueprint,
+    games,
+    json_answer,
+    problems,
+    send,
+)
+from shared.http.schemas import moderation as m
+from shared.usecases import moderation
+
+
+def _other(player_id: str) -> str:
+    """A player id from the path: 404 for one no player can have."""
+    if not PLAYER_ID.match(player_id):
+        raise NotFound("player-not-found", "No player has this id.")
+    return player_id
+
+
+def add_routes(blp: KitBlueprint) -> None:
+    """The blocks and a player's report."""
+
+    @blp.route("/players/me/blocks", methods=["GET"])
+    @blp.arguments(m.PageQuerySchema(), location="query")
+    @blp.response(200, m.BlocksSchema)
+    @blp.doc(security=BEARER, operationId="listBlocks")
+    @blp.doc(responses=problems(401, 403, 404, 422, 503))
+    def list_blocks(query: dict[str, Any]) -> Any:
+        """The players the player blocked, by id (follow `next_cursor`)."""
+        kit = games()
+        player, _ = current_player()
+        found, cursor = moderation.blocks_page(
+            kit.store.moderation, kit.store.registry, player, query.get("cursor"), query["limit"]
+        )
+        return send(json_answer({"blocks": found, "next_cursor": cursor}))
+
+    @blp.route("/players/me/blocks/<player_id>", methods=["PUT"])
+    @blp.response(204)
+    @blp.doc(security=BEARER, operationId="blockPlayer")
+    @blp.doc(responses=problems(401, 403, 404, 409, 422, 503))
+    def block_player(player_id: str) -> Any:
+        """Block a player (both services): quick match never seats the two of you at one
+        table, it cannot join your unlisted tables (nor you its), and its chat messages
+        never reach you. Blocking again changes nothing."""
+        kit = games()
+        player, _ = current_player()
+        moderation.block(kit.store.moderation, kit.store.registry, player, _other(player_id))
+        return send(Answer(204, [], b""))
+
+    @blp.route("/players/me/blocks/<player_id>", methods=["DELETE"])
+    @blp.response(204)
+    @blp.doc(security=BEARER, operationId="unblockPlayer")
+    @blp.doc(responses=problems(401, 403, 404, 503))
+    def unblock_player(player_id: str) -> Any:
+        """Lift a block (404 `not-blocked` when there was none)."""
+        kit = games()
+        player, _ = current_player()
+        if not kit.store.moderation.unblock(player, _other(player_id)):
+            raise NotFound("not-blocked", "This player is not blocked.")
+        return send(Answer(204, [], b""))
+
+    @blp.route("/players/<player_id>/report", methods=["POST"])
+    @blp.arguments(m.PlayerReportBodySchema())
+    @blp.response(201, m.ReportReceiptSchema)
+    @blp.doc(security=BEARER, operationId="reportPlayer")
+    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
+    def report_player(body: dict[str, Any], player_id: str) -> Any:
+        """Report a player to the operators, with a reason (and a note).
+
+        `game`: a game of this service where it happened; its players, version and
+        latest messages go with the report. The answer is the report as filed; the
+        operators see its context.
+        """
+        kit = games()
+        player, fields = current_player()
+        subject = kit.store.registry.get(_other(player_id))
+        if subject is None or "key" not in subject:
+            raise NotFound("player-not-found", "No player has this id.")
+        context: dict[str, Any] = {"service": kit.engine.NAME, "game": None}
+        if body.get("game"):
+            context = moderation.game_context(kit, body["game"])
+        report = moderation.file_report(
+            kit.store.moderation,
+            (player, fields["name"]),
+            (player_id, subject["name"]),
+            body["reason"],
+            body.get("note"),
+            context,
+        )
+        return send(json_answer(moderation.filed_receipt(report), 201))

@@ -1,0 +1,117 @@
+"""What the table chat's routes accept and answer (shared/games/chat.py): a message
+sent (text or a canned phrase), a page of messages, the phrases, a reader's mutes.
+Documentation and validation only, as for the other answers.
+
+May import marshmallow, the other schemas' helpers and ``shared.games.chat``'s names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from shared.games.chat import CHANNELS, MAX_LINES, PHRASES
+from shared.http.schemas.fields import REQ
+from shared.http.schemas.requests import EVENT_ID_PATTERN, _event_id
+
+PHRASE_CODES = [p.code for p in PHRASES]
+
+
+class ChatPostSchema(Schema):
+    """A message: ``text`` or ``phrase``, exactly one."""
+
+    text = fields.String(
+        validate=validate.Length(1, 4000),
+        metadata={
+            "description": "Plain text (never markup): at most `CHAT_MAX_LENGTH` characters "
+            f"(500 by default) and {MAX_LINES} lines, visible characters only (a name's "
+            "rule: no controls, bidi or zero-width characters), not only spaces."
+        },
+    )
+    phrase = fields.String(
+        validate=validate.OneOf(PHRASE_CODES),
+        metadata={"description": "A canned phrase's code (`GET /chat/phrases`)."},
+    )
+
+    @validates_schema
+    def _one(self, data: dict[str, Any], **_: Any) -> None:
+        if ("text" in data) == ("phrase" in data):
+            raise ValidationError("Send text or phrase, exactly one.", "_schema")
+
+
+class ChatQuerySchema(Schema):
+    channel = fields.String(
+        validate=validate.OneOf(CHANNELS),
+        metadata={"description": "Only this channel (default: every channel you read)."},
+    )
+    after = fields.String(
+        validate=_event_id,
+        metadata={
+            "pattern": EVENT_ID_PATTERN,
+            "description": "A message id or an event id to read after (one cursor for both); "
+            "a bare version `v`: after version v. Default: from the oldest kept.",
+        },
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(1, 500))
+
+
+class ChatMessageSchema(Schema):
+    id = fields.String(
+        **REQ,
+        metadata={"description": "`<version>-<2^32 + j>`: sorts among the game's event ids."},
+    )
+    channel = fields.String(**REQ, metadata={"enum": list(CHANNELS)})
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "The sender's seat (players)."}
+    )
+    player = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The sender's player id, when it sent with a player key."},
+    )
+    name = fields.String(
+        **REQ, metadata={"description": "The sender's name (`Deleted player` once erased)."}
+    )
+    text = fields.String(required=True, allow_none=True)
+    phrase = fields.String(required=True, allow_none=True, metadata={"enum": [*PHRASE_CODES, None]})
+    phrase_text = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The phrase in the request's language (Accept-Language)."},
+    )
+    at = fields.Integer(**REQ, metadata={"description": "When it was sent (ms since 1970)."})
+    version = fields.Integer(
+        **REQ, metadata={"description": "The game's version when it was sent."}
+    )
+    deleted = fields.Boolean(
+        **REQ, metadata={"description": "Removed by an operator: text and phrase null."}
+    )
+
+
+class ChatPageSchema(Schema):
+    messages = fields.List(fields.Nested(ChatMessageSchema), **REQ)
+    last_id = fields.String(**REQ, metadata={"description": "Pass as `after` to continue."})
+
+
+class ChatSentSchema(Schema):
+    message = fields.Nested(ChatMessageSchema, **REQ)
+
+
+class PhraseSchema(Schema):
+    code = fields.String(**REQ, metadata={"enum": PHRASE_CODES})
+    text = fields.String(**REQ, metadata={"description": "In the request's language."})
+
+
+class ChatPhrasesSchema(Schema):
+    """(Not "Phrases": a generated model may not share a field's name.)"""
+
+    phrases = fields.List(fields.Nested(PhraseSchema), **REQ)
+
+
+class ChatMutesSchema(Schema):
+    mutes = fields.List(
+        fields.String(),
+        **REQ,
+        metadata={"description": "The muted senders: seats (`2`) and players (`player:<id>`)."},
+    )

@@ -1,0 +1,145 @@
+"""A game's table chat as stored: one stream of messages and one hash of its readers'
+mutes, in the game's ``{id}`` slot (``<p>:{<id>}:chat``, ``<p>:{<id>}:mutes``), written
+by one script (``chat.lua``) and living as long as the game (the game's own writes
+keep their expiry in step: ``store.lua``).
+
+A message's id is ``<v>-<2**32 + j>`` (``entries.CHAT_SEQ``): the j-th message sent while
+the game was at version v. Game events are ``<v>-<n>``, so a message sorts after the
+events of its version and before those of the next, and one cursor (an event id or a
+message id) resumes both streams: an events read also reads the chat after the same
+cursor (:meth:`ChatStore.events_with_chat`), and a wait blocks on both streams at once
+(one ``XREAD``, the two keys share a slot).
+
+The store keeps what it is given: a message is a JSON object the games layer made
+(shared/games/chat.py); mutes are a reader's targets, space-separated.
+
+May import the store's own modules (layout, entries, events, jsoncodec).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from shared.store import jsoncodec
+from shared.store.entries import contiguous, parse_entries, position
+from shared.store.events import EventReads, Events
+
+SCRIPT = resources.files("shared.store").joinpath("chat.lua").read_text(encoding="utf-8")
+
+Message = dict[str, Any]
+"""A stored message as read: its fields as the games layer wrote them, with its ``id``
+and ``version`` (the game's version when it was sent)."""
+
+
+@dataclass(frozen=True)
+class EventsAndChat:
+    """What an events read with the chat gives: the events (or the history to rebuild
+    them from), the chat messages after the same cursor, and the reader's mutes
+    (``None``: not read by this read)."""
+
+    events: Events
+    chat: list[Message]
+    mutes: list[str] | None
+
+
+def message_of(entry_id: str, fields: dict[str, str]) -> Message:
+    """A chat stream entry as a message: its fields, id and version."""
+    message: Message = jsoncodec.loads(fields["m"])
+    message["id"] = entry_id
+    message["version"] = position(entry_id)[0]
+    return message
+
+
+def _streams(reply: Any) -> dict[str, list[tuple[str, dict[str, str]]]]:
+    """An XREAD reply over several streams as ``{key: entries}`` (RESP2 or RESP3)."""
+    if not reply:
+        return {}
+    if isinstance(reply, dict):
+        return {key: value[0] for key, value in reply.items()}
+    return {key: entries for key, entries in reply}
+
+
+class ChatStore(EventReads):
+    """The chat's part of :class:`shared.store.gamestore.GameStore`."""
+
+    _chat: Any  # chat.lua, registered
+
+    def post_chat(self, game_id: str, message: dict[str, Any], keep: int) -> str | None:
+        """Append ``message`` to the game's chat, keeping the newest ``keep``; its id
+        (``None``: no such game). One round trip."""
+        game_key = self.keys(game_id)[0]
+        reply = self._chat(
+            keys=[game_key, *self.chat_keys(game_id)],
+            args=["post", jsoncodec.dumps_text(message), keep],
+        )
+        return None if not reply or not reply[0] else str(reply[0])
+
+    def chat_after(
+        self, game_id: str, after: str, count: int, muter: str | None = None
+    ) -> tuple[list[Message], list[str]]:
+        """Up to ``count`` messages after stream id ``after`` and, with ``muter``, that
+        reader's mutes (else none): one round trip."""
+        chat_key, mutes_key = self.chat_keys(game_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.xrange(chat_key, f"({after}", "+", count=count)
+        if muter is not None:
+            pipe.hget(mutes_key, muter)
+        replies = pipe.execute()
+        mutes = (replies[1] or "").split() if muter is not None else []
+        return [message_of(i, f) for i, f in replies[0]], mutes
+
+    def mutes_of(self, game_id: str, muter: str) -> list[str]:
+        """The targets ``muter`` muted in the game."""
+        raw = self.client.hget(self.chat_keys(game_id)[1], muter)
+        return (raw or "").split()
+
+    def change_mute(
+        self, game_id: str, muter: str, target: str, mute: bool, most: int
+    ) -> list[str] | None:
+        """Mute (or unmute) ``target`` for ``muter``: its targets after, ``None`` when
+        ``muter`` already holds ``most``; ``KeyError`` without the game."""
+        game_key = self.keys(game_id)[0]
+        reply = self._chat(
+            keys=[game_key, *self.chat_keys(game_id)],
+            args=["mute" if mute else "unmute", muter, target, most],
+        )
+        if not reply or not reply[0]:
+            if len(reply or []) > 1:
+                return None
+            raise KeyError(game_id)
+        return str(reply[1] or "").split()
+
+    def events_with_chat(
+        self, game_id: str, after: str, count: int, block_ms: int = 0, muter: str | None = None
+    ) -> EventsAndChat:
+        """:meth:`EventReads.events` and the chat after the same cursor: up to ``count``
+        of each. Never waiting (``block_ms=0``): one round trip, the reader's mutes
+        (``muter``) read in it. Waiting: one ``XREAD`` blocking on both streams; when
+        what it got of the events does not follow ``after`` (the stream was trimmed past
+        the reader), they are read again (:meth:`EventReads.events_now`). Mutes are not
+        read then (``None``)."""
+        events_key = self.keys(game_id)[1]
+        chat_key, mutes_key = self.chat_keys(game_id)
+        if block_ms <= 0:
+            keys, args = self.events_call(game_id, after, count)
+            pipe = self.client.pipeline(transaction=False)
+            self._history(keys=keys, args=args, client=pipe)
+            pipe.xrange(chat_key, f"({after}", "+", count=count)
+            if muter is not None:
+                pipe.hget(mutes_key, muter)
+            replies = pipe.execute()
+            now = self.events_reply(replies[0], after, count)
+            mutes = (replies[2] or "").split() if muter is not None else None
+            return EventsAndChat(now, [message_of(i, f) for i, f in replies[1]], mutes)
+        reply = self.blocking.xread(
+            {events_key: after, chat_key: after}, count=count, block=block_ms
+        )
+        found = _streams(reply)
+        read = parse_entries(found.get(events_key, []), position(after), count)
+        events: Events = read
+        if read and not contiguous(after, read[0]["id"]):
+            events = self.events_now(game_id, after, count)
+        chat = [message_of(i, f) for i, f in found.get(chat_key, [])]
+        return EventsAndChat(events, chat, None)
