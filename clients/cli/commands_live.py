@@ -31,6 +31,7 @@ from .commands_kit import (
     seat_token,
 )
 from .commands_tables import create, join
+from .event_feed import after_version
 from .i18n import _, ngettext
 from .notation import format_move
 from .play import PlaySession
@@ -83,7 +84,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     client = make_client(args)
     gid = game_id_of(args)
     view = client.view(gid, spectator=True)
-    events = follow(client, gid, str(view.get("version", 0)), args.wait)
+    events = follow(client, gid, after_version(view.get("version", 0)), args.wait)
     if args.json:  # for scripts: one JSON line per event, then the final view
         for ev in itertools.chain.from_iterable(events):
             print(json.dumps(ev, sort_keys=True), flush=True)

@@ -18,8 +18,16 @@ from .transport import Transport
 
 Json = dict[str, Any]
 
+CHAT_SEQ = 2**32
+"""The first sequence number of a table chat message's event id (``<v>-<2**32 + j>``)."""
 OVER = ("finished", "cancelled")
 TERMINAL_EVENTS = ("game_finished", "game_cancelled")
+
+
+def after_version(version: int | str) -> str:
+    """The cursor after the game's events of ``version`` but before its chat messages: a
+    bare version would skip the messages sent while the game stays at that version."""
+    return f"{int(version)}-{CHAT_SEQ - 1}"
 
 
 def is_over(view: Json) -> bool:
@@ -155,9 +163,9 @@ class EventFeed(Transport):
             return self._resilient(lambda: self.view(game_id, token=token), deadline)
 
         view = view or fetch()
-        # The first time, resume after the view's version (the service reads a bare
-        # version ``v`` as "after every event of v or older"); then after the last id seen.
-        cursor = after or str(view.get("version", 0))
+        # The first time, resume after the view's version (its game events; its chat
+        # messages come again: the caller shows each once); then after the last id seen.
+        cursor = after or after_version(view.get("version", 0))
         batches = self.event_batches(game_id, cursor, wait=poll_wait, deadline=deadline)
         try:
             while not (is_over(view) or my_turn(view, seat)):

@@ -29,6 +29,7 @@ from . import render
 from .chat import PLAY_HELP, PlayChat
 from .client import GameClient, is_over, my_turn
 from .errors import ApiError, Conflict, PreconditionFailed, describe_problem
+from .event_feed import after_version
 from .games import game_module
 from .i18n import N_, _
 from .menu import Menu
@@ -245,7 +246,8 @@ class PlaySession:
             self.cursor = max(version, self.cursor or 0)
             return []
         names = render.player_names(view)
-        evs = self.client.events(self.gid, after=self.cursor, limit=1000).get("events", [])
+        after = after_version(self.cursor)  # the chat of that version too (shown once)
+        evs = self.client.events(self.gid, after=after, limit=1000).get("events", [])
         self.cursor = version
         evs = self.chat.show([ev for ev in evs if int(ev.get("version") or 0) <= version])
         return [render.describe_event(self.game, ev, names) for ev in evs]

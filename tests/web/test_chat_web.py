@@ -43,7 +43,8 @@ def phrases(base: str, language: str) -> dict[str, str]:
 def bodies(page: Page) -> list[str]:
     """The words of the messages shown, oldest first."""
     return page.evaluate(
-        "() => [...document.querySelectorAll('#chat-list .chat-body')].map(e => e.textContent).reverse()"
+        """() => [...document.querySelectorAll('#chat-list .chat-body')]
+        .map(e => e.textContent).reverse()"""
     )
 
 
@@ -133,9 +134,7 @@ def test_on_a_phone_the_chat_is_a_sheet_with_an_unread_count(
     assert not page.locator("#chat-unread").is_visible()
 
 
-def test_on_a_laptop_the_chat_is_a_panel_beside_the_board(
-    live_windcity: str, open_page
-) -> None:
+def test_on_a_laptop_the_chat_is_a_panel_beside_the_board(live_windcity: str, open_page) -> None:
     game = ApiGame.create("windcity", live_windcity, ["Ann", "Bob"], seed=43, max_turns=10)
     say(game, 1, {"text": "good luck"})
     page = open_page(viewport=DESKTOP)

@@ -48,11 +48,16 @@ function poll(gameId, after, token, { onEvent, onState }) {
   return { stop, lastId: () => lastId };
 }
 
+// A chat message's id is `<version>-<2**32 + j>`: a bare version `v` as the cursor would
+// skip the messages said while the game stays at v; `v-(2**32 - 1)` is after v's events.
+const CHAT_SEQ = 2 ** 32;
+const cursor = (after) => (String(after).includes("-") ? String(after) : `${after}-${CHAT_SEQ - 1}`);
+
 /** Follow the events of a game after `after` (an event id or a version); with `token`,
  * by long-polls that carry it. */
 export function follow(gameId, after, { onEvent, onState, token = null }) {
-  if (token) return poll(gameId, after, token, { onEvent, onState });
-  let lastId = String(after);
+  if (token) return poll(gameId, cursor(after), token, { onEvent, onState });
+  let lastId = cursor(after);
   let source = null;
   let stopped = false;
   let timer = null;
