@@ -41,10 +41,11 @@ def _table(cli) -> str:
 
 def test_say_chat_phrases_and_mute(cli, live_manhattan: str) -> None:
     gid = _table(cli)
-    markup = "hello <b>bob</b> [bold]not bold[/bold] \x1b[31mred"
+    markup = "hello <b>bob</b> [bold]not bold[/bold] [link=https://x.example]x[/link]"
     said = cli("manhattan", "say", gid, markup)
-    assert "0:ann: hello <b>bob</b> [bold]not bold[/bold]  [31mred" in said.stdout
-    assert "\x1b[31m" not in said.stdout  # no escape sequence reaches the terminal
+    assert f"0:ann: {markup}" in said.stdout  # printed as it is, not as rich markup
+    escape = cli("manhattan", "say", gid, "\x1b[31mred", check=False)
+    assert escape.returncode == 1 and "validation-error" in escape.stderr  # refused
     german = phrase(live_manhattan, "gg", "de")
     bob = cli("manhattan", "say", "--phrase", "gg", "-g", gid, "--lang", "de", home="bob")
     assert f"1:bob: {german}" in bob.stdout
@@ -108,8 +109,11 @@ def test_play_shows_messages_while_waiting_and_says_from_its_prompt(
 
     threading.Thread(target=other_plays, daemon=True).start()
     typed = iter(["say thanks, you too", "say --phrase gg", "phrases"])
+    before_turn: list[str] = []
 
     def answer(prompt: str) -> str:
+        if not before_turn:
+            before_turn.append(capsys.readouterr().out)  # what play printed before our turn
         try:
             return next(typed)
         except StopIteration:
@@ -118,9 +122,8 @@ def test_play_shows_messages_while_waiting_and_says_from_its_prompt(
     monkeypatch.setattr("builtins.input", answer)
     assert main(["manhattan", "play", gid, "--full"]) == 0
     out = capsys.readouterr().out
-    theirs = f"{other.seat}:{seats[other.seat].view(gid)['players'][other.seat]['name']}"
-    assert f"{theirs}: take your time [red]friend[/red]" in out, out[-2000:]
-    assert out.index("take your time") < out.index("your move (")  # before our turn
+    theirs = f"{other.seat}:{'ann' if other.seat == 0 else 'bob'}"
+    assert f"{theirs}: take your time [red]friend[/red]" in before_turn[0], before_turn[0][-2000:]
     said = [(m["seat"], m["text"], m["phrase"]) for m in me.chat_all(gid, me.token)]
     assert said[-2:] == [(me.seat, "thanks, you too", None), (me.seat, None, "gg")]
     assert "Good game" in out and "your_turn" in out  # the phrase sent, then the list
