@@ -39,11 +39,13 @@ class ApiGame:
         return made
 
     def view(self, seat: int | None = None) -> dict:
-        token = self.tokens[seat] if seat is not None else None
+        """``seat``'s view, or the public one (the host's, live: an unlisted game's
+        spectators need its watch code, and a delayed game's are behind)."""
+        token = self.tokens[seat] if seat is not None else self.host
         return get(self.base, f"/games/{self.id}", token)
 
     def score(self) -> dict:
-        return get(self.base, f"/games/{self.id}/score")
+        return get(self.base, f"/games/{self.id}/score", self.host)
 
     def step(self, choose: Callable[[dict, list[dict]], dict] | None = None) -> bool:
         """One move by the first seat to act (``choose(view, moves)`` picks it, else a

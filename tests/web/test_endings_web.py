@@ -104,7 +104,8 @@ def test_a_private_rematch_tells_the_host_its_seats_are_held(
     page.wait_for_url(lambda url: game.id not in url)
     page.wait_for_function("() => /^[0-9]$/.test(document.body.dataset.seat || '')")
     next_id = page.url.split("game=")[1].split("&")[0]
-    assert get(base, f"/games/{next_id}")["visibility"] == "unlisted"
+    record = page.evaluate(f"JSON.parse(localStorage.getItem('boardgames:windcity:{next_id}'))")
+    assert get(base, f"/games/{next_id}", record["token"])["visibility"] == "unlisted"
 
     def again(p: Any) -> None:
         p.reload()

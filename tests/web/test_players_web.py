@@ -122,12 +122,12 @@ def test_a_private_tables_invite_link_lets_a_friend_join(
     listed = requests.get(f"{base}/games?status=open&limit=100", timeout=5).json()["games"]
     assert game_id not in [g["id"] for g in listed]
 
-    # Without the code the table is not even shown (an unlisted table's spectators need
-    # its watch link, issue 41), and says why.
+    # Without a code the table is not even shown (an unlisted table is watched by link
+    # only: issue 41), and the page says why.
     stranger.goto(f"{base}/play?game={game_id}")
-    stranger.wait_for_selector("main .problem")
-    assert "watch link" in stranger.locator("main .problem").text_content()
-    assert stranger.locator("#join-name").count() == 0
+    stranger.wait_for_selector("#main .problem")
+    assert "watch link" in stranger.locator("#main .problem").text_content()
+    assert stranger.locator("#join").count() == 0
 
     friend.goto(link)
     friend.wait_for_selector("body[data-status=open]")
@@ -139,8 +139,7 @@ def test_a_private_tables_invite_link_lets_a_friend_join(
         host.click("#start-game")
     for page in (host, friend):
         page.wait_for_selector("body[data-status=running]")
-    code = link.split("invite=")[1]  # an invite code lets one watch too
-    view = get(base, f"/games/{game_id}?invite={code}")
+    view = get(base, f"/games/{game_id}?{link.split('&', 1)[1]}")  # with its invite code
     assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
     assert view["visibility"] == "unlisted"
     assert host.errors == [] and friend.errors == []

@@ -42,23 +42,19 @@ export class Problem extends Error {
   }
 }
 
-// The code a spectator reads a `link` game with (its watch code, or an invite code): every
-// read of a game carries it as `?watch=` (an EventSource cannot send a credential).
-let readCode = null;
-export const setReadCode = (code) => { readCode = code || null; };
-export function withReadCode(path) {
-  if (!readCode || !path.startsWith("/games/")) return path;
-  return `${path}${path.includes("?") ? "&" : "?"}watch=${encodeURIComponent(readCode)}`;
-}
-/** A seat's or the host's view of a `link` game shows its watch link: the page's own
- * reads without a credential (its event stream) go with that code. */
-export function noteWatchLink(view) {
-  if (view && view.watch_link) setReadCode(new URL(view.watch_link, location.origin).searchParams.get("watch"));
-}
-
 let base = "";
 export const setBase = (url) => { base = url.replace(/\/$/, ""); };
 export const apiBase = () => base;
+
+// A spectator's watch code (`/play?game=<id>&watch=<code>`): the reads a spectator makes
+// (view, score, log, events) carry it as `watch=<code>`, as a `link` game needs.
+let watchCode = null;
+export const setWatchCode = (code) => { watchCode = code || null; };
+/** `path` with the page's watch code, if any. */
+export function watched(path) {
+  if (!watchCode || !/^\/games\/[^/?]+(\/(score|log|events))?(\?|$)/.test(path)) return path;
+  return `${path}${path.includes("?") ? "&" : "?"}watch=${encodeURIComponent(watchCode)}`;
+}
 
 function randomKey() {
   const bytes = new Uint8Array(16);
@@ -76,7 +72,7 @@ export async function call(method, path, { token, body, headers = {} } = {}) {
   }
   let response;
   try {
-    response = await fetch(base + (method === "GET" ? withReadCode(path) : path), init);
+    response = await fetch(base + (method === "GET" ? watched(path) : path), init);
   } catch {
     throw new Problem(0, { code: "network-error" });
   }
@@ -84,6 +80,10 @@ export async function call(method, path, { token, body, headers = {} } = {}) {
   const text = await response.text();
   let data = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  // A seat's or the host's view of a `link` game carries its watch link: the page's
+  // reads without a token (its event stream) carry the code from then on.
+  const link = data && !watchCode && (data.watch_link || (data.game && data.game.watch_link));
+  if (link) setWatchCode(new URLSearchParams(link.split("?")[1]).get("watch"));
   if (!response.ok) {
     // Without a Content-Language the API answered in its default, English.
     const spoken = response.headers.get("Content-Language") || (data && data.code ? "en" : null);
@@ -172,3 +172,9 @@ export function gameLink(id, { watch = false, invite = null } = {}) {
 
 /** The page explaining this service's game ("How to play"). */
 export const howtoLink = (from = null) => (from ? `/play?${new URLSearchParams({ howto: "1", back: from })}` : "/play?howto=1");
+
+/** A game's chat `path` with the page's watch code, if any (as `watched` adds it to the
+ * view, score, log and events): a `link` game's spectators read its chat with it. */
+export function watchedChat(path) {
+  return watchCode ? `${path}${path.includes("?") ? "&" : "?"}watch=${encodeURIComponent(watchCode)}` : path;
+}

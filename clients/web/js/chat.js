@@ -5,7 +5,7 @@
 // declaration of them). Mute, block and report are the API's; a muted seat's or a
 // blocked player's messages are also hidden here, since the page's EventSource carries
 // no credential to filter them by.
-import { Problem, call, loadPlayer } from "./api.js";
+import { Problem, call, loadPlayer, watchedChat } from "./api.js";
 import { t } from "./i18n.js";
 import { ChatView } from "./chatview.js";
 
@@ -45,6 +45,8 @@ export class Chat {
   get gameId() { return this.page.id; }
   get path() { return `/games/${encodeURIComponent(this.gameId)}/chat`; }
   get token() { return this.page.token; }
+  /** Reads go with the seat's token or player key, else the host's token (a host without a seat). */
+  get readToken() { return this.token || (this.page.record && this.page.record.host) || null; }
   get seat() { return this.page.seat; }
   /** The player this browser acts as (its key blocks players), if any. */
   get player() { return this.page.player || loadPlayer(); }
@@ -66,9 +68,9 @@ export class Chat {
 
   /** The reader's mutes in this game (GET .../chat/mutes; a reader without a credential keeps its own). */
   async loadMutes() {
-    if (!this.token) return;
+    if (!this.readToken) return;
     try {
-      this.setMutes((await call("GET", `${this.path}/mutes`, { token: this.token })).mutes);
+      this.setMutes((await call("GET", `${this.path}/mutes`, { token: this.readToken })).mutes);
     } catch { /* this browser's list stays */ }
   }
 
@@ -90,7 +92,8 @@ export class Chat {
       for (;;) {
         const query = new URLSearchParams({ limit: String(PAGE) });
         if (after) query.set("after", after);
-        const page = await call("GET", `${this.path}?${query}`, { token: this.token });
+        const path = `${this.path}?${query}`; // a spectator of a `link` game reads with its code
+        const page = await call("GET", this.readToken ? path : watchedChat(path), { token: this.readToken });
         for (const message of page.messages || []) this.add(message, false);
         if (!page.messages || page.messages.length < PAGE || !page.last_id) break;
         after = page.last_id;

@@ -1,6 +1,6 @@
 // A game page: joining, the host's start, whose turn, the board of the game's module,
 // live updates, the final score and a step-through of the finished game.
-import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, noteWatchLink, postMove, saveSeat } from "./api.js";
+import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { fill, h, rerender } from "./dom.js";
 import { clockTime, dec1, joined, num, remaining, t } from "./i18n.js";
 import { openChat } from "./chat.js";
@@ -82,7 +82,6 @@ class GamePage {
     }
     if (history && this.rules.onHistory) this.rules.onHistory(history.events, this.context());
     const following = this.view.status === "open" || this.view.status === "running";
-    noteWatchLink(this.view); // a `link` game: the stream (no credential) reads with its code
     if (!following) this.live = "ended"; // a finished or cancelled game: nothing to follow
     this.chat = openChat(this); // the table's chat: its history, then live from the stream
     this.render();

@@ -1,8 +1,7 @@
 // Live updates by Server-Sent Events. EventSource resumes by itself with Last-Event-ID
 // after a dropped stream; when the browser gives up (CLOSED) we reopen from the last id.
-// A game only its players may watch (`spectators: players`) refuses a stream without a
-// credential, and an EventSource cannot send one: there the page long-polls with its token.
-import { apiBase, call, withReadCode } from "./api.js";
+import { apiBase, watched } from "./api.js";
+import { call } from "./api.js";
 
 const TYPES = [
   "game_created", "player_joined", "player_left", "seat_resigned", "seat_timed_out",
@@ -18,6 +17,8 @@ const TYPES = [
 ];
 const FINAL = new Set(["game_finished", "game_cancelled"]);
 
+// A game only its players may watch (`spectators: players`) refuses a stream without a
+// credential, and an EventSource cannot send one: there the page long-polls with its token.
 const POLL_WAIT = 25; // seconds a long-poll waits (the API's most is 30)
 
 /** Follow by long-polls sent with `token` (a seat token or a player key). */
@@ -48,8 +49,8 @@ function poll(gameId, after, token, { onEvent, onState }) {
   return { stop, lastId: () => lastId };
 }
 
-// A chat message's id is `<version>-<2**32 + j>`: a bare version `v` as the cursor would
-// skip the messages said while the game stays at v; `v-(2**32 - 1)` is after v's events.
+// A chat message's id is `<version>-<2**32 + j>`: the cursor `v-(2**32 - 1)` is after the
+// game's events of version v and before what is said while the game stays at v.
 const CHAT_SEQ = 2 ** 32;
 const cursor = (after) => (String(after).includes("-") ? String(after) : `${after}-${CHAT_SEQ - 1}`);
 
@@ -64,7 +65,7 @@ export function follow(gameId, after, { onEvent, onState, token = null }) {
   const seen = new Set();
 
   const open = () => {
-    const url = apiBase() + withReadCode(`/games/${encodeURIComponent(gameId)}/events?after=${encodeURIComponent(lastId)}`);
+    const url = apiBase() + watched(`/games/${encodeURIComponent(gameId)}/events?after=${encodeURIComponent(lastId)}`);
     source = new EventSource(url);
     const handle = (message) => {
       if (message.lastEventId) {

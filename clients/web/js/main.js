@@ -1,7 +1,7 @@
 // Entry point: the page's language, which game this service serves, then the lobby, a
 // game page, the leaderboard, a profile, the game's "How to play" or the notifications.
 import { LANGUAGES, language, loadLanguage, setLanguage, t } from "./i18n.js";
-import { setBase, setReadCode } from "./api.js";
+import { setBase, setWatchCode } from "./api.js";
 import { fill, h } from "./dom.js";
 import { registerWorker } from "./notifications.js";
 
@@ -28,10 +28,12 @@ async function main() {
   if (gameId) {
     titled("page.title.game", { id: gameId });
     const { showGame } = await import("./game.js");
-    // A spectator's link: `watch=1` (anyone may watch) or `watch=<code>` (a `link` game).
+    // `watch=1`: the spectator's page; `watch=<code>`: the same, with a watch link's
+    // code; an invite code lets one watch too (a `link` game's reads need either)
     const watch = params.get("watch");
-    setReadCode(watch && watch !== "1" ? watch : params.get("invite"));
-    await showGame(config, gameId, Boolean(watch), params.get("invite"));
+    if (watch && watch !== "1") setWatchCode(watch);
+    else if (params.get("invite")) setWatchCode(params.get("invite"));
+    await showGame(config, gameId, watch !== null, params.get("invite"));
   } else if (params.get("player")) {
     titled("page.title.player");
     const { showProfile } = await import("./leaderboard.js");

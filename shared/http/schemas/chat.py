@@ -13,7 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from shared.games.chat import CHANNELS, MAX_LINES, PHRASES
 from shared.http.schemas.fields import REQ
-from shared.http.schemas.requests import EVENT_ID_PATTERN, _event_id
+from shared.http.schemas.requests import EVENT_ID_PATTERN, WatchQuerySchema, _event_id
 
 PHRASE_CODES = [p.code for p in PHRASES]
 
@@ -40,7 +40,7 @@ class ChatPostSchema(Schema):
             raise ValidationError("Send text or phrase, exactly one.", "_schema")
 
 
-class ChatQuerySchema(Schema):
+class ChatQuerySchema(WatchQuerySchema):  # a `link` game's spectators: its code
     channel = fields.String(
         validate=validate.OneOf(CHANNELS),
         metadata={"description": "Only this channel (default: every channel you read)."},
