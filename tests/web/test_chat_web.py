@@ -48,6 +48,12 @@ def bodies(page: Page) -> list[str]:
     )
 
 
+def open_as(game: ApiGame, page: Page, seat: int | None) -> None:
+    """The game in ``page`` as ``seat``, its chat's history loaded."""
+    game.open_as(page, seat)
+    page.wait_for_selector("body[data-chat=ready]")
+
+
 def shown(page: Page, count: int) -> None:
     page.wait_for_function(
         "n => document.querySelectorAll('#chat-list .chat-msg').length === n", arg=count
@@ -59,7 +65,7 @@ def test_xss_in_messages_and_names_is_shown_as_text(live_manhattan: str, open_pa
     say(game, 0, {"text": XSS_TEXTS[0]})
     say(game, 1, {"text": XSS_TEXTS[1]})
     page = open_page(viewport=DESKTOP)
-    game.open_as(page, 1)
+    open_as(game, page, 1)
     shown(page, 2)
     say(game, 0, {"text": XSS_TEXTS[2]})  # live, from the event stream
     shown(page, 3)
@@ -79,8 +85,8 @@ def test_xss_in_messages_and_names_is_shown_as_text(live_manhattan: str, open_pa
 def test_a_phrase_from_a_japanese_page_shows_in_german(live_windcity: str, open_page) -> None:
     game = ApiGame.create("windcity", live_windcity, ["Aiko", "Dieter"], seed=41, max_turns=10)
     ja, de = open_page(locale="ja-JP"), open_page(locale="de-DE")
-    game.open_as(ja, 0)
-    game.open_as(de, 1)
+    open_as(game, ja, 0)
+    open_as(game, de, 1)
     german, japanese = phrases(live_windcity, "de"), phrases(live_windcity, "ja")
     assert german["gg"] != japanese["gg"] != phrases(live_windcity, "en")["gg"]
     ja.wait_for_selector("#chat-phrases .chat-phrase[data-phrase=gg]")
@@ -101,7 +107,7 @@ def test_on_a_phone_the_chat_is_a_sheet_with_an_unread_count(
 ) -> None:
     game = ApiGame.create("manhattan", live_manhattan, ["Ann", "Bob"], seed=42)
     page = open_page(viewport=PHONE)
-    game.open_as(page, 0)
+    open_as(game, page, 0)
     page.wait_for_selector("#chat-toggle")
     assert not page.locator("#chat").is_visible()
     assert page.locator("#chat-toggle").is_visible()
@@ -138,7 +144,7 @@ def test_on_a_laptop_the_chat_is_a_panel_beside_the_board(live_windcity: str, op
     game = ApiGame.create("windcity", live_windcity, ["Ann", "Bob"], seed=43, max_turns=10)
     say(game, 1, {"text": "good luck"})
     page = open_page(viewport=DESKTOP)
-    game.open_as(page, 0)
+    open_as(game, page, 0)
     shown(page, 1)
     assert page.locator("#chat").is_visible() and not page.locator("#chat-toggle").is_visible()
     board, chat = rect(page, "#board"), rect(page, "#chat")
@@ -155,7 +161,7 @@ def test_muting_a_seat_hides_its_messages(live_manhattan: str, open_page) -> Non
     say(game, 1, {"text": "from Bob"})
     say(game, 2, {"text": "from Cy"})
     page = open_page(viewport=DESKTOP)
-    game.open_as(page, 0)
+    open_as(game, page, 0)
     shown(page, 2)
     page.click("#chat-list .chat-msg[data-seat='1'] .chat-actions")
     page.click("#chat-mute")

@@ -64,6 +64,7 @@ export class Chat {
   async start() {
     await Promise.all([this.loadPhrases(), this.loadHistory(), this.loadMutes()]);
     this.view.update();
+    document.body.dataset.chat = "ready"; // its history is in: what comes now is news
   }
 
   /** The reader's mutes in this game (GET .../chat/mutes; a reader without a credential keeps its own). */
