@@ -19,7 +19,7 @@ _.invite_code, _.join_link, _.external_id, _.win_share  # (the create, player an
 _.games_to_rank  # (a profile rating's, in the answer schema)
 _.ratings_pending  # a GameDoc key, read with .get()
 _.visibility  # a GameDoc key and an answer's field (stored by shared/games/options.py)
-_.spectators, _.spectator_chat, _.spectator_delay  # GameDoc keys (shared/games/options.py)
+_.spectators, _.spectator_chat, _.spectator_delay, _.watch_marks  # GameDoc keys (options.py)
 _.get_declared_fields  # marshmallow's SchemaMeta hook (shared/http/schemas/options.py)
 _.device, _.expirationTime, _.quiet_hours, _.time_zone  # shared/http/schemas/push.py
 _.by, _.resolution  # shared/http/schemas/moderation.py

@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from shared.games import options, tables, tokens
-from shared.games.base import RUNNING
+from shared.games.base import OVER, RUNNING
 from shared.games.document import GameDoc
 from shared.games.errors import Forbidden
 
@@ -101,6 +101,48 @@ def private_seat(audience: Audience) -> int | None:
 def acting_seat(audience: Audience) -> int | None:
     """The seat whose legal moves this audience is shown: a seat's own, else none."""
     return audience.seat if audience.kind == SEAT else None
+
+
+CHAT_PLAYERS = "players"
+"""The table chat's channel of the seats (shared/games/chat.py)."""
+CHAT_SPECTATORS = "spectators"
+"""The table chat's channel of those watching without a seat."""
+_WATCHERS = frozenset({SPECTATOR, PLAYER, TENANT})
+"""Who reads without a seat or the host's token: the spectators' channel is theirs."""
+
+
+def chat_channel(audience: Audience, spectators_talk: bool) -> str | None:
+    """The chat channel this audience writes in: a seat in the players' channel, a
+    player without a seat in the spectators' one when the host lets spectators talk
+    (``spectator_chat``); nobody else (``None``)."""
+    if audience.kind == SEAT:
+        return CHAT_PLAYERS
+    if audience.kind == PLAYER and spectators_talk:
+        return CHAT_SPECTATORS
+    return None
+
+
+def chat_readable(audience: Audience, over: bool) -> frozenset[str]:
+    """The chat channels this audience reads: the players' channel, everyone; the
+    spectators' channel, those watching without a seat (or the host's token) while the
+    game is not over, everyone once it is (players never read spectators during a game:
+    that would be ghosting)."""
+    if over or audience.kind in _WATCHERS:
+        return frozenset({CHAT_PLAYERS, CHAT_SPECTATORS})
+    return frozenset({CHAT_PLAYERS})
+
+
+def chat_muter(audience: Audience) -> str | None:
+    """Whose mutes this audience reads and keeps in a game: a seat's (``seat:<n>``), a
+    player's without a seat (``player:<id>``), the host's token (``host``); a reader
+    without a credential has none."""
+    if audience.kind == SEAT:
+        return f"seat:{audience.seat}"
+    if audience.kind == PLAYER and audience.player is not None:
+        return f"player:{audience.player}"
+    if audience.kind == HOST:
+        return "host" if audience.player is None else f"player:{audience.player}"
+    return None
 
 
 # -- who may watch (the ``spectators`` option) --------------------------------------------
@@ -199,47 +241,14 @@ def moves_behind(reader: Audience, doc: GameDoc) -> int:
     return delay_of(doc)
 
 
+def lags(reader: Audience, doc: GameDoc) -> bool:
+    """Whether ``reader`` may read ``doc`` behind now at some point (a wait or a stream
+    that starts before the game does): a spectator or a tenant of a game with a delay
+    that is not over."""
+    if doc["status"] in OVER or not delay_of(doc):
+        return False
+    return reader.kind in (SPECTATOR, PLAYER, TENANT)
+
+
 def _fields(doc: GameDoc) -> dict[str, Any]:
     return doc  # type: ignore[return-value]
-
-
-CHAT_PLAYERS = "players"
-"""The table chat's channel of the seats (shared/games/chat.py)."""
-CHAT_SPECTATORS = "spectators"
-"""The table chat's channel of those watching without a seat."""
-_WATCHERS = frozenset({SPECTATOR, PLAYER, TENANT})
-"""Who reads without a seat or the host's token: the spectators' channel is theirs."""
-
-
-def chat_channel(audience: Audience, spectators_talk: bool) -> str | None:
-    """The chat channel this audience writes in: a seat in the players' channel, a
-    player without a seat in the spectators' one when the host lets spectators talk
-    (``spectator_chat``); nobody else (``None``)."""
-    if audience.kind == SEAT:
-        return CHAT_PLAYERS
-    if audience.kind == PLAYER and spectators_talk:
-        return CHAT_SPECTATORS
-    return None
-
-
-def chat_readable(audience: Audience, over: bool) -> frozenset[str]:
-    """The chat channels this audience reads: the players' channel, everyone; the
-    spectators' channel, those watching without a seat (or the host's token) while the
-    game is not over, everyone once it is (players never read spectators during a game:
-    that would be ghosting)."""
-    if over or audience.kind in _WATCHERS:
-        return frozenset({CHAT_PLAYERS, CHAT_SPECTATORS})
-    return frozenset({CHAT_PLAYERS})
-
-
-def chat_muter(audience: Audience) -> str | None:
-    """Whose mutes this audience reads and keeps in a game: a seat's (``seat:<n>``), a
-    player's without a seat (``player:<id>``), the host's token (``host``); a reader
-    without a credential has none."""
-    if audience.kind == SEAT:
-        return f"seat:{audience.seat}"
-    if audience.kind == PLAYER and audience.player is not None:
-        return f"player:{audience.player}"
-    if audience.kind == HOST:
-        return "host" if audience.player is None else f"player:{audience.player}"
-    return None

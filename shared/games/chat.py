@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from shared.games import audience, erased, names, options
+from shared.games import audience, erased, names, options, spectate
 from shared.games.access import missing_token
 from shared.games.audience import CHAT_PLAYERS, CHAT_SPECTATORS, Audience
 from shared.games.base import OVER, not_found
@@ -126,11 +126,12 @@ def spectators_talk(doc: GameDoc) -> bool:
 
 def visible_version(reader: Audience, doc: GameDoc) -> int | None:
     """The last version of the game ``reader`` may see the chat of (``None``: every
-    version): the one decision of a delayed spectator's cut on the chat.
-
-    (The spectator delay, issue 41's watch part, connects here: the delayed version
-    for a delayed reader, ``None`` for a seat, the host, or once the game is over.)"""
-    return None
+    version): the one decision of a delayed spectator's cut on the chat, the same as
+    its events' (the delayed version, shared/games/spectate.py; ``None`` for a seat, the
+    host, a game without a delay or once the game is over)."""
+    if not audience.moves_behind(reader, doc):
+        return None
+    return spectate.visible_version(doc)
 
 
 # -- who hears whom -------------------------------------------------------------------------
@@ -181,10 +182,12 @@ def check_target(doc: GameDoc, target: str, muter: str) -> str:
 
 @dataclass
 class ChatReader:
-    """How one reader sees a game's chat: the channels it reads, the last version it
-    may see (``cut``), the senders it does not hear, the erased players' hashes of the
-    game, and ``translate`` (an English phrase text in the reader's language)."""
+    """How one reader sees a game's chat: who it is, the channels it reads, the last
+    version it may see (``cut``: :func:`visible_version`), the senders it does not
+    hear, the erased players' hashes of the game, and ``translate`` (an English phrase
+    text in the reader's language)."""
 
+    reader: Audience
     channels: frozenset[str]
     cut: int | None
     muter: str | None
@@ -254,6 +257,7 @@ class Chat:
         """How ``reader`` sees the chat of ``doc`` (``blocked``: the players it blocked;
         its mutes come with the first read, :meth:`ChatReader.hear`)."""
         return ChatReader(
+            reader,
             audience.chat_readable(reader, doc["status"] in OVER),
             visible_version(reader, doc),
             audience.chat_muter(reader),
@@ -306,33 +310,41 @@ class Chat:
         found = self.ctx.store.post_chat(doc["id"], message, keep)
         if found is None:
             raise not_found(doc["id"])
+        if message["channel"] == CHAT_SPECTATORS and message["player"] is not None:
+            # (its export and erasure find it there: shared/usecases/privacy.py)
+            ttl = int(self.ctx.settings["GAME_TTL_IDLE"])
+            self.ctx.store.spectated(message["player"], doc["id"], ttl)
         return {**message, "id": found, "version": int(found.partition("-")[0])}
 
     def page(
         self, doc: GameDoc, view: ChatReader, channel: str | None, after: str, limit: int
     ) -> tuple[list[Message], str]:
         """Up to ``limit`` messages after ``after`` the reader reads (of ``channel``),
-        in order, and the cursor to read on from."""
+        in order, and the cursor to read on from (past the messages it does not read,
+        never past its cut)."""
         if channel is not None and channel not in view.channels:
             raise Forbidden(
                 "chat-channel-hidden",
                 "The {channel} channel is not readable by this reader now.",
                 channel=channel,
             )
-        store, cursor = self.ctx.store, after
+        store, cursor, first = self.ctx.store, after, True
         out: list[Message] = []
-        first = True
         while len(out) < limit:
             batch, mutes = store.chat_after(doc["id"], cursor, limit, view.muter if first else None)
             if first:
                 view.hear(mutes)
                 first = False
             out += view.visible(batch, channel)
-            if len(batch) < limit or (view.cut is not None and batch[-1]["version"] > view.cut):
+            passed = [m for m in batch if view.cut is None or m["version"] <= view.cut]
+            if passed:
+                cursor = passed[-1]["id"]
+            if len(batch) < limit or len(passed) < len(batch):
                 break
-            cursor = batch[-1]["id"]
-        out = out[:limit]
-        return out, out[-1]["id"] if out else after
+        if len(out) > limit:
+            out = out[:limit]
+            cursor = out[-1]["id"]
+        return out, cursor
 
     def mute(self, doc: GameDoc, reader: Audience, target: str, on: bool) -> list[str]:
         """Mute (``on``) or unmute ``target`` for ``reader``: its mutes after."""

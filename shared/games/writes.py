@@ -13,7 +13,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shared.engine import RuleError
-from shared.games import history, migrate, notify, players, rates, ratings, records, seats
+from shared.games import (
+    history,
+    migrate,
+    notify,
+    players,
+    rates,
+    ratings,
+    records,
+    seats,
+    spectate,
+)
 from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
 from shared.games.document import GameDoc, from_store
 from shared.games.errors import Conflict
@@ -130,8 +140,9 @@ class WriteLoop:
             new, events, written, due, outbox = decided
             stored = self.ctx.stored(new)
             members = players.members(new)
+            ring = spectate.ring_op(doc, new)  # a delayed game's spectators' documents
             result = store.write(
-                stored, doc["version"], events, self.ttl(new), written, due, outbox, members
+                stored, doc["version"], events, self.ttl(new), written, due, outbox, members, ring
             )
             metrics.record_write(name, doc["status"], new["status"], result.outcome)
             if result.outcome == "ok":
@@ -202,6 +213,7 @@ class WriteLoop:
         due = _clock(doc, outcome, self.ctx.settings)
         new["version"] = version = doc["version"] + 1
         new["updated_at"] = now_text()
+        spectate.mark(doc, new, bool(outcome.moves))
         events = [
             {**event, "version": version, "id": event_id(version, n)}
             for n, event in enumerate(outcome.events)

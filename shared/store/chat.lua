@@ -8,7 +8,10 @@
 --   Returns {id}.
 -- ARGV[1] 'mute' | 'unmute': ARGV[2] the muter, ARGV[3] the target, ARGV[4] the most
 --   targets a muter keeps. Returns {1, targets (space-separated)} | {false, 'full'}.
--- Either: {false} without a game. Both keys expire with the game (its PTTL now; the
+-- ARGV[1] 'rewrite': ARGV[2] a muter whose mutes go, then pairs (message id, its new
+--   JSON): the stream rebuilt with those messages replaced (others, those sent since
+--   included, as they are). Returns {1}.
+-- Any: {false} without a game. Both keys expire with the game (its PTTL now; the
 -- game's own writes keep them in step: store.lua).
 local head = redis.call('GETRANGE', KEYS[1], 0, 31)
 if head == '' then return {false} end
@@ -28,6 +31,19 @@ if ARGV[1] == 'post' then
   redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[3], id, 'm', ARGV[2])
   if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
   return {id}
+end
+if ARGV[1] == 'rewrite' then
+  redis.call('HDEL', KEYS[3], ARGV[2])
+  local new = {}
+  for j = 3, #ARGV, 2 do new[ARGV[j]] = ARGV[j + 1] end
+  local entries = redis.call('XRANGE', KEYS[2], '-', '+')
+  if #entries == 0 then return {1} end
+  redis.call('DEL', KEYS[2])
+  for _, entry in ipairs(entries) do
+    redis.call('XADD', KEYS[2], entry[1], 'm', new[entry[1]] or entry[2][2])
+  end
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
+  return {1}
 end
 local muter, target, mute = ARGV[2], ARGV[3], ARGV[1] == 'mute'
 local kept, found = {}, false

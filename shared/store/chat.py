@@ -18,6 +18,7 @@ May import the store's own modules (layout, entries, events, jsoncodec).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -42,6 +43,12 @@ class EventsAndChat:
     events: Events
     chat: list[Message]
     mutes: list[str] | None
+
+
+def spectated_key(prefix: str, player_id: str) -> str:
+    """The games a player talked in without a seat (in the player's slot, beside its
+    index of its games: shared/store/players.py)."""
+    return f"{prefix}:pl:{{{player_id}}}:chat"
 
 
 def message_of(entry_id: str, fields: dict[str, str]) -> Message:
@@ -89,6 +96,42 @@ class ChatStore(EventReads):
         replies = pipe.execute()
         mutes = (replies[1] or "").split() if muter is not None else []
         return [message_of(i, f) for i, f in replies[0]], mutes
+
+    def spectated(self, player_id: str, game_id: str, ttl: int) -> None:
+        """Note that the player talked in the game without a seat (its export and
+        erasure find its messages there): the player's index of such games, kept
+        ``ttl`` seconds after the last (the player's slot: one round trip)."""
+        key = spectated_key(self.prefix, player_id)
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zadd(key, {game_id: time.time_ns() // 1_000_000})
+        pipe.expire(key, ttl)
+        pipe.execute()
+
+    def spectated_ids(self, player_id: str) -> list[str]:
+        """The games the player talked in without a seat, newest first."""
+        return list(self.client.zrevrange(spectated_key(self.prefix, player_id), 0, -1))
+
+    def drop_spectated(self, player_id: str) -> None:
+        self.client.delete(spectated_key(self.prefix, player_id))
+
+    def chat_all(self, game_id: str) -> list[Message]:
+        """Every message the game's chat keeps (at most ``CHAT_MAX_MESSAGES``)."""
+        return [message_of(i, f) for i, f in self.client.xrange(self.chat_keys(game_id)[0])]
+
+    def rewrite_chat(self, game_id: str, muter: str, new: dict[str, dict[str, Any]]) -> None:
+        """Replace the messages ``new`` names (id -> the message as stored, without
+        its id and version) and drop ``muter``'s mutes: one script call (the stream is
+        rebuilt, messages sent since kept)."""
+        args: list[Any] = ["rewrite", muter]
+        for message_id, message in new.items():
+            args += [message_id, jsoncodec.dumps_text(message)]
+        self._chat(keys=[self.keys(game_id)[0], *self.chat_keys(game_id)], args=args)
+
+    def chat_wait(self, game_id: str, after: str, block_ms: int) -> bool:
+        """Wait up to ``block_ms`` for a message after ``after`` (a blocking ``XREAD``
+        on the chat alone): whether one came."""
+        key = self.chat_keys(game_id)[0]
+        return bool(self.blocking.xread({key: after}, count=1, block=max(1, block_ms)))
 
     def mutes_of(self, game_id: str, muter: str) -> list[str]:
         """The targets ``muter`` muted in the game."""

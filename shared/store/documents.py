@@ -188,6 +188,7 @@ class Documents(Layout):
         due: int | None | bool = False,
         outbox: list[dict[str, Any]] | None = None,
         members: list[tuple[str, str | None]] | None = None,
+        ring: str = "",
     ) -> WriteResult:
         """Compare-and-set the game at ``expected_version`` (0: create it) to ``doc``,
         appending ``events`` (which must carry their ``id``) and writing ``history``
@@ -209,11 +210,15 @@ class Documents(Layout):
         live, else the name of the index of ended games it joins (its status): their
         indexes of their games (shared/store/players.py) get the game at now, by the
         same script on a single Redis, one more round trip after the write on Cluster.
+
+        ``ring``: what the same script does to a delayed game's ring of documents (in the
+        game's slot; shared/games/spectate.py): ``p<n>`` push ``doc`` and keep ``n``,
+        ``e`` keep it alive, ``d`` delete it, ``""`` nothing.
         """
         outbox = outbox or []
         members = members or []
         keys, args = self._script_call(
-            doc, expected_version, events, ttl, history, due, outbox, members
+            doc, expected_version, events, ttl, history, due, outbox, members, ring
         )
         reply, acked = self._run_script(keys, args)
         if reply[0] != "ok":
@@ -240,6 +245,7 @@ class Documents(Layout):
         due: int | None | bool,
         outbox: list[dict[str, Any]],
         members: list[tuple[str, str | None]],
+        ring: str = "",
     ) -> tuple[list[str], list[Any]]:
         """The write script's keys and arguments (store.lua says what each one is): on a
         single Redis, the schedule, the webhooks' ready signal and the members' indexes
@@ -259,7 +265,7 @@ class Documents(Layout):
             history.mode,
             history.archive,
             history.trim,
-            ":".join(map(str, flags)),
+            ":".join(map(str, flags)) + (f":{ring}" if ring else ""),
         ]
         if events:  # one stream entry, under the id of the write's last event
             args.extend([events[-1]["id"], stored_events(events)])
@@ -274,6 +280,8 @@ class Documents(Layout):
             keys.append(self.ready_key(game_id))
         if history.legacy:
             keys.extend(self.legacy_keys(game_id))
+        if ring:
+            keys.append(self.ring_key(game_id))
         if inline_members:
             args.extend([game_id, int(time.time() * 1000)])
             args.extend("1" if ended is None else "e" for _, ended in inline_members)
@@ -336,7 +344,10 @@ class Documents(Layout):
         """Delete every key of a game (undoes a create that could not be listed). DEL
         frees memory, so Redis runs it even when it refuses writes for lack of it."""
         self.client.delete(
-            *self.keys(game_id), *self.legacy_keys(game_id), *self.chat_keys(game_id)
+            *self.keys(game_id),
+            *self.legacy_keys(game_id),
+            self.ring_key(game_id),
+            *self.chat_keys(game_id),
         )
 
 

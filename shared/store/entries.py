@@ -22,7 +22,6 @@ from typing import Any
 
 from shared.store import jsoncodec
 
-MAX_SEQ = 18446744073709551615  # the largest stream id sequence number
 CHAT_SEQ = 2**32
 """The first sequence number of a chat message's id (``<v>-<2**32 + j>``, the j-th
 message sent at version v: shared/store/chat.py): after every event a write makes, so
@@ -56,11 +55,12 @@ def contiguous(after: str, first: str) -> bool:
 
 def normalize_after(after: str | None) -> str:
     """A stream id to read after: ``None``/``"0"`` is the start; a bare version ``v``
-    means after every event of versions ``<= v``; ``"v-n"`` is an event id."""
+    means after every event of versions ``<= v`` (and before the chat messages sent at
+    version v: ``v-<CHAT_SEQ - 1>``); ``"v-n"`` is an event id or a message id."""
     if not after or after == "0":
         return "0-0"
     if "-" not in after:
-        return f"{int(after)}-{MAX_SEQ}"
+        return f"{int(after)}-{CHAT_SEQ - 1}"
     return after
 
 

@@ -1,4 +1,5 @@
-"""Reading a game's events and history: the capped stream (long-poll and SSE waits
+"""Reading a game's events and history (and a delayed game's ring of documents, which
+its spectators read): the capped stream (long-poll and SSE waits
 block on it), and when a reader is behind what the stream keeps, the document with the
 history tail and archive as they are stored, for the caller to rebuild the events from
 (the games layer replays them: shared/games/history.py). A read-only script,
@@ -92,8 +93,8 @@ class EventReads(Layout):
         """The keys and arguments of :meth:`events_now`'s script call (a pipeline may
         send it with other reads: shared/store/chat.py)."""
         version, n = position(after)
-        # (an id past the game's events of its version, a chat message's, needs them not)
-        needed = version + 1 if n >= CHAT_SEQ else version
+        # (past every event of its version: a bare version's, a chat message's id)
+        needed = version + 1 if n >= CHAT_SEQ - 1 else version
         keys = [*self.keys(game_id), *self.legacy_keys(game_id)]
         return keys, [f"({after}", count, needed]
 
@@ -119,6 +120,21 @@ class EventReads(Layout):
             events = script_events(reply[4], None)
             return LegacyLog(doc, events, [jsoncodec.loads(raw) for raw in reply[5]])
         return History(doc, reply[2], reply[3])
+
+    def delayed(self, game_id: str) -> StoredDoc | None:
+        """The oldest document of a delayed game's ring (shared/games/spectate.py; the
+        write script keeps it): one ``LINDEX``; ``None`` without a ring."""
+        raw = self.client.lindex(self.ring_key(game_id), -1)
+        return load_doc(raw) if raw else None
+
+    def delayed_many(self, game_ids: list[str]) -> list[StoredDoc | None]:
+        """:meth:`delayed` of several games in one pipelined round trip."""
+        if not game_ids:
+            return []
+        pipe = self.client.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.lindex(self.ring_key(game_id), -1)
+        return [load_doc(raw) if raw else None for raw in pipe.execute()]
 
     def archive(self, game_id: str) -> str | None:
         """The game's history archive (``hist``): read only for an old key's retry."""

@@ -48,6 +48,10 @@ class Layout:
         base = f"{self.prefix}:{{{game_id}}}"
         return f"{base}:chat", f"{base}:mutes"
 
+    def ring_key(self, game_id: str) -> str:
+        """A delayed game's ring of documents (shared/games/spectate.py; same hash tag)."""
+        return f"{self.prefix}:{{{game_id}}}:watch"
+
     def counter_key(self, game_id: str, counter: str) -> str:
         """A rate-limit window's counter of the game (same hash tag as the game)."""
         return f"{self.prefix}:{{{game_id}}}:rl:{counter}"

@@ -90,12 +90,14 @@ class Moderation:
 
     # -- reports ----------------------------------------------------------------------
 
-    def add_report(self, report: dict[str, Any], reporter: str, named: set[str]) -> None:
-        """Store a new open report filed by ``reporter`` naming the players ``named``."""
+    def add_report(self, report: dict[str, Any], reporter: str | None, named: set[str]) -> None:
+        """Store a new open report filed by ``reporter`` (a player, or ``None``) naming
+        the players ``named``."""
         pipe = self.client.pipeline(transaction=False)
         pipe.hset(REPORTS, report["id"], jsoncodec.dumps_text(report))
         pipe.zadd(f"{QUEUE}:open", {report["id"]: 0})
-        pipe.sadd(player_key(reporter, "reports"), report["id"])
+        if reporter is not None:
+            pipe.sadd(player_key(reporter, "reports"), report["id"])
         for player_id in named:
             pipe.sadd(player_key(player_id, "named"), report["id"])
         pipe.execute()

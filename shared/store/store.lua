@@ -20,7 +20,9 @@
 --       after s seconds: it wakes the readers waiting now, later ones get the events
 --       rebuilt from the history), 8 'N:K:D:R:L:M' (N stream entries, K webhook
 --       notifications, D 1 with the two schedule keys, R 1 with a ready key, L 1 with
---       the two old keys to delete, M players' indexes; ':M' may be left out), then N pairs (entry id, field 'w': the write's
+--       the two old keys to delete, M players' indexes; ':M' may be left out; then,
+--       optionally, ':W': a delayed game's ring, 'p<n>', 'e' or 'd', its key after the
+--       old keys), then N pairs (entry id, field 'w': the write's
 --       events as a JSON list), K notification jsons, and with D the game id, its due
 --       time in ms ('': not due, removed) and its client (the index entry is only ever
 --       lowered here: the worker raises it when it finds the client has nothing due),
@@ -46,7 +48,8 @@ else
 end
 local ttl = ARGV[3]
 -- (numbers are kept as the caller's text where Redis takes them: no formatting)
-local n, k, d, r, l, m = string.match(ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d):?(%d*)$')
+local n, k, d, r, l, m, w, w_keep = string.match(
+  ARGV[8], '^(%d+):(%d+):(%d):(%d):(%d):?(%d*):?(%a?)(%d*)$')
 m = tonumber(m) or 0
 n = tonumber(n)
 k = tonumber(k)
@@ -132,6 +135,18 @@ end
 if l == '1' then
   redis.call('DEL', KEYS[key_at], KEYS[key_at + 1])
   key_at = key_at + 2
+end
+if w ~= '' then
+  -- A delayed game's ring of documents (shared/games/spectate.py): the document just
+  -- written pushed and the ring trimmed to its last w_keep ('p'), kept alive ('e') or
+  -- deleted once the game ended ('d').
+  local ring = KEYS[key_at]
+  key_at = key_at + 1
+  if w == 'p' then
+    redis.call('LPUSH', ring, doc)
+    redis.call('LTRIM', ring, 0, tonumber(w_keep) - 1)
+  end
+  if w == 'd' then redis.call('DEL', ring) else redis.call('EXPIRE', ring, ttl) end
 end
 local j = due_key and i + 3 or i
 if due_key then

@@ -26,10 +26,11 @@ from collections.abc import Iterator
 from contextlib import nullcontext
 from typing import Any
 
-from shared.games import OVER, TERMINAL_EVENTS, Games
+from shared.games import OVER, TERMINAL_EVENTS, Games, audience
 from shared.games.audience import Audience
 from shared.games.chat import ChatReader
 from shared.games.document import GameDoc
+from shared.games.errors import GameError
 from shared.ops import metrics
 from shared.store import Message, StoreError, normalize_after, position
 
@@ -164,11 +165,13 @@ def long_poll(
     slot of ``gate``, for ``address``: refused over its caps).
 
     A game that is over gets no new events, so it never waits; nor does a client whose
-    events are already there, so only real waits count against the caps.
+    events are already there, so only real waits count against the caps. A delayed
+    spectator waits at its delayed position (:class:`Follower`).
     """
     start = normalize_after(after)
     block_ms = 0 if doc["status"] in OVER else max(int(wait * 1000), 1 if wait > 0 else 0)
-    events, cursor = next_events(games, reader, doc["id"], start, limit, 0, chat)
+    follow = Follower(games, reader, doc, chat)
+    events, cursor = follow.read(start, limit)
     if not events and block_ms:
         ends = time.monotonic() + block_ms / 1000
         with metrics.waiting("long-poll"), gate.enter(address) if gate else nullcontext():
@@ -176,7 +179,7 @@ def long_poll(
                 left = int((ends - time.monotonic()) * 1000)
                 if left <= 0:
                     break
-                events, cursor = next_events(games, reader, doc["id"], cursor, limit, left, chat)
+                events, cursor = follow.read(cursor, limit, left)
     last_id = events[-1]["id"] if events else (after or "0")
     return {"events": events, "last_id": last_id}
 
@@ -188,14 +191,15 @@ def read_events(
     after: str,
     count: int,
     block_ms: int = 0,
+    upto: int | None = None,
     chat: ChatReader | None = None,
 ) -> list[dict[str, Any]]:
     """Up to ``count`` events after stream id ``after`` as ``reader`` gets them
-    (:meth:`shared.games.answers.Answers.events`; with ``chat``, the chat messages it
-    reads among them), waiting up to ``block_ms`` for the first (a blocking XREAD; 0:
-    never waits). Those the capped stream no longer holds come from the store as the
-    game's history, and are rebuilt from it."""
-    return read_with_chat(games, reader, game_id, after, count, block_ms, chat)[0]
+    (:meth:`shared.games.answers.Answers.events`; none of a version after ``upto``;
+    with ``chat``, the chat messages it reads among them), waiting up to ``block_ms``
+    for the first (a blocking XREAD; 0: never waits). Those the capped stream no longer
+    holds come from the store as the game's history, and are rebuilt from it."""
+    return read_with_chat(games, reader, game_id, after, count, block_ms, chat, upto)[0]
 
 
 def read_with_chat(
@@ -206,12 +210,14 @@ def read_with_chat(
     count: int,
     block_ms: int = 0,
     chat: ChatReader | None = None,
+    upto: int | None = None,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """:func:`read_events`, and the id of the last item read (``None``: nothing was
     read), shown or not: a chat message the reader does not read is passed over."""
+    answers = games.answers(reader)
     if chat is None:
         found = games.store.events(game_id, after, count, block_ms)
-        events = games.answers(reader).events(found, position(after), count)
+        events = answers.events(found, position(after), count, upto)
         return events, events[-1]["id"] if events else None
     both = games.store.events_with_chat(
         game_id, after, count, block_ms, chat.muter if block_ms <= 0 else None
@@ -220,7 +226,7 @@ def read_with_chat(
         chat.hear(both.mutes)
     elif both.chat and chat.muter is not None:  # (a wait woken by a message: as of now)
         chat.hear(games.store.mutes_of(game_id, chat.muter))
-    events = games.answers(reader).events(both.events, position(after), count)
+    events = answers.events(both.events, position(after), count, upto)
     return merged(events, both.chat, chat, count)
 
 
@@ -255,18 +261,62 @@ def next_events(
     count: int,
     block_ms: int,
     chat: ChatReader | None,
+    upto: int | None = None,
 ) -> tuple[list[dict[str, Any]], str]:
     """The next events ``reader`` gets after ``cursor`` (waiting up to ``block_ms``
-    for the first read), read on past chat messages it does not read; and the cursor
-    after what was read."""
+    for the first read; none of a version after ``upto``), read on past chat messages
+    it does not read; and the cursor after what was read."""
     while True:
-        events, last = read_with_chat(games, reader, game_id, cursor, count, block_ms, chat)
+        found = read_with_chat(games, reader, game_id, cursor, count, block_ms, chat, upto)
+        events, last = found
         if last is None:
             return [], cursor
         cursor = last
         if events:
             return events, cursor
         block_ms = 0  # only messages it does not read: read on, without waiting
+
+
+class Follower:
+    """How one reader follows a game's events (and with ``chat`` the messages it reads
+    among them): as they come, or for a spectator of a game with a
+    ``spectator_delay`` at its delayed position: only the events and messages up to
+    the game's delayed version (:meth:`shared.games.answers.Answers.visible_version`),
+    and a wait wakes at each write of the game (a move moves the delayed version),
+    reads the document again and serves what became visible; once the game is over,
+    all of it."""
+
+    def __init__(
+        self, games: Games, reader: Audience, doc: GameDoc, chat: ChatReader | None = None
+    ) -> None:
+        self.games = games
+        self.reader = reader
+        self.doc = doc
+        self.chat = chat
+        self.lags = audience.lags(reader, doc)
+
+    def read(self, after: str, count: int, block_ms: int = 0) -> tuple[list[dict[str, Any]], str]:
+        """Up to ``count`` events after ``after`` the reader may see, waiting up to
+        ``block_ms`` for the first; and the cursor after what was read."""
+        games, reader, game_id, chat = self.games, self.reader, self.doc["id"], self.chat
+        if not self.lags:
+            return next_events(games, reader, game_id, after, count, block_ms, chat)
+        deadline = time.monotonic() + block_ms / 1000
+        answers = games.answers(reader)
+        while True:
+            upto = answers.visible_version(self.doc)
+            if chat is not None:
+                chat.cut = upto
+            events, after = next_events(games, reader, game_id, after, count, 0, chat, upto)
+            left = int((deadline - time.monotonic()) * 1000)
+            if events or left <= 0 or self.doc["status"] in OVER:
+                return events, after
+            # wake at the game's next write (after every event of its current version)
+            games.store.events(game_id, normalize_after(str(self.doc["version"])), 1, left)
+            try:
+                self.doc = games.writes.load(game_id)
+            except GameError:  # gone meanwhile (expired): nothing more to follow
+                return [], after
 
 
 def sse_format(event: dict[str, Any]) -> str:
@@ -283,14 +333,17 @@ def sse_stream(
     heartbeat: float,
     lifetime: float,
     batch: int = 100,
+    doc: GameDoc | None = None,
     chat: ChatReader | None = None,
 ) -> Iterator[str]:
     """SSE messages from ``after`` on, as ``reader`` gets them: events as they come, a
     comment line every ``heartbeat`` seconds (keeps proxies from closing an idle
     connection), and an end after ``lifetime`` seconds or once the game's final event
     went out. The client
-    reconnects with ``Last-Event-ID`` to resume."""
+    reconnects with ``Last-Event-ID`` to resume. ``doc``: the game as the request read
+    it, so that a delayed spectator follows at its delayed position (:class:`Follower`)."""
     cursor = normalize_after(after)
+    follow = None if doc is None else Follower(games, reader, doc, chat)
     deadline = time.monotonic() + lifetime
     yield f"retry: 1000\n: stream of game {game_id}\n\n"
     with metrics.waiting("sse"):  # until the stream ends or the client leaves
@@ -298,7 +351,7 @@ def sse_stream(
             # Catch up without waiting first: a resumed cursor may be older than the
             # capped stream (then the events come rebuilt from the history).
             while time.monotonic() < deadline:
-                events, cursor = next_events(games, reader, game_id, cursor, batch, 0, chat)
+                events, cursor = _read(games, reader, game_id, follow, cursor, batch, 0, chat)
                 for event in events:
                     yield sse_format(event)
                     over = over or event["type"] in TERMINAL_EVENTS
@@ -309,7 +362,9 @@ def sse_stream(
                 if remaining <= 0:
                     return
                 block_ms = 0 if over else max(1, int(min(heartbeat, remaining) * 1000))
-                events, cursor = next_events(games, reader, game_id, cursor, batch, block_ms, chat)
+                events, cursor = _read(
+                    games, reader, game_id, follow, cursor, batch, block_ms, chat
+                )
                 if not events:
                     if over:
                         return
@@ -321,3 +376,18 @@ def sse_stream(
                         over = True
         except StoreError as error:  # the stream ends; the client resumes
             log.warning("event stream of %s ended: %s", game_id, error)
+
+
+def _read(
+    games: Games,
+    reader: Audience,
+    game_id: str,
+    follow: Follower | None,
+    cursor: str,
+    count: int,
+    block_ms: int,
+    chat: ChatReader | None = None,
+) -> tuple[list[dict[str, Any]], str]:
+    if follow is None:
+        return next_events(games, reader, game_id, cursor, count, block_ms, chat)
+    return follow.read(cursor, count, block_ms)

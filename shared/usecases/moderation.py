@@ -121,14 +121,15 @@ def game_context(games: Games, game_id: str) -> dict[str, Any]:
 
 def file_report(
     store: Moderation,
-    reporter: tuple[str, str],
+    reporter: tuple[str | None, str],
     subject: tuple[str | None, str | None],
     reason: str,
     note: str | None,
     context: dict[str, Any],
 ) -> dict[str, Any]:
-    """Store an open report by ``reporter`` (id, name) about ``subject`` (player id and
-    name; ``None`` for a sender with no player) with ``context``; the report."""
+    """Store an open report by ``reporter`` (player id, ``None`` for a seat token
+    without a player, and name) about ``subject`` (player id and name; ``None`` for a
+    sender with no player) with ``context``; the report."""
     check_reason(reason, note)
     now = seats.now_ms()
     kind = "message" if context.get("message") else "player"
@@ -147,7 +148,7 @@ def file_report(
     named = {subject[0]} if subject[0] else set()
     named |= {p["player"] for p in context.get("players", []) if p.get("player")}
     named |= {m["player"] for m in context.get("messages", []) if m.get("player")}
-    named.discard(reporter[0])
+    named.discard(reporter[0] or "")
     store.add_report(report, reporter[0], named)
     return report
 

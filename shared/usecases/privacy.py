@@ -14,7 +14,9 @@ history) shows the placeholder and ``null`` in their place (:func:`scrub`); the 
 write also restarts the game's event stream, so a reader behind it gets those events
 rebuilt. The history itself is left as it was written, so replays and the seed check
 still hold; it expires with the game. The player also leaves this service's
-leaderboards and their snapshots.
+leaderboards and their snapshots. Its table chat messages, in the games it sat in and
+those it talked in as a spectator, are rewritten with the placeholder name and no
+player id (:func:`erase_chat`); :func:`export_chat` gives them in its export.
 
 May import the games layer (shared/games) and the store.
 """
@@ -78,6 +80,7 @@ def erase(games: Games, player_id: str) -> int:
     and from the rematch after each, where a seat may be held for it (a hold is in no
     index), then drop that index; the number of games changed. Safe to run again."""
     changed = 0
+    erase_chat(games, player_id)  # (before its index of games goes)
     for game_id in games.store.member_ids(player_id):
         try:
             doc = games.writes.mutate(game_id, _erase_decision(player_id))[0]
@@ -94,6 +97,40 @@ def erase(games: Games, player_id: str) -> int:
     games.store.drop_members(player_id)
     games.ctx.ratings.forget(player_id)
     return changed
+
+
+def erase_chat(games: Games, player_id: str) -> None:
+    """The player's chat messages in every game it talked in (seated or not: its
+    index of those without a seat) rewritten with the placeholder name and no player
+    id, and its mutes there dropped; then that index. (A seat's messages also show the
+    placeholder through the game's ``erased`` hashes, as its events do.)"""
+    store = games.store
+    for game_id in dict.fromkeys([*store.member_ids(player_id), *store.spectated_ids(player_id)]):
+        mine = [m for m in store.chat_all(game_id) if m.get("player") == player_id]
+        new = {
+            m["id"]: {
+                **{k: v for k, v in m.items() if k not in ("id", "version")},
+                "name": PLACEHOLDER,
+                "player": None,
+            }
+            for m in mine
+        }
+        store.rewrite_chat(game_id, f"player:{player_id}", new)
+    store.drop_spectated(player_id)
+
+
+def export_chat(games: Games, player_id: str) -> list[dict[str, Any]]:
+    """The player's chat messages in each game of this service it talked in (seated or
+    not), as it sent them: ``{game, id, messages: [{id, channel, text, phrase, at,
+    version}]}``."""
+    store, out = games.store, []
+    for game_id in dict.fromkeys([*store.member_ids(player_id), *store.spectated_ids(player_id)]):
+        mine = [m for m in store.chat_all(game_id) if m.get("player") == player_id]
+        if mine:
+            keys = ("id", "channel", "text", "phrase", "at", "version")
+            messages = [{k: m.get(k) for k in keys} for m in mine]
+            out.append({"game": games.engine.NAME, "id": game_id, "messages": messages})
+    return out
 
 
 def export(games: Games, reader: Audience) -> list[dict[str, Any]]:

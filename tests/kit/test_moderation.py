@@ -4,59 +4,40 @@ served by the kit, real Redis)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
-from flask import Flask
 from flask.testing import FlaskClient
 
-from clients.cli import admin
 from tests.kit.helpers import assert_problem, auth
 
 
-@pytest.fixture
-def keys(tmp_path: Path) -> dict[str, str]:
-    path = tmp_path / "keys.json"
-    ops, _ = admin.add(path, "ops", 0, 0, ("admin",))
-    plain, _ = admin.add(path, "platform", 0, 0)
-    return {"file": str(path), "admin": ops, "plain": plain}
-
-
-@pytest.fixture
-def app(make_app: Callable[..., Flask], keys: dict[str, str]) -> Flask:
-    return make_app("toy", API_KEYS_FILE=keys["file"])
-
-
-@pytest.fixture
-def client(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-def player(client: FlaskClient, keys: dict[str, str], name: str) -> tuple[str, str]:
-    r = client.post("/players", json={"name": name}, headers=auth(keys["plain"]))
+def player(mod_client: FlaskClient, mod_keys: dict[str, str], name: str) -> tuple[str, str]:
+    r = mod_client.post("/players", json={"name": name}, headers=auth(mod_keys["plain"]))
     assert r.status_code == 201, r.get_json()
     return r.get_json()["id"], r.get_json()["key"]
 
 
-def game_with(client: FlaskClient, keys: dict[str, str], *players: str, **options: Any) -> str:
-    return table(client, keys, *players, **options)[0]
+def game_with(
+    mod_client: FlaskClient, mod_keys: dict[str, str], *players: str, **options: Any
+) -> str:
+    return table(mod_client, mod_keys, *players, **options)[0]
 
 
 def table(
-    client: FlaskClient, keys: dict[str, str], *players: str, **options: Any
+    mod_client: FlaskClient, mod_keys: dict[str, str], *players: str, **options: Any
 ) -> tuple[str, str | None]:
     """A game the platform's key creates, joined by ``players``: its id and invite code."""
-    r = client.post(
-        "/games", json={"players": 2, "rounds": 1, **options}, headers=auth(keys["plain"])
+    r = mod_client.post(
+        "/games", json={"players": 2, "rounds": 1, **options}, headers=auth(mod_keys["plain"])
     )
     assert r.status_code == 201, r.get_json()
     body = r.get_json()
     for key in players:
-        joined = client.post(
+        joined = mod_client.post(
             f"/games/{body['id']}/players",
             json={"invite": body.get("invite_code")} if body.get("invite_code") else {},
             headers=auth(key),
@@ -68,156 +49,176 @@ def table(
 # -- blocks -------------------------------------------------------------------------------
 
 
-def test_blocks_are_listed_paged_lifted_and_checked(client, keys):
-    ann_id, ann = player(client, keys, "Ann")
-    others = [player(client, keys, f"P{n}") for n in range(3)]
+def test_blocks_are_listed_paged_lifted_and_checked(mod_client, mod_keys):
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    others = [player(mod_client, mod_keys, f"P{n}") for n in range(3)]
     for other_id, _ in others:
-        assert client.put(f"/players/me/blocks/{other_id}", headers=auth(ann)).status_code == 204
-    assert client.put(f"/players/me/blocks/{others[0][0]}", headers=auth(ann)).status_code == 204
-    page = client.get("/players/me/blocks?limit=2", headers=auth(ann)).get_json()
-    rest = client.get(f"/players/me/blocks?cursor={page['next_cursor']}", headers=auth(ann))
+        assert (
+            mod_client.put(f"/players/me/blocks/{other_id}", headers=auth(ann)).status_code == 204
+        )
+    assert (
+        mod_client.put(f"/players/me/blocks/{others[0][0]}", headers=auth(ann)).status_code == 204
+    )
+    page = mod_client.get("/players/me/blocks?limit=2", headers=auth(ann)).get_json()
+    rest = mod_client.get(f"/players/me/blocks?cursor={page['next_cursor']}", headers=auth(ann))
     listed = page["blocks"] + rest.get_json()["blocks"]
     assert sorted(b["player"] for b in listed) == sorted(o for o, _ in others)
     assert rest.get_json()["next_cursor"] is None
     assert {b["name"] for b in listed} == {"P0", "P1", "P2"}
-    assert client.delete(f"/players/me/blocks/{others[1][0]}", headers=auth(ann)).status_code == 204
-    assert_problem(
-        client.delete(f"/players/me/blocks/{others[1][0]}", headers=auth(ann)), 404, "not-blocked"
+    assert (
+        mod_client.delete(f"/players/me/blocks/{others[1][0]}", headers=auth(ann)).status_code
+        == 204
     )
     assert_problem(
-        client.put(f"/players/me/blocks/{ann_id}", headers=auth(ann)), 422, "cannot-block-self"
+        mod_client.delete(f"/players/me/blocks/{others[1][0]}", headers=auth(ann)),
+        404,
+        "not-blocked",
     )
     assert_problem(
-        client.put("/players/me/blocks/0123456789abcdef", headers=auth(ann)),
+        mod_client.put(f"/players/me/blocks/{ann_id}", headers=auth(ann)), 422, "cannot-block-self"
+    )
+    assert_problem(
+        mod_client.put("/players/me/blocks/0123456789abcdef", headers=auth(ann)),
         404,
         "player-not-found",
     )
-    assert_problem(client.put(f"/players/me/blocks/{others[0][0]}"), 401, "player-key-required")
+    assert_problem(mod_client.put(f"/players/me/blocks/{others[0][0]}"), 401, "player-key-required")
     # an API key acts for its player too (X-Player needs an external_id: the key's player)
-    r = client.post(
-        "/players", json={"name": "Plat", "external_id": "u1"}, headers=auth(keys["plain"])
+    r = mod_client.post(
+        "/players", json={"name": "Plat", "external_id": "u1"}, headers=auth(mod_keys["plain"])
     )
     assert r.status_code == 201
-    headers = {**auth(keys["plain"]), "X-Player": "u1"}
-    assert client.put(f"/players/me/blocks/{ann_id}", headers=headers).status_code == 204
-    assert client.get("/players/me/blocks", headers=headers).get_json()["blocks"] == [
+    headers = {**auth(mod_keys["plain"]), "X-Player": "u1"}
+    assert mod_client.put(f"/players/me/blocks/{ann_id}", headers=headers).status_code == 204
+    assert mod_client.get("/players/me/blocks", headers=headers).get_json()["blocks"] == [
         {"player": ann_id, "name": "Ann"}
     ]
 
 
-def test_a_blocked_player_cannot_join_an_unlisted_table_either_way(client, keys):
-    _, ann = player(client, keys, "Ann")
-    bob_id, bob = player(client, keys, "Bob")
-    _, cid = player(client, keys, "Cid")
-    assert client.put(f"/players/me/blocks/{bob_id}", headers=auth(ann)).status_code == 204
-    private, invite = table(client, keys, ann, visibility="unlisted", players=3)
-    r = client.post(f"/games/{private}/players", json={"invite": invite}, headers=auth(bob))
+def test_a_blocked_player_cannot_join_an_unlisted_table_either_way(mod_client, mod_keys):
+    _, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    _, cid = player(mod_client, mod_keys, "Cid")
+    assert mod_client.put(f"/players/me/blocks/{bob_id}", headers=auth(ann)).status_code == 204
+    private, invite = table(mod_client, mod_keys, ann, visibility="unlisted", players=3)
+    r = mod_client.post(f"/games/{private}/players", json={"invite": invite}, headers=auth(bob))
     assert_problem(r, 403, "blocked")
     # the other way: Bob's table, Ann (the blocker) may not join it either
-    theirs, invite = table(client, keys, bob, visibility="unlisted", players=3)
-    r = client.post(f"/games/{theirs}/players", json={"invite": invite}, headers=auth(ann))
+    theirs, invite = table(mod_client, mod_keys, bob, visibility="unlisted", players=3)
+    r = mod_client.post(f"/games/{theirs}/players", json={"invite": invite}, headers=auth(ann))
     assert_problem(r, 403, "blocked")
-    r = client.post(f"/games/{theirs}/players", json={"invite": invite}, headers=auth(cid))
+    r = mod_client.post(f"/games/{theirs}/players", json={"invite": invite}, headers=auth(cid))
     assert r.status_code == 201
     # a public table stays open to anyone who finds it (documented)
-    public = game_with(client, keys, ann)
-    assert client.post(f"/games/{public}/players", json={}, headers=auth(bob)).status_code == 201
+    public = game_with(mod_client, mod_keys, ann)
+    assert (
+        mod_client.post(f"/games/{public}/players", json={}, headers=auth(bob)).status_code == 201
+    )
 
 
-def test_quick_match_never_seats_a_blocked_pair_together(client, keys):
-    ann_id, ann = player(client, keys, "Ann")
-    bob_id, bob = player(client, keys, "Bob")
-    _, cid = player(client, keys, "Cid")
-    assert client.put(f"/players/me/blocks/{ann_id}", headers=auth(bob)).status_code == 204
+def test_quick_match_never_seats_a_blocked_pair_together(mod_client, mod_keys):
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    _, cid = player(mod_client, mod_keys, "Cid")
+    assert mod_client.put(f"/players/me/blocks/{ann_id}", headers=auth(bob)).status_code == 204
     body = {"players": 2, "rounds": 1}
-    first = client.post("/matches", json=body, headers=auth(ann)).get_json()
-    second = client.post("/matches", json=body, headers=auth(bob)).get_json()
+    first = mod_client.post("/matches", json=body, headers=auth(ann)).get_json()
+    second = mod_client.post("/matches", json=body, headers=auth(bob)).get_json()
     assert first["game_id"] != second["game_id"]  # Ann was blocked by Bob: both ways
-    third = client.post("/matches", json=body, headers=auth(cid)).get_json()
+    third = mod_client.post("/matches", json=body, headers=auth(cid)).get_json()
     assert third["game_id"] == first["game_id"]  # the oldest table that welcomes Cid
 
 
 # -- reports and the operator -------------------------------------------------------------
 
 
-def test_the_admin_routes_need_an_operator_key(client, keys):
-    _, ann = player(client, keys, "Ann")
-    assert_problem(client.get("/admin/reports"), 401, "admin-required")
-    for bearer in (ann, keys["plain"], "bgk_nonsense", "a" * 300):
-        assert_problem(client.get("/admin/reports", headers=auth(bearer)), 403, "admin-required")
-    assert client.get("/admin/reports", headers=auth(keys["admin"])).status_code == 200
+def test_the_admin_routes_need_an_operator_key(mod_client, mod_keys):
+    _, ann = player(mod_client, mod_keys, "Ann")
+    assert_problem(mod_client.get("/admin/reports"), 401, "admin-required")
+    for bearer in (ann, mod_keys["plain"], "bgk_nonsense", "a" * 300):
+        assert_problem(
+            mod_client.get("/admin/reports", headers=auth(bearer)), 403, "admin-required"
+        )
+    assert mod_client.get("/admin/reports", headers=auth(mod_keys["admin"])).status_code == 200
 
 
 def test_without_api_keys_there_is_no_operator(toy_client):
     assert_problem(toy_client.get("/admin/audit", headers=auth("bgk_x")), 403, "admin-required")
 
 
-def test_a_report_reaches_the_queue_with_its_context_and_is_resolved_once(client, keys):
-    ann_id, ann = player(client, keys, "Ann")
-    bob_id, bob = player(client, keys, "Bob")
-    gid = game_with(client, keys, ann, bob)
+def test_a_report_reaches_the_queue_with_its_context_and_is_resolved_once(mod_client, mod_keys):
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    gid = game_with(mod_client, mod_keys, ann, bob)
     body = {"reason": "abuse", "note": "rude", "game": gid}
-    r = client.post(f"/players/{bob_id}/report", json=body, headers=auth(ann))
+    r = mod_client.post(f"/players/{bob_id}/report", json=body, headers=auth(ann))
     assert r.status_code == 201, r.get_json()
     receipt = r.get_json()
     assert receipt["kind"] == "player" and receipt["status"] == "open"
     assert "context" not in receipt  # the operator's
     assert_problem(
-        client.post(f"/players/{bob_id}/report", json={"reason": "rude"}, headers=auth(ann)),
+        mod_client.post(f"/players/{bob_id}/report", json={"reason": "rude"}, headers=auth(ann)),
         422,
         "validation-error",
     )
-    queue = client.get("/admin/reports", headers=auth(keys["admin"])).get_json()
+    queue = mod_client.get("/admin/reports", headers=auth(mod_keys["admin"])).get_json()
     [report] = queue["reports"]
     assert report["reporter"] == {"player": ann_id, "name": "Ann"}
     assert report["subject"] == {"player": bob_id, "name": "Bob"}
     context = report["context"]
     assert context["service"] == "toy" and context["game"] == gid and context["version"] >= 1
     assert [p["name"] for p in context["players"]] == ["Ann", "Bob"]
-    done = client.post(
+    done = mod_client.post(
         f"/admin/reports/{report['id']}/resolve",
         json={"action": "actioned", "note": "warned"},
-        headers=auth(keys["admin"]),
+        headers=auth(mod_keys["admin"]),
     )
-    assert done.status_code == 200 and done.get_json()["resolution"]["by"] == _key_id(keys)
-    again = client.post(
+    assert done.status_code == 200 and done.get_json()["resolution"]["by"] == _key_id(mod_keys)
+    again = mod_client.post(
         f"/admin/reports/{report['id']}/resolve",
         json={"action": "dismissed"},
-        headers=auth(keys["admin"]),
+        headers=auth(mod_keys["admin"]),
     )
     assert_problem(again, 409, "report-resolved")
-    assert client.get("/admin/reports", headers=auth(keys["admin"])).get_json()["reports"] == []
-    resolved = client.get("/admin/reports?status=resolved", headers=auth(keys["admin"])).get_json()
+    assert (
+        mod_client.get("/admin/reports", headers=auth(mod_keys["admin"])).get_json()["reports"]
+        == []
+    )
+    resolved = mod_client.get(
+        "/admin/reports?status=resolved", headers=auth(mod_keys["admin"])
+    ).get_json()
     assert [x["id"] for x in resolved["reports"]] == [report["id"]]
-    audit = client.get("/admin/audit", headers=auth(keys["admin"])).get_json()["entries"]
+    audit = mod_client.get("/admin/audit", headers=auth(mod_keys["admin"])).get_json()["entries"]
     assert (
         audit[0]["action"] == "report.actioned" and audit[0]["target"] == f"report:{report['id']}"
     )
-    assert audit[0]["who"] == _key_id(keys) and audit[0]["reason"] == "warned"
+    assert audit[0]["who"] == _key_id(mod_keys) and audit[0]["reason"] == "warned"
 
 
-def _key_id(keys: dict[str, str]) -> str:
+def _key_id(mod_keys: dict[str, str]) -> str:
     import json
 
-    entries = json.loads(Path(keys["file"]).read_text())["keys"]
+    entries = json.loads(Path(mod_keys["file"]).read_text())["keys"]
     return str(next(e["id"] for e in entries if e["name"] == "ops"))
 
 
-def test_reports_and_the_audit_log_are_paged(client, keys):
-    _, ann = player(client, keys, "Ann")
-    bob_id, _ = player(client, keys, "Bob")
+def test_reports_and_the_audit_log_are_paged(mod_client, mod_keys):
+    _, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, _ = player(mod_client, mod_keys, "Bob")
     for n in range(5):
-        r = client.post(f"/players/{bob_id}/report", json={"reason": "spam"}, headers=auth(ann))
+        r = mod_client.post(f"/players/{bob_id}/report", json={"reason": "spam"}, headers=auth(ann))
         assert r.status_code == 201
-        client.put(
+        mod_client.put(
             f"/admin/players/{bob_id}/suspension",
             json={"seconds": 60 + n, "reason": f"r{n}"},
-            headers=auth(keys["admin"]),
+            headers=auth(mod_keys["admin"]),
         )
     seen: list[str] = []
     cursor = ""
     while True:
-        page = client.get(f"/admin/reports?limit=2{cursor}", headers=auth(keys["admin"])).get_json()
+        page = mod_client.get(
+            f"/admin/reports?limit=2{cursor}", headers=auth(mod_keys["admin"])
+        ).get_json()
         seen += [r["id"] for r in page["reports"]]
         if page["next_cursor"] is None:
             break
@@ -226,27 +227,29 @@ def test_reports_and_the_audit_log_are_paged(client, keys):
     reasons: list[str] = []
     cursor = ""
     while True:
-        page = client.get(f"/admin/audit?limit=2{cursor}", headers=auth(keys["admin"])).get_json()
+        page = mod_client.get(
+            f"/admin/audit?limit=2{cursor}", headers=auth(mod_keys["admin"])
+        ).get_json()
         reasons += [e["reason"] for e in page["entries"]]
         if page["next_cursor"] is None:
             break
         cursor = f"&cursor={page['next_cursor']}"
     assert reasons == ["r4", "r3", "r2", "r1", "r0"]  # newest first
-    bad = client.get("/admin/audit?cursor=zzz", headers=auth(keys["admin"]))
+    bad = mod_client.get("/admin/audit?cursor=zzz", headers=auth(mod_keys["admin"]))
     assert_problem(bad, 422, "validation-error")
 
 
 # -- suspension ---------------------------------------------------------------------------
 
 
-def test_a_suspended_player_is_refused_everywhere_until_lifted(client, keys, redis_client):
-    ann_id, ann = player(client, keys, "Ann")
-    bob_id, bob = player(client, keys, "Bob")
-    gid = game_with(client, keys, ann, bob)
-    r = client.put(
+def test_a_suspended_player_is_refused_everywhere_until_lifted(mod_client, mod_keys, redis_client):
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    gid = game_with(mod_client, mod_keys, ann, bob)
+    r = mod_client.put(
         f"/admin/players/{ann_id}/suspension",
         json={"seconds": 3600, "reason": "abuse"},
-        headers=auth(keys["admin"]),
+        headers=auth(mod_keys["admin"]),
     )
     assert r.status_code == 200 and r.get_json()["player"] == ann_id
     until = r.get_json()["until"]
@@ -255,47 +258,53 @@ def test_a_suspended_player_is_refused_everywhere_until_lifted(client, keys, red
         ("get", "/players/me/blocks"),
         ("post", "/matches"),
     ):
-        refused = getattr(client, method)(path, headers=auth(ann))
+        refused = getattr(mod_client, method)(path, headers=auth(ann))
         assert_problem(refused, 403, "player-suspended")
         assert refused.get_json()["until"] == until
-    move = client.post(f"/games/{gid}/moves", json={"type": "call", "value": 1}, headers=auth(ann))
+    move = mod_client.post(
+        f"/games/{gid}/moves", json={"type": "call", "value": 1}, headers=auth(ann)
+    )
     assert_problem(move, 403, "player-suspended")
-    assert client.get("/players/me", headers=auth(bob)).status_code == 200
+    assert mod_client.get("/players/me", headers=auth(bob)).status_code == 200
     assert redis_client.sismember("players:suspending", ann_id)
-    lifted = client.delete(
+    lifted = mod_client.delete(
         f"/admin/players/{ann_id}/suspension",
         json={"reason": "appeal"},
-        headers=auth(keys["admin"]),
+        headers=auth(mod_keys["admin"]),
     )
     assert lifted.status_code == 204
-    assert client.get("/players/me", headers=auth(ann)).status_code == 200
-    again = client.delete(f"/admin/players/{ann_id}/suspension", headers=auth(keys["admin"]))
+    assert mod_client.get("/players/me", headers=auth(ann)).status_code == 200
+    again = mod_client.delete(
+        f"/admin/players/{ann_id}/suspension", headers=auth(mod_keys["admin"])
+    )
     assert_problem(again, 404, "not-suspended")
     actions = [
         e["action"]
-        for e in client.get("/admin/audit", headers=auth(keys["admin"])).get_json()["entries"]
+        for e in mod_client.get("/admin/audit", headers=auth(mod_keys["admin"])).get_json()[
+            "entries"
+        ]
     ]
     assert actions == ["player.unsuspend", "player.suspend"]
 
 
-def test_an_api_key_acting_for_a_suspended_player_is_refused(client, keys):
-    r = client.post(
-        "/players", json={"name": "Plat", "external_id": "u9"}, headers=auth(keys["plain"])
+def test_an_api_key_acting_for_a_suspended_player_is_refused(mod_client, mod_keys):
+    r = mod_client.post(
+        "/players", json={"name": "Plat", "external_id": "u9"}, headers=auth(mod_keys["plain"])
     )
     pid = r.get_json()["id"]
-    client.put(
+    mod_client.put(
         f"/admin/players/{pid}/suspension",
         json={"seconds": 60, "reason": "x"},
-        headers=auth(keys["admin"]),
+        headers=auth(mod_keys["admin"]),
     )
-    headers = {**auth(keys["plain"]), "X-Player": "u9"}
-    assert_problem(client.get("/players/me", headers=headers), 403, "player-suspended")
+    headers = {**auth(mod_keys["plain"]), "X-Player": "u9"}
+    assert_problem(mod_client.get("/players/me", headers=headers), 403, "player-suspended")
 
 
-def test_a_suspension_ends_by_itself(client, keys, redis_client):
-    ann_id, ann = player(client, keys, "Ann")
+def test_a_suspension_ends_by_itself(mod_client, mod_keys, redis_client):
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
     redis_client.hset(f"players:{{{ann_id}}}", "suspended", "1000")  # long past
-    assert client.get("/players/me", headers=auth(ann)).status_code == 200
+    assert mod_client.get("/players/me", headers=auth(ann)).status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -308,71 +317,75 @@ def test_a_suspension_ends_by_itself(client, keys, redis_client):
         {"until": "2020-01-01T00:00:00Z", "reason": "x"},
     ],
 )
-def test_a_suspension_needs_one_end_in_the_future_and_a_reason(client, keys, body):
-    ann_id, _ = player(client, keys, "Ann")
-    r = client.put(f"/admin/players/{ann_id}/suspension", json=body, headers=auth(keys["admin"]))
+def test_a_suspension_needs_one_end_in_the_future_and_a_reason(mod_client, mod_keys, body):
+    ann_id, _ = player(mod_client, mod_keys, "Ann")
+    r = mod_client.put(
+        f"/admin/players/{ann_id}/suspension", json=body, headers=auth(mod_keys["admin"])
+    )
     assert_problem(r, 422, "validation-error")
 
 
-def test_the_worker_hands_a_suspended_players_seat_to_the_bot_in_one_tick(app, client, keys):
+def test_the_worker_hands_a_suspended_players_seat_to_the_bot_in_one_tick(
+    mod_app, mod_client, mod_keys
+):
     from shared.worker.loop import Worker
 
-    ann_id, ann = player(client, keys, "Ann")
-    _, bob = player(client, keys, "Bob")
-    r = client.post(
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    _, bob = player(mod_client, mod_keys, "Bob")
+    r = mod_client.post(
         "/games",
         json={"players": 2, "rounds": 2, "seed": 4, "takeover": "greedy"},
-        headers=auth(keys["plain"]),
+        headers=auth(mod_keys["plain"]),
     )
     gid, host = r.get_json()["id"], r.get_json()["host_token"]
-    client.post(f"/games/{gid}/players", json={}, headers=auth(ann))
-    client.post(f"/games/{gid}/players", json={}, headers=auth(bob))
-    assert client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
-    before = client.get(f"/games/{gid}").get_json()
+    mod_client.post(f"/games/{gid}/players", json={}, headers=auth(ann))
+    mod_client.post(f"/games/{gid}/players", json={}, headers=auth(bob))
+    assert mod_client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
+    before = mod_client.get(f"/games/{gid}").get_json()
     assert before["to_act"] == [0]  # Ann (seat 0) is to act
-    open_game = game_with(client, keys, ann, players=3)
-    client.put(
+    open_game = game_with(mod_client, mod_keys, ann, players=3)
+    mod_client.put(
         f"/admin/players/{ann_id}/suspension",
         json={"seconds": 600, "reason": "x"},
-        headers=auth(keys["admin"]),
+        headers=auth(mod_keys["admin"]),
     )
-    kit = app.extensions["game_kit"].games
-    worker = Worker([kit], dict(app.config))
+    kit = mod_app.extensions["game_kit"].games
+    worker = Worker([kit], dict(mod_app.config))
     worker.tick()
-    after = client.get(f"/games/{gid}").get_json()
+    after = mod_client.get(f"/games/{gid}").get_json()
     assert after["players"][0]["status"] == "abandoned" and after["players"][0]["bot"] == "greedy"
     assert after["version"] > before["version"] + 1  # the takeover, and the bot's move
-    log = client.get(f"/games/{gid}/log").get_json()["events"]
+    log = mod_client.get(f"/games/{gid}/log").get_json()["events"]
     assert any(e["type"] == "seat_abandoned" and e["seat"] == 0 for e in log)
-    assert client.get(f"/games/{open_game}").get_json()["players"] == []  # freed
-    assert app.extensions["game_kit"].games.store.moderation.suspending() == []
+    assert mod_client.get(f"/games/{open_game}").get_json()["players"] == []  # freed
+    assert mod_app.extensions["game_kit"].games.store.moderation.suspending() == []
 
 
 # -- export and erasure -------------------------------------------------------------------
 
 
-def test_blocks_and_reports_are_exported_and_go_with_the_player(client, keys, redis_client):
-    ann_id, ann = player(client, keys, "Ann")
-    bob_id, bob = player(client, keys, "Bob")
-    _, cid = player(client, keys, "Cid")
-    client.put(f"/players/me/blocks/{bob_id}", headers=auth(ann))
-    client.put(f"/players/me/blocks/{ann_id}", headers=auth(cid))
-    gid = game_with(client, keys, ann, bob)
-    filed = client.post(
+def test_blocks_and_reports_are_exported_and_go_with_the_player(mod_client, mod_keys, redis_client):
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    _, cid = player(mod_client, mod_keys, "Cid")
+    mod_client.put(f"/players/me/blocks/{bob_id}", headers=auth(ann))
+    mod_client.put(f"/players/me/blocks/{ann_id}", headers=auth(cid))
+    gid = game_with(mod_client, mod_keys, ann, bob)
+    filed = mod_client.post(
         f"/players/{bob_id}/report", json={"reason": "spam", "game": gid}, headers=auth(ann)
     )
-    about = client.post(
+    about = mod_client.post(
         f"/players/{ann_id}/report", json={"reason": "hate", "game": gid}, headers=auth(bob)
     )
-    exported = client.get("/players/me/export", headers=auth(ann)).get_json()["moderation"]
+    exported = mod_client.get("/players/me/export", headers=auth(ann)).get_json()["moderation"]
     assert exported["blocks"] == [{"player": bob_id, "name": "Bob"}]
     assert [r["id"] for r in exported["reports"]] == [filed.get_json()["id"]]
-    assert client.delete("/players/me", headers=auth(ann)).status_code == 204
+    assert mod_client.delete("/players/me", headers=auth(ann)).status_code == 204
     # its blocks, both ways
-    assert client.get("/players/me/blocks", headers=auth(cid)).get_json()["blocks"] == []
+    assert mod_client.get("/players/me/blocks", headers=auth(cid)).get_json()["blocks"] == []
     assert not redis_client.exists(f"players:{{{ann_id}}}:blocks", f"players:{{{bob_id}}}:blockers")
     # the report it filed is gone; the one about it keeps what the operator needs
-    queue = client.get("/admin/reports", headers=auth(keys["admin"])).get_json()["reports"]
+    queue = mod_client.get("/admin/reports", headers=auth(mod_keys["admin"])).get_json()["reports"]
     assert [r["id"] for r in queue] == [about.get_json()["id"]]
     [report] = queue
     assert report["subject"] == {"player": None, "name": "Deleted player"}

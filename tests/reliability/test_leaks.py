@@ -7,6 +7,10 @@ for what they may not see, against the game's raw document read from Redis:
   deck order);
 - another seat's hand (Manhattan), the drawn card or secret plan of the active seat
   (Wind City) before the turn is revealed.
+
+A game with a spectator delay (issue 41) is swept too: its spectator reads the game as
+it was 3 moves ago, and is checked against that game (each document the delay keeps)
+as well as the current one.
 """
 
 from __future__ import annotations
@@ -48,12 +52,28 @@ class Sweep:
     def raw(self, game_id: str) -> dict[str, Any]:
         return load_doc(str(self.store.get(f"{self.prefix}:{{{game_id}}}:game")))
 
+    def delayed_raw(self, game_id: str) -> list[dict[str, Any]]:
+        """The documents a delayed game keeps for its spectators (its ring)."""
+        return [
+            load_doc(str(raw))
+            for raw in self.store.lrange(f"{self.prefix}:{{{game_id}}}:watch", 0, -1)
+        ]
+
     def check(self, body: Any, game_id: str, viewer: int | None, where: str) -> None:
-        """Nothing in ``body`` that ``viewer`` (a seat, or None: a spectator) may not see."""
-        doc = self.raw(game_id)
+        """Nothing in ``body`` that ``viewer`` (a seat, or None: a spectator) may not see,
+        in the game now nor, for a spectator, in any state the delay keeps for it."""
+        docs = [self.raw(game_id)]
+        if viewer is None:
+            docs += self.delayed_raw(game_id)
+        self.checked += 1
+        for doc in docs:
+            self._check_against(doc, body, viewer, where)
+
+    def _check_against(
+        self, doc: dict[str, Any], body: Any, viewer: int | None, where: str
+    ) -> None:
         state = doc["state"] or {}
         text = json.dumps(body)
-        self.checked += 1
         for secret in self.tokens + self.hashes + [h[:32] for h in self.hashes]:
             assert secret not in text, f"{where}: a token or token hash"
         hidden_ints = {state.get("rng")} - {None}
@@ -90,9 +110,11 @@ def _events_in(body: Any) -> list[dict[str, Any]]:
     return events if isinstance(events, list) else []
 
 
-def _sweep_game(sweep: Sweep, seed: int, players: int, rng: random.Random) -> int:
+def _sweep_game(
+    sweep: Sweep, seed: int, players: int, rng: random.Random, delay: int = 0, most: int = MAX_MOVES
+) -> int:
     client = sweep.client
-    r = client.post("/games", json={"players": players, "seed": seed})
+    r = client.post("/games", json={"players": players, "seed": seed, "spectator_delay": delay})
     game_id, host = r.get_json()["id"], r.get_json()["host_token"]
     sweep.tokens.append(host)
     tokens = []
@@ -108,7 +130,7 @@ def _sweep_game(sweep: Sweep, seed: int, players: int, rng: random.Random) -> in
     last_event = dict.fromkeys(range(-1, players), "0")
     moves = 0
     base = f"/games/{game_id}"
-    while moves < MAX_MOVES:
+    while moves < most:
         for seat, token in viewers:
             for path in ("", "/score", "/log") + (("/legal-moves",) if token else ()):
                 sweep.check(sweep.get(base + path, token), game_id, seat, f"GET {path} as {seat}")
@@ -119,7 +141,10 @@ def _sweep_game(sweep: Sweep, seed: int, players: int, rng: random.Random) -> in
         view = sweep.get(base, None)
         if view["status"] != "running":
             break
-        seat = view["to_act"][0]
+        live = sweep.get(base, host)  # the host reads it live
+        if delay and moves >= delay:  # the spectator reads behind the game
+            assert view["version"] < live["version"]
+        seat = live["to_act"][0]
         legal = sweep.get(f"{base}/legal-moves", tokens[seat])["moves"]
         r = client.post(f"{base}/moves", json=rng.choice(legal), headers=auth(tokens[seat]))
         assert r.status_code == 200, r.get_json()
@@ -137,3 +162,13 @@ def test_no_response_or_event_leaks(
     # large seeds, as real ones are: a small one would match ordinary numbers
     played = [_sweep_game(sweep, 2**40 + rng.getrandbits(60), 3, rng) for _ in range(2)]
     assert sum(played) >= 100 and sweep.checked >= 1000, (played, sweep.checked)
+
+
+@pytest.mark.parametrize(("game", "prefix"), [("manhattan", "mh"), ("windcity", "wc")])
+def test_a_delayed_spectator_sees_no_hidden_information(
+    make_app: Callable[..., Flask], redis_client: redis.Redis, game: str, prefix: str
+) -> None:
+    sweep = Sweep(make_app(game), redis_client, prefix)
+    rng = random.Random(12)
+    played = _sweep_game(sweep, 2**40 + rng.getrandbits(60), 3, rng, delay=3, most=60)
+    assert played >= 30 and sweep.checked >= 500, (played, sweep.checked)

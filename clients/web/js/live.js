@@ -1,7 +1,6 @@
 // Live updates by Server-Sent Events. EventSource resumes by itself with Last-Event-ID
 // after a dropped stream; when the browser gives up (CLOSED) we reopen from the last id.
-import { apiBase, watched } from "./api.js";
-import { call } from "./api.js";
+import { apiBase, call, watched } from "./api.js";
 
 const TYPES = [
   "game_created", "player_joined", "player_left", "seat_resigned", "seat_timed_out",

@@ -1,7 +1,8 @@
 """The operators' routes (``/admin/...``), each needing an API key with the ``admin`` role
-(shared/http/middleware/apikeys.py ``admin_key``): the report queue, suspensions and the
-audit log. Their data is the registry's, common to every service, so either service
-answers them; every action is written to the audit log (shared/usecases/moderation.py).
+(shared/http/middleware/apikeys.py ``admin_key``): the report queue, a chat message's
+deletion, suspensions and the audit log. Their data is the registry's, common to every
+service, so either service answers them (a message: its game's service); every action is
+written to the audit log (shared/usecases/moderation.py).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import moderation as m
-from shared.usecases import moderation
+from shared.usecases import chat_moderation, moderation
 
 
 def _player(player_id: str) -> str:
@@ -75,7 +76,11 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="adminResolveReport")
     @blp.doc(responses=problems(400, 401, 403, 404, 409, 413, 422, 503))
     def admin_resolve_report(body: dict[str, Any], report_id: str) -> Any:
-        """Operators: resolve an open report, `dismissed` or `actioned` (audited)."""
+        """Operators: resolve an open report.
+
+        `dismissed` (nothing wrong) or `actioned` (acted on), with a note; audited.
+        409 `report-resolved` once resolved.
+        """
         key = admin_key()
         store = games().store.moderation
         if len(report_id) > 64:
@@ -115,12 +120,32 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="adminLiftSuspension")
     @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
     def admin_lift_suspension(body: dict[str, Any], player_id: str) -> Any:
-        """Operators: lift a suspension now (its seats stay the bot's). Audited."""
+        """Operators: lift a suspension now.
+
+        The player's key works again; its seats taken over stay the bot's. Audited.
+        404 `not-suspended`.
+        """
         key = admin_key()
         kit = games()
         moderation.lift(
             kit.store.moderation, kit.store.registry, _player(player_id), body.get("reason"), key.id
         )
+        return send(Answer(204, [], b""))
+
+    @blp.route("/admin/games/<game_id>/chat/<message_id>", methods=["DELETE"])
+    @blp.arguments(m.DeleteMessageBodySchema())
+    @blp.response(204)
+    @blp.doc(security=BEARER, operationId="adminDeleteChatMessage")
+    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
+    def admin_delete_message(body: dict[str, Any], game_id: str, message_id: str) -> Any:
+        """Operators: delete a chat message of a game of this service (audited).
+
+        Its text or phrase is gone from the store: every read (the chat, the events,
+        SSE, from any cursor) shows it with `deleted: true` and `text`/`phrase` null,
+        which the clients show as a placeholder. Deleting it again changes nothing.
+        """
+        key = admin_key()
+        chat_moderation.delete_message(games(), game_id, message_id, body["reason"], key.id)
         return send(Answer(204, [], b""))
 
     @blp.route("/admin/audit", methods=["GET"])
@@ -129,8 +154,11 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="adminAudit")
     @blp.doc(responses=problems(401, 403, 422, 503))
     def admin_audit(query: dict[str, Any]) -> Any:
-        """Operators: the audit log, newest first: who (API key id), when, action,
-        target and reason of every operator action. Follow `next_cursor`."""
+        """Operators: the audit log, newest first.
+
+        Who (the API key's id), when, the action, its target and reason of every
+        operator action. Follow `next_cursor`.
+        """
         admin_key()
         store = games().store.moderation
         cursor = query.get("cursor")

@@ -1,7 +1,8 @@
 """The table chat (issue 41): a game's messages, the canned phrases, a reader's mutes.
 
 - ``GET /games/{id}/chat``: the messages the reader reads, in order, resumable with
-  ``after`` (a message id or an event id: one cursor for both);
+  ``after`` (a message id or an event id: one cursor for both), waiting with ``wait``
+  (shared/streaming/chat.py);
 - ``POST /games/{id}/chat``: a message, ``{"text"}`` or ``{"phrase"}``, with a seat
   token or a player key (rate limited per sender and per address);
 - ``GET /chat/phrases``: the canned phrases in the request's language;
@@ -22,6 +23,7 @@ from shared.games.audience import PLAYER, Audience
 from shared.games.chat import PHRASES, ChatReader
 from shared.games.document import GameDoc
 from shared.http.errors import language_headers, request_language
+from shared.http.middleware.ratelimit import client_address
 from shared.http.resources.blueprint import (
     BEARER,
     KitBlueprint,
@@ -33,15 +35,20 @@ from shared.http.resources.blueprint import (
     send,
 )
 from shared.http.schemas import chat as s
+from shared.http.schemas import requests as q
 from shared.i18n import translate
 from shared.store import normalize_after
+from shared.streaming.chat import chat_poll
 
 
 def chat_reader(doc: GameDoc, who: Audience) -> ChatReader:
     """How ``who`` sees the chat of ``doc``, its phrases in the request's language (the
-    events stream builds it too)."""
+    events stream builds it too); a player never hears the players it blocked (one
+    read of its blocks, shared/store/moderation.py)."""
     language = request_language()
-    return games().chat.reader(doc, who, lambda text: translate(text, language))
+    kit = games()
+    blocked = kit.store.moderation.blocks(who.player) if who.player is not None else ()
+    return kit.chat.reader(doc, who, lambda text: translate(text, language), blocked)
 
 
 def _sender(doc: GameDoc, who: Audience) -> str:
@@ -82,30 +89,38 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.route("/games/<game_id>/chat", methods=["GET"])
     @blp.arguments(s.ChatQuerySchema(), location="query")
     @blp.response(200, s.ChatPageSchema)
-    @blp.doc(operationId="getChat", responses=problems(403, 404, 422, 503))
+    @blp.doc(operationId="getChat", responses=problems(403, 404, 422, 429, 503))
     def get_chat(query: dict[str, Any], game_id: str) -> Any:
         """The chat messages you read, oldest first, after `after`.
 
         Seats read the players' channel; those watching without a seat also read the
         spectators' channel, which seats read only once the game is over. The messages
         of senders you muted (or blocked) are left out. 403 `chat-channel-hidden` for a
-        `channel` you do not read now.
+        `channel` you do not read now. With `wait` (seconds, up to 30), waits for the
+        first message when there is none yet, also once the game is over (the event
+        stream then has closed); capped like an events long-poll.
         """
         kit = games()
+        gate, address = current_app.extensions["game_kit"].waits, client_address()
+        if query["wait"] > 0:
+            gate.check(address)  # over a cap: refused before any Redis work
         doc = kit.writes.load(game_id)
         view = chat_reader(doc, public_reader(doc))
-        after = normalize_after(query.get("after"))
-        found, last = kit.chat.page(doc, view, query.get("channel"), after, query["limit"])
+        after, channel = normalize_after(query.get("after")), query.get("channel")
+        found = chat_poll(
+            kit, doc, view, channel, after, query["limit"], query["wait"], gate, address
+        )
         messages = [view.present(m) for m in found]
-        last_id = last if found else query.get("after") or "0"
+        last_id = found[-1]["id"] if found else query.get("after") or "0"
         return _answer({"messages": messages, "last_id": last_id})
 
     @blp.route("/games/<game_id>/chat", methods=["POST"])
+    @blp.arguments(q.WatchQuerySchema(), location="query", as_kwargs=True)
     @blp.arguments(s.ChatPostSchema())
     @blp.response(201, s.ChatSentSchema)
     @blp.doc(security=BEARER, operationId="postChat")
     @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 429, 503))
-    def post_chat(body: dict[str, Any], game_id: str) -> Any:
+    def post_chat(body: dict[str, Any], game_id: str, **_: str) -> Any:
         """Send a message: `{"text": "..."}` or a canned phrase `{"phrase": "gg"}`.
 
         A seat (its token, or its player's key) talks in the players' channel; a

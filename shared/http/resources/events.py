@@ -71,6 +71,7 @@ def add_routes(blp: KitBlueprint) -> None:
             doc["status"] in OVER,
             config["SSE_HEARTBEAT_SECONDS"],
             config["SSE_MAX_SECONDS"],
+            doc=doc,
             chat=chat,
         )
         slot = gate.enter(address)  # 429/503 now, before the stream's 200 goes out

@@ -59,10 +59,11 @@ def game_answer(
     and shared/http/fastpath.py sends the same for the requests it answers."""
     doc = kit.writes.load(game_id)
     who = audience_of(doc, bearer_of(authorization), watch)
-    headers = etag_headers(doc["version"])
-    if if_none_match is not None and parse_etags(if_none_match).contains_weak(str(doc["version"])):
-        return Answer(304, list(headers.items()), b"")
     answers = kit.answers(who)
+    version = answers.version(doc)  # a delayed spectator's is behind
+    headers = etag_headers(version)
+    if if_none_match is not None and parse_etags(if_none_match).contains_weak(str(version)):
+        return Answer(304, list(headers.items()), b"")
     body = answers.view(doc)
     if include == "legal_moves":
         body["legal_moves"] = answers.legal_moves(doc)
@@ -136,8 +137,7 @@ def add_create_and_list(blp: KitBlueprint, options_schema: type[Schema]) -> None
         except ValueError as error:
             detail = "The cursor is not one this service issued."
             raise invalid("query", "cursor", detail, "Invalid cursor.") from error
-        answers = kit.answers(who)
-        entries = [answers.summary(doc) for doc in docs]
+        entries = kit.answers(who).summaries(docs)
         return send(json_answer({"games": entries, "next_cursor": cursor}))
 
 

@@ -1,6 +1,7 @@
 """A player's moderation: its blocks (``/players/me/blocks``) and its reports of a player
-(``POST /players/{id}/report``); the data is the registry's, common to every service
-(shared/usecases/moderation.py)."""
+(``POST /players/{id}/report``) or of a chat message (``POST
+/games/{id}/chat/{message_id}/report``); the data is the registry's, common to every
+service (shared/usecases/moderation.py, chat_moderation.py)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from shared.http.resources.blueprint import (
     games,
     json_answer,
     problems,
+    reader,
     send,
 )
+from shared.http.resources.chat import chat_reader
 from shared.http.schemas import moderation as m
-from shared.usecases import moderation
+from shared.usecases import chat_moderation, moderation
 
 
 def _other(player_id: str) -> str:
@@ -38,7 +41,11 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="listBlocks")
     @blp.doc(responses=problems(401, 403, 404, 422, 503))
     def list_blocks(query: dict[str, Any]) -> Any:
-        """The players the player blocked, by id (follow `next_cursor`)."""
+        """The players the player blocked.
+
+        By id, each with its name now (a deleted player's: the placeholder). Follow
+        `next_cursor`. Blocks are common to both services.
+        """
         kit = games()
         player, _ = current_player()
         found, cursor = moderation.blocks_page(
@@ -51,9 +58,12 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="blockPlayer")
     @blp.doc(responses=problems(401, 403, 404, 409, 422, 503))
     def block_player(player_id: str) -> Any:
-        """Block a player (both services): quick match never seats the two of you at one
-        table, it cannot join your unlisted tables (nor you its), and its chat messages
-        never reach you. Blocking again changes nothing."""
+        """Block a player (both services).
+
+        Quick match never seats the two of you at one table, it cannot join your
+        unlisted tables (nor you its), and its chat messages never reach you. Blocking
+        again changes nothing; at most 1000 blocks (409 `too-many-blocks`).
+        """
         kit = games()
         player, _ = current_player()
         moderation.block(kit.store.moderation, kit.store.registry, player, _other(player_id))
@@ -64,7 +74,10 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.doc(security=BEARER, operationId="unblockPlayer")
     @blp.doc(responses=problems(401, 403, 404, 503))
     def unblock_player(player_id: str) -> Any:
-        """Lift a block (404 `not-blocked` when there was none)."""
+        """Lift a block.
+
+        404 `not-blocked` when there was none.
+        """
         kit = games()
         player, _ = current_player()
         if not kit.store.moderation.unblock(player, _other(player_id)):
@@ -98,5 +111,36 @@ def add_routes(blp: KitBlueprint) -> None:
             body["reason"],
             body.get("note"),
             context,
+        )
+        return send(json_answer(moderation.filed_receipt(report), 201))
+
+    @blp.route("/games/<game_id>/chat/<message_id>/report", methods=["POST"])
+    @blp.arguments(m.ReportBodySchema())
+    @blp.response(201, m.ReportReceiptSchema)
+    @blp.doc(security=BEARER, operationId="reportChatMessage")
+    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
+    def report_message(body: dict[str, Any], game_id: str, message_id: str) -> Any:
+        """Report a chat message you read to the operators, with a reason (and a note).
+
+        With a seat token or a player key. The messages around it (about ten that you
+        read), the game, its version and players go with the report. 404
+        `message-not-found` for a message you do not read.
+        """
+        kit = games()
+        doc = kit.writes.load(game_id)
+        who = reader(doc)
+        if who.player is None and who.seat is None:
+            raise NotFound("message-not-found", "No chat message has this id in this game.")
+        name = doc["players"][who.seat]["name"] if who.seat is not None else ""
+        if who.player is not None:
+            name = (kit.store.registry.get(who.player) or {}).get("name", name)
+        report = chat_moderation.report_message(
+            kit,
+            doc,
+            chat_reader(doc, who),
+            message_id,
+            (who.player, name),
+            body["reason"],
+            body.get("note"),
         )
         return send(json_answer(moderation.filed_receipt(report), 201))

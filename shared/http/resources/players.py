@@ -78,8 +78,9 @@ def add_routes(blp: KitBlueprint) -> None:
         Its profile, its rating in this service's game as stored (`null`: never
         rated), its webhook registration (`null`: none), its push settings and
         subscriptions, each game it sits in with its seat, its name there, its moves
-        and the seat's webhook registrations, and its moderation data (the players it
-        blocked, the reports it filed). Ask both services for both games.
+        and the seat's webhook registrations, the table chat messages it sent (seated
+        or not), and its moderation data (the players it blocked, the reports it
+        filed). Ask both services for both games.
         """
         kit = games()
         player, fields = current_player()
@@ -92,6 +93,7 @@ def add_routes(blp: KitBlueprint) -> None:
             else {**player_webhooks.public(reg), "since": reg["since"]},
             "push": push_export(fields),
             "games": privacy.export(kit, audience.as_player(player)),
+            "chat": privacy.export_chat(kit, player),
             "moderation": moderation.export(kit.store.moderation, kit.store.registry, player),
         }
         return send(json_answer(body))

@@ -40,7 +40,7 @@ class ChatPostSchema(Schema):
             raise ValidationError("Send text or phrase, exactly one.", "_schema")
 
 
-class ChatQuerySchema(WatchQuerySchema):  # a `link` game's spectators: its code
+class ChatQuerySchema(WatchQuerySchema):
     channel = fields.String(
         validate=validate.OneOf(CHANNELS),
         metadata={"description": "Only this channel (default: every channel you read)."},
@@ -52,6 +52,11 @@ class ChatQuerySchema(WatchQuerySchema):  # a `link` game's spectators: its code
             "description": "A message id or an event id to read after (one cursor for both); "
             "a bare version `v`: after version v. Default: from the oldest kept.",
         },
+    )
+    wait = fields.Float(
+        load_default=0.0,
+        validate=validate.Range(0, 30),
+        metadata={"description": "Seconds (0-30) to wait for a message when there is none."},
     )
     limit = fields.Integer(load_default=100, validate=validate.Range(1, 500))
 

@@ -109,6 +109,14 @@ class ReasonBodySchema(Schema):
     )
 
 
+class DeleteMessageBodySchema(Schema):
+    reason = fields.String(
+        required=True,
+        validate=validate.Length(1, MAX_NOTE),
+        metadata={"description": "Why, for the audit log."},
+    )
+
+
 class SuspendBodySchema(Schema):
     seconds = fields.Integer(
         validate=validate.Range(1, MAX_SUSPENSION_SECONDS),

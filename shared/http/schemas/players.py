@@ -76,6 +76,19 @@ class ExportedGameSchema(Schema):
     )
 
 
+class ExportedChatSchema(Schema):
+    game = fields.String(**REQ)
+    id = fields.String(required=True, metadata={"description": "The game's id."})
+    messages = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": "`{id, channel, text, phrase, at, version}` of each message the "
+            "player sent there that the chat still keeps."
+        },
+    )
+
+
 class StoredRatingSchema(Schema):
     mu = fields.Float(**REQ)
     sigma = fields.Float(**REQ)
@@ -106,6 +119,7 @@ class PlayerExportSchema(Schema):
         },
     )
     games = fields.List(fields.Nested(ExportedGameSchema), **REQ)
+    chat = fields.List(fields.Nested(ExportedChatSchema), **REQ)
     moderation = fields.Nested(
         ModerationExportSchema,
         **REQ,

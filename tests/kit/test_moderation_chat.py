@@ -1,0 +1,164 @@
+"""Moderation of the table chat (issue 41): a blocked sender's messages never reach the
+blocker, a message is reported with the ten around it, an operator's deletion leaves a
+placeholder everywhere (chat, events, SSE replay; the text gone from Redis), and an
+erased player's name leaves reports (toy game, real Redis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.kit.helpers import assert_problem, auth
+from tests.kit.test_moderation import player
+
+
+def running_game(mod_client: FlaskClient, mod_keys: dict[str, str], *players: str) -> str:
+    r = mod_client.post(
+        "/games", json={"players": len(players), "rounds": 1}, headers=auth(mod_keys["plain"])
+    )
+    gid, host = r.get_json()["id"], r.get_json()["host_token"]
+    for key in players:
+        assert (
+            mod_client.post(f"/games/{gid}/players", json={}, headers=auth(key)).status_code == 201
+        )
+    assert mod_client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
+    return str(gid)
+
+
+def say(mod_client: FlaskClient, gid: str, key: str, text: str) -> dict[str, Any]:
+    r = mod_client.post(f"/games/{gid}/chat", json={"text": text}, headers=auth(key))
+    assert r.status_code == 201, r.get_json()
+    return dict(r.get_json()["message"])
+
+
+def texts(mod_client: FlaskClient, gid: str, key: str | None = None) -> list[str | None]:
+    headers = auth(key) if key else {}
+    return [
+        m["text"]
+        for m in mod_client.get(f"/games/{gid}/chat", headers=headers).get_json()["messages"]
+    ]
+
+
+def event_texts(mod_client: FlaskClient, gid: str, key: str | None = None) -> list[Any]:
+    headers = auth(key) if key else {}
+    events = mod_client.get(f"/games/{gid}/events?after=0", headers=headers).get_json()["events"]
+    return [e["message"]["text"] for e in events if e["type"] == "chat"]
+
+
+def test_a_blocked_players_messages_never_reach_the_blocker(mod_client, mod_keys):
+    _, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    _, cid = player(mod_client, mod_keys, "Cid")
+    gid = running_game(mod_client, mod_keys, ann, bob, cid)
+    say(mod_client, gid, bob, "before the block")
+    assert mod_client.put(f"/players/me/blocks/{bob_id}", headers=auth(ann)).status_code == 204
+    say(mod_client, gid, bob, "after the block")
+    say(mod_client, gid, cid, "hi all")
+    assert texts(mod_client, gid, ann) == ["hi all"]  # none of Bob's, before or after
+    assert event_texts(mod_client, gid, ann) == ["hi all"]
+    assert texts(mod_client, gid, cid) == ["before the block", "after the block", "hi all"]
+    mod_client.delete(f"/players/me/blocks/{bob_id}", headers=auth(ann))
+    assert len(texts(mod_client, gid, ann)) == 3
+
+
+def test_a_message_is_reported_with_the_ones_around_it(mod_client, mod_keys):
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    gid = running_game(mod_client, mod_keys, ann, bob)
+    sent = [say(mod_client, gid, bob if n % 2 else ann, f"m{n}") for n in range(20)]
+    target = sent[9]  # Bob's
+    r = mod_client.post(
+        f"/games/{gid}/chat/{target['id']}/report",
+        json={"reason": "abuse", "note": "rude"},
+        headers=auth(ann),
+    )
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["kind"] == "message"
+    [report] = mod_client.get("/admin/reports", headers=auth(mod_keys["admin"])).get_json()[
+        "reports"
+    ]
+    context = report["context"]
+    assert context["message"] == target["id"] and context["game"] == gid
+    assert [m["text"] for m in context["messages"]] == [f"m{n}" for n in range(4, 15)]
+    assert report["subject"] == {"player": bob_id, "name": "Bob"}
+    assert report["reporter"] == {"player": ann_id, "name": "Ann"}
+    for bad in ("1-1", "nonsense", "9" * 60):
+        r = mod_client.post(
+            f"/games/{gid}/chat/{bad}/report", json={"reason": "spam"}, headers=auth(ann)
+        )
+        assert_problem(r, 404, "message-not-found")
+
+
+def test_a_deleted_message_is_a_placeholder_everywhere_and_gone_from_redis(
+    mod_client, mod_keys, redis_client
+):
+    _, ann = player(mod_client, mod_keys, "Ann")
+    _, bob = player(mod_client, mod_keys, "Bob")
+    gid = running_game(mod_client, mod_keys, ann, bob)
+    say(mod_client, gid, ann, "fine")
+    bad = say(mod_client, gid, bob, "SECRET-INSULT")
+    say(mod_client, gid, ann, "after")
+    ttl = redis_client.pttl(f"toy:{{{gid}}}:chat")
+    r = mod_client.delete(
+        f"/admin/games/{gid}/chat/{bad['id']}",
+        json={"reason": "abuse"},
+        headers=auth(mod_keys["admin"]),
+    )
+    assert r.status_code == 204
+    for key in (ann, bob, None):
+        assert texts(mod_client, gid, key) == ["fine", None, "after"]
+        assert event_texts(mod_client, gid, key) == ["fine", None, "after"]
+    page = mod_client.get(f"/games/{gid}/chat", headers=auth(ann)).get_json()["messages"]
+    assert page[1]["deleted"] is True and page[1]["id"] == bad["id"] and page[1]["name"] == "Bob"
+    sse = mod_client.get(
+        f"/games/{gid}/events", headers={"Accept": "text/event-stream", "Last-Event-ID": "0"}
+    )
+    body = sse.get_data(as_text=True)
+    assert sse.status_code == 200 and '"deleted":true' in body.replace(" ", "")
+    assert "SECRET-INSULT" not in body and "fine" in body
+    stored = redis_client.xrange(f"toy:{{{gid}}}:chat")
+    assert "SECRET-INSULT" not in str(stored) and len(stored) == 3
+    assert abs(redis_client.pttl(f"toy:{{{gid}}}:chat") - ttl) < 5000  # expires with the game
+    # the ids go on: a new message sorts after the others
+    later = say(mod_client, gid, bob, "sorry")
+    assert texts(mod_client, gid, ann)[-1] == "sorry" and later["id"] > bad["id"]
+    audit = mod_client.get("/admin/audit", headers=auth(mod_keys["admin"])).get_json()["entries"][0]
+    assert audit["action"] == "message.delete" and audit["target"].endswith(f"/{gid}/{bad['id']}")
+    missing = mod_client.delete(
+        f"/admin/games/{gid}/chat/1-1", json={"reason": "x"}, headers=auth(mod_keys["admin"])
+    )
+    assert_problem(missing, 404, "message-not-found")
+    assert_problem(
+        mod_client.delete(
+            f"/admin/games/{gid}/chat/{bad['id']}", json={"reason": "x"}, headers=auth(ann)
+        ),
+        403,
+        "admin-required",
+    )
+
+
+def test_an_erased_players_name_leaves_the_reports_about_its_messages(mod_client, mod_keys):
+    _, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    gid = running_game(mod_client, mod_keys, ann, bob)
+    say(mod_client, gid, ann, "hello")
+    bad = say(mod_client, gid, bob, "awful words")
+    mod_client.post(
+        f"/games/{gid}/chat/{bad['id']}/report", json={"reason": "hate"}, headers=auth(ann)
+    )
+    assert mod_client.delete("/players/me", headers=auth(bob)).status_code == 204
+    [report] = mod_client.get("/admin/reports", headers=auth(mod_keys["admin"])).get_json()[
+        "reports"
+    ]
+    assert report["subject"] == {"player": None, "name": "Deleted player"}
+    messages = report["context"]["messages"]
+    assert [m["name"] for m in messages] == ["Ann", "Deleted player"]
+    assert messages[1]["text"] == "awful words"  # what the operator needs stays
+    assert bob_id not in str(report) and "Bob" not in str(report)
+    # and in the game, the chat shows the placeholder name too
+    names = [
+        m["name"]
+        for m in mod_client.get(f"/games/{gid}/chat", headers=auth(ann)).get_json()["messages"]
+    ]
+    assert names == ["Ann", "Deleted player"]
