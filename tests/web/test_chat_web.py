@@ -177,3 +177,57 @@ def test_muting_a_seat_hides_its_messages(live_manhattan: str, open_page) -> Non
     assert bodies(page) == ["from Cy", "Cy again"]
     page.click("#chat-muted .chat-unmute")
     shown(page, 4)
+
+
+def test_block_and_report_from_a_messages_menu(live_manhattan: str, open_page) -> None:
+    base = live_manhattan
+    people = {name: post(base, "/players", {"name": name}) for name in ("Ann", "Bob", "Cy")}
+    created = post(base, "/games", {"players": 3, "seed": 45})
+    tokens = {}
+    for who in people.values():
+        joined = post(base, f"/games/{created['id']}/players", {}, who["key"])
+        tokens[joined["seat"]] = joined["token"]
+    post(base, f"/games/{created['id']}/start", {}, created["host_token"])
+    # Bob and Cy talk with their player keys: their messages name their players (a seat
+    # token's do not), so a player may block them.
+    game = ApiGame("manhattan", base, created["id"], created["host_token"], tokens)
+    keyed = ApiGame(
+        "manhattan",
+        base,
+        created["id"],
+        created["host_token"],
+        {1: people["Bob"]["key"], 2: people["Cy"]["key"]},
+    )
+    say(keyed, 1, {"text": "buy gold now"})
+    say(keyed, 2, {"text": "you are all terrible"})
+    page = open_page(viewport=DESKTOP)
+    page.goto(f"{base}/play/config.json")
+    ann = people["Ann"]
+    page.evaluate(
+        "r => localStorage.setItem('boardgames:player', JSON.stringify(r))",
+        {"id": ann["id"], "name": ann["name"], "key": ann["key"]},
+    )
+    open_as(game, page, 0)
+    shown(page, 2)
+    page.click("#chat-list .chat-msg[data-seat='1'] .chat-actions")
+    page.click("#chat-block")
+    shown(page, 1)
+    assert "Bob" in page.locator("#chat-notice").text_content()
+    say(keyed, 1, {"text": "still selling gold"})  # live: never shown to Ann
+    page.click("#chat-list .chat-msg[data-seat='2'] .chat-actions")
+    page.click("#chat-report")
+    page.select_option("#chat-reason", "abuse")
+    page.fill("#chat-note", "rude to everyone")
+    page.click("#chat-report-send")
+    page.wait_for_function("() => !document.getElementById('chat-report-form')")
+    say(keyed, 2, {"text": "sorry"})
+    shown(page, 2)
+    assert bodies(page) == ["you are all terrible", "sorry"]
+    mine = get(base, "/players/me/export", ann["key"])["moderation"]
+    assert [b["player"] for b in mine["blocks"]] == [people["Bob"]["id"]]
+    assert [(r["kind"], r["reason"], r["note"]) for r in mine["reports"]] == [
+        ("message", "abuse", "rude to everyone")
+    ]
+    page.reload()  # the block holds (the API's, read with Ann's key)
+    shown(page, 2)
+    assert bodies(page) == ["you are all terrible", "sorry"]

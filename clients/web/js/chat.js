@@ -62,7 +62,7 @@ export class Chat {
   nodes() { return this.view.nodes(); }
 
   async start() {
-    await Promise.all([this.loadPhrases(), this.loadHistory(), this.loadMutes()]);
+    await Promise.all([this.loadPhrases(), this.loadHistory(), this.loadMutes(), this.loadBlocks()]);
     this.view.update();
     document.body.dataset.chat = "ready"; // its history is in: what comes now is news
   }
@@ -73,6 +73,20 @@ export class Chat {
     try {
       this.setMutes((await call("GET", `${this.path}/mutes`, { token: this.readToken })).mutes);
     } catch { /* this browser's list stays */ }
+  }
+
+  /** The players this browser's player blocked (the page's stream carries no key to hide them by). */
+  async loadBlocks() {
+    const me = this.player;
+    let cursor = null;
+    try {
+      for (let page = 0; me && page < 10; page++) {
+        const query = new URLSearchParams({ limit: "100", ...(cursor ? { cursor } : {}) });
+        const found = await call("GET", `/players/me/blocks?${query}`, { token: me.key });
+        for (const block of found.blocks || []) this.blocked.add(block.player);
+        if (!(cursor = found.next_cursor)) break;
+      }
+    } catch { /* none known: the API still hides them where it reads the key */ }
   }
 
   setMutes(mutes) {
@@ -216,7 +230,9 @@ export class Chat {
   async report(message, reason, note) {
     const body = note ? { reason, note } : { reason };
     try {
-      await call("POST", `${this.path}/${encodeURIComponent(message.id)}/report`, { token: this.token || (this.player && this.player.key), body });
+      // With the player's key when there is one: the report is then the player's (its export).
+      const token = (this.player && this.player.key) || this.token;
+      await call("POST", `${this.path}/${encodeURIComponent(message.id)}/report`, { token, body });
       this.reporting = null;
       this.menu = null;
       this.notice = t("chat.reported");
