@@ -181,10 +181,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         if not args.message_id:
             raise UsageError(_("report which message? give its id (see chat --json) or --player"))
         gid = game_id_of(args)
-        try:
-            token = _token(args, client, gid)
-        except UsageError:
-            token = player_key(args)
+        # With your player key when you have one: the report is then your player's (its
+        # export, its erasure); else as your seat.
+        token = player_key(args) or _token(args, client, gid)
         answer = client.report_message(gid, args.message_id, args.reason, args.note, token=token)
     emit(args, answer, Text(_("reported: the moderators will look at it")))
     return 0

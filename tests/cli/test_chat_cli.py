@@ -70,6 +70,31 @@ def test_say_chat_phrases_and_mute(cli, live_manhattan: str) -> None:
     assert [m.get("text") for m in again if m["seat"] == 1][-1] == "still here"
 
 
+def test_block_and_report(cli, tmp_path: Path, live_manhattan: str) -> None:
+    ann = json.loads(cli("register", "ann", "--json").stdout)
+    bob = json.loads(cli("register", "bob", "--json", home="bob").stdout)
+    gid = _table(cli)
+    said = json.loads(cli("manhattan", "say", "-g", gid, "buy gold", "--json", home="bob").stdout)
+    report = cli("manhattan", "report", said["id"], "--reason", "spam", "-g", gid, "--json")
+    assert json.loads(report.stdout)["kind"] == "message"
+    player = cli("manhattan", "report", "--player", bob["id"], "--reason", "cheating", "--json")
+    assert json.loads(player.stdout)["kind"] == "player"
+    assert "blocked" in cli("manhattan", "block", bob["id"]).stdout
+    self_block = cli("manhattan", "block", ann["id"], "--json", check=False)
+    assert self_block.returncode == 1 and json.loads(self_block.stderr)["status"] == 422
+    path = tmp_path / "ann.json"
+    cli("export", "--output", str(path))
+    mine = json.loads(path.read_text())["services"]["manhattan"]["moderation"]
+    assert [b["player"] for b in mine["blocks"]] == [bob["id"]]
+    assert sorted((r["kind"], r["reason"]) for r in mine["reports"]) == [
+        ("message", "spam"),
+        ("player", "cheating"),
+    ]
+    assert "unblocked" in cli("manhattan", "block", bob["id"], "--undo").stdout
+    nobody = cli("manhattan", "block", ann["id"], home="cy", check=False)
+    assert nobody.returncode == 2 and "register" in nobody.stderr
+
+
 def test_refusals_are_one_line_with_their_code(cli, live_manhattan: str) -> None:
     gid = _table(cli)
     long = cli("manhattan", "say", "-g", gid, "x" * 501, check=False)
