@@ -231,3 +231,19 @@ def test_block_and_report_from_a_messages_menu(live_manhattan: str, open_page) -
     page.reload()  # the block holds (the API's, read with Ann's key)
     shown(page, 2)
     assert bodies(page) == ["you are all terrible", "sorry"]
+
+
+def test_the_chat_goes_on_after_the_game(live_manhattan: str, open_page) -> None:
+    """The event stream ends with the game; a "gg" said after it still arrives (the page
+    long-polls the chat then)."""
+    game = ApiGame.create("manhattan", live_manhattan, ["Ann", "Bob"], seed=46)
+    page = open_page(viewport=DESKTOP)
+    open_as(game, page, 0)
+    game.finish()
+    page.wait_for_selector("body[data-status=finished]")
+    say(game, 1, {"phrase": "gg"})
+    shown(page, 1)
+    assert page.locator("#chat-list .chat-body[data-phrase=gg]").text_content() == "Good game"
+    page.fill("#chat-text", "thanks, well played")
+    page.click("#chat-send")
+    shown(page, 2)

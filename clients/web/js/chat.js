@@ -10,6 +10,8 @@ import { t } from "./i18n.js";
 import { ChatView } from "./chatview.js";
 
 const PAGE = 200; // messages per history request
+const AFTER_END_MS = 10 * 60 * 1000; // an ended game's chat is followed this long ("gg")
+const WAIT = "25"; // seconds a long-poll of the chat waits (the API's most is 30)
 const MUTES = "boardgames:chat-mutes"; // this browser's mutes per game (the server keeps them too)
 
 /** "12-4294967296" -> [12, 4294967296]: message and event ids sort by version, then number. */
@@ -65,6 +67,35 @@ export class Chat {
     await Promise.all([this.loadPhrases(), this.loadHistory(), this.loadMutes(), this.loadBlocks()]);
     this.view.update();
     document.body.dataset.chat = "ready"; // its history is in: what comes now is news
+    if (this.page.view.status === "finished" || this.page.view.status === "cancelled") this.followAfterEnd();
+  }
+
+  /** Every event of the page's stream passes here: a message is the chat's (true); the
+   * game's end closes the stream, so its chat is then followed by long-polls. */
+  saw(event) {
+    if (event.type === "game_finished" || event.type === "game_cancelled") this.followAfterEnd();
+    if (event.type !== "chat") return false;
+    this.receive(event);
+    return true;
+  }
+
+  /** GET .../chat?after=&wait= in a loop for a while once the game is over. */
+  async followAfterEnd() {
+    if (this.following) return;
+    this.following = true;
+    const ids = [...this.messages.keys()].sort(compareIds);
+    let after = ids.length ? ids[ids.length - 1] : "0";
+    for (const until = Date.now() + AFTER_END_MS; Date.now() < until;) {
+      try {
+        const path = `${this.path}?${new URLSearchParams({ after, wait: WAIT, limit: String(PAGE) })}`;
+        const page = await call("GET", this.readToken ? path : watchedChat(path), { token: this.readToken });
+        for (const message of page.messages || []) this.add(message, true);
+        if (page.last_id) after = page.last_id;
+        if ((page.messages || []).length) this.view.update();
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+      }
+    }
   }
 
   /** The reader's mutes in this game (GET .../chat/mutes; a reader without a credential keeps its own). */

@@ -210,7 +210,7 @@ class GamePage {
   }
 
   onEvent(event) {
-    if (event.type === "chat") return this.chat.receive(event); // a message, not a move
+    if (this.chat.saw(event)) return; // a message, not a move (the chat outlives the game)
     this.events.unshift(event);
     this.eventCount += 1;
     this.events.length = Math.min(this.events.length, LOG_SIZE);
