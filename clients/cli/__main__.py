@@ -250,7 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
         size.add_argument("--full", action="store_true", help=_("always the full board and menu"))
 
         p = sub.add_parser("watch", parents=[common], help=_("live spectator view"))
-        _game_id_arg(p)
+        p.add_argument(
+            "game_id_pos", nargs="?", metavar="GAME_ID|LINK", help=_("game id or watch link")
+        )
+        p.add_argument(
+            "--watch-code", metavar="CODE", help=_("the game's watch code (its watch link)")
+        )
         p.add_argument("--wait", type=float, default=20.0)
 
         p = sub.add_parser("bot", parents=[common], help=_("let a bot play a seat to the end"))

@@ -149,6 +149,9 @@ def _from_link(args: argparse.Namespace, value: str | None) -> str | None:
     game_id = (match and match.groupdict().get("id")) or (query.get("game") or [None])[0]
     if not match or not game_id:
         return value
+    watch = (query.get("watch") or [None])[0]
+    if watch and hasattr(args, "watch_code") and not args.watch_code:
+        args.watch_code = watch  # a watch link: its code reads a `link` game
     code = (query.get("invite") or [None])[0]
     if code and hasattr(args, "invite"):
         if args.invite and args.invite != code:

@@ -82,6 +82,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     """A live spectator view that redraws on every event."""
     client = make_client(args)
+    client.watch_code = args.watch_code  # a `link` game: its spectators read with the code
     gid = game_id_of(args)
     view = client.view(gid, spectator=True)
     events = follow(client, gid, after_version(view.get("version", 0)), args.wait)

@@ -106,7 +106,11 @@ class EventFeed(Transport):
             try:
                 with self.session.get(
                     f"{self.base_url}/games/{game_id}/events",
-                    params={"after": last_id} if last_id else None,
+                    params={
+                        k: v
+                        for k, v in (("after", last_id), ("watch", self.watch_code))
+                        if v is not None
+                    },
                     headers=headers,
                     stream=True,
                     timeout=(self.timeout, read_timeout),

@@ -183,6 +183,46 @@ def test_watch_shows_the_messages_among_the_events(cli, live_manhattan: str) -> 
     assert "1:bob: watch this" in out, out[-2000:]
 
 
+def test_watch_takes_a_watch_link(live_manhattan: str) -> None:
+    """A private table is watched by link only: ``watch LINK`` reads it with the link's
+    code (and shows its chat); without the code the service refuses."""
+    host = ManhattanClient(live_manhattan)
+    made = host.create(2, seed=47, visibility="unlisted")
+    gid, link = made["id"], live_manhattan + made["watch_link"]
+    seats = []
+    for name in ("ann", "bob"):
+        c = ManhattanClient(live_manhattan)
+        c.join(gid, name, invite=made["invite_code"])
+        seats.append(c)
+    host.start(gid)
+    env = {**os.environ, "MANHATTAN_URL": live_manhattan, "PYTHONPATH": str(ROOT), "LANG": "C"}
+    command = [sys.executable, "-m", "clients.cli", "watch", "manhattan"]
+    refused = subprocess.run(
+        [*command, gid, "--json"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
+    )
+    assert refused.returncode == 1 and "watch-link-required" in refused.stderr
+    watch = subprocess.Popen(
+        [*command, link, "--json", "--wait", "5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        time.sleep(2.0)
+        seats[1].say(gid, text="psst")
+        time.sleep(1.0)
+        host.cancel(gid)
+        out, err = watch.communicate(timeout=60)
+    finally:
+        watch.kill()
+    assert watch.returncode == 0, err
+    events = [json.loads(line) for line in out.splitlines()]
+    said = [e["message"]["text"] for e in events if e.get("type") == "chat"]
+    assert said == ["psst"] and events[-1]["status"] == "cancelled"
+
+
 def test_a_message_line_keeps_the_words_and_drops_control_characters() -> None:
     assert clean("a\x1b[2Jb\u202ec\nd\u200de") == "a [2Jb c / d\u200de"
     message = {"seat": None, "name": "cy", "text": "hi", "at": None}
