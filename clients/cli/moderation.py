@@ -22,6 +22,7 @@ import os
 import sys
 from typing import Any
 
+from . import i18n
 from .errors import ApiError, TransportError, describe_problem
 from .i18n import _
 from .transport import GAMES, Transport
@@ -117,7 +118,9 @@ def _operator(args: argparse.Namespace) -> Operator:
     key = args.key or os.environ.get("BOARDGAMES_ADMIN_KEY")
     if not key:
         raise SystemExit(_("error: give --key KEY or set BOARDGAMES_ADMIN_KEY"))
-    return Operator(args.url, args.service, key)
+    op = Operator(args.url, args.service, key)
+    op.language = i18n.language()  # the services' problems in the CLI's language
+    return op
 
 
 def _report_line(report: Json) -> str:

@@ -7,11 +7,11 @@ the senders it muted or blocked left out).
   the ``spectator_chat`` option; read by those without a seat while the game runs, by
   everyone once it is over). The policies are the audience's
   (:func:`shared.games.audience.chat_channel`, ``chat_readable``, ``chat_muter``).
-- **Text.** Plain text, never markup (clients render text nodes): NFC, at most
-  ``CHAT_MAX_LENGTH`` characters and :data:`MAX_LINES` lines, not only whitespace, and
-  no code point a reader cannot see (the names' rule, :func:`shared.games.names.invisible`:
-  controls, bidi and other format characters, private use, unassigned...) but the line
-  feed between lines.
+- **Text.** One line of plain text, never markup (clients render text nodes): NFC,
+  at most ``CHAT_MAX_LENGTH`` characters (:data:`MAX_LENGTH` at most), not only spaces,
+  and no code point a reader cannot see (the names' rule,
+  :func:`shared.games.names.invisible`: controls and line breaks, bidi and other format
+  characters, private use, unassigned...).
 - **Canned phrases** (:data:`PHRASES`, each declared once here by :func:`phrase`): sent
   as a code, shown in each reader's language (the HTTP layer translates the English
   text with the API's catalogs, shared/i18n, where ``scripts/i18n.py extract`` finds
@@ -51,14 +51,15 @@ if TYPE_CHECKING:
     from shared.games.base import Context
 
 CHANNELS = (CHAT_PLAYERS, CHAT_SPECTATORS)
-MAX_LINES = 5
-"""Lines a message may have (line feeds between them)."""
+MAX_LENGTH = 500
+"""The most characters a text may have (``CHAT_MAX_LENGTH`` may lower it, not raise it:
+the request schema's bound)."""
 MAX_MUTES = 100
 """Senders a reader may mute in one game."""
 CHAT_EVENT = "chat"
 """The ``type`` of a chat message served as an event."""
 _TARGET = re.compile(r"^(?:(\d{1,3})|player:([0-9a-f]{16}))$")
-MESSAGE = "Plain text: visible characters, not only spaces."
+MESSAGE = "One line of visible characters, not only spaces."
 
 
 class Phrase(NamedTuple):
@@ -92,27 +93,24 @@ BY_CODE = {p.code: p for p in PHRASES}
 
 
 def check_text(text: str, most: int) -> str:
-    """The stored form of a message's text (NFC, surrounding whitespace dropped), or
-    ``validation-error``: an invisible code point (the names' rule; a line feed between
-    lines is allowed), more than ``most`` characters or :data:`MAX_LINES` lines, or
-    nothing but whitespace."""
-    text = unicodedata.normalize("NFC", text).strip()
-    hidden = next((c for c in text if c != "\n" and names.invisible(c)), None)
+    """The stored form of a message's text (NFC, surrounding spaces dropped), or
+    ``validation-error``: a code point a reader cannot see (the names' rule: controls,
+    line breaks included, format and bidi characters...), nothing but spaces, or more
+    than ``most`` characters."""
+    text = names.normalize(text)
+    hidden = next((c for c in text if names.invisible(c)), None)
     if hidden is not None:
         label = unicodedata.name(hidden, "unassigned")
         detail = "text: U+{point} ({label}) cannot be seen; use visible characters."
         raise Invalid.field(
             "json", "text", detail, MESSAGE, point=f"{ord(hidden):04X}", label=label
         )
-    if not text:
+    if not text.strip():
         raise Invalid.field("json", "text", "text: not only spaces.", MESSAGE)
     if len(text) > most:
         detail = "text: at most {most} characters."
         raise Invalid.field("json", "text", detail, MESSAGE, most=most)
-    if text.count("\n") >= MAX_LINES:
-        detail = "text: at most {lines} lines."
-        raise Invalid.field("json", "text", detail, MESSAGE, lines=MAX_LINES)
-    return text
+    return text.strip()
 
 
 def spectators_talk(doc: GameDoc) -> bool:
@@ -301,7 +299,8 @@ class Chat:
                 raise Invalid.field("json", "phrase", "phrase: no such phrase.", "Unknown phrase.")
             body["phrase"] = code
         else:
-            body["text"] = check_text(text or "", int(self.ctx.settings["CHAT_MAX_LENGTH"]))
+            most = min(MAX_LENGTH, int(self.ctx.settings["CHAT_MAX_LENGTH"]))
+            body["text"] = check_text(text or "", most)
         return body
 
     def post(self, doc: GameDoc, message: dict[str, Any]) -> Message:

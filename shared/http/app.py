@@ -156,6 +156,7 @@ def create_game_app(
     if issubclass(move_schema, MoveUnion):
         _document_union(api, move_schema)
     _document_join(api)
+    _document_chat_post(api)
     prefix = options_schema.__name__.removesuffix("OptionsSchema")
     document_game(api, engine.NAME, prefix, payloads or {}, events or {})
     app.register_blueprint(play_blp)  # the browser client at /play
@@ -191,6 +192,23 @@ def _document_join(api: Api) -> None:
                     {"$ref": "#/components/schemas/JoinAsBot"},
                 ]
             }
+
+
+def _document_chat_post(api: Api) -> None:
+    """A chat message is ``text`` or ``phrase``, exactly one: a rule across two fields
+    marshmallow cannot state, so the document says it as a ``oneOf`` of two complete
+    bodies (as the join's)."""
+    for table in (api.spec.components.schemas, api.spec.components.schemas_lazy):
+        if "ChatPost" in table:
+            props = table["ChatPost"]["properties"]
+            refs = []
+            for name, field in (("ChatText", "text"), ("ChatPhrase", "phrase")):
+                body = {"properties": {field: props[field]}, "required": [field]}
+                api.spec.components.schema(
+                    name, {"type": "object", **body, "additionalProperties": False}
+                )
+                refs.append({"$ref": f"#/components/schemas/{name}"})
+            table["ChatPost"] = {"oneOf": refs}
 
 
 def _document_union(api: Api, union: type[MoveUnion]) -> None:

@@ -13,7 +13,7 @@ cursor (:meth:`ChatStore.events_with_chat`), and a wait blocks on both streams a
 The store keeps what it is given: a message is a JSON object the games layer made
 (shared/games/chat.py); mutes are a reader's targets, space-separated.
 
-May import the store's own modules (layout, entries, events, jsoncodec).
+May import the store's own modules (layout, entries, events, jsoncodec) and redis.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
+
+import redis.exceptions
 
 from shared.store import jsoncodec
 from shared.store.entries import contiguous, parse_entries, position
@@ -167,12 +169,21 @@ class ChatStore(EventReads):
         chat_key, mutes_key = self.chat_keys(game_id)
         if block_ms <= 0:
             keys, args = self.events_call(game_id, after, count)
-            pipe = self.client.pipeline(transaction=False)
-            self._history(keys=keys, args=args, client=pipe)
-            pipe.xrange(chat_key, f"({after}", "+", count=count)
-            if muter is not None:
-                pipe.hget(mutes_key, muter)
-            replies = pipe.execute()
+
+            def at_once() -> list[Any]:
+                pipe = self.client.pipeline(transaction=False)
+                # (EVALSHA itself: a Script in a pipeline asks SCRIPT EXISTS first)
+                pipe.evalsha(self._history.sha, len(keys), *keys, *args)
+                pipe.xrange(chat_key, f"({after}", "+", count=count)
+                if muter is not None:
+                    pipe.hget(mutes_key, muter)
+                return pipe.execute()  # type: ignore[no-any-return]
+
+            try:
+                replies = at_once()
+            except redis.exceptions.NoScriptError:  # not loaded yet (a new Redis)
+                self.client.script_load(self._history.script)
+                replies = at_once()
             now = self.events_reply(replies[0], after, count)
             mutes = (replies[2] or "").split() if muter is not None else None
             return EventsAndChat(now, [message_of(i, f) for i, f in replies[1]], mutes)

@@ -1,6 +1,6 @@
-"""What moderation does to a game's chat stream (shared/store/chat.py keeps it): read a
-message with the ones around it (a report's context), and replace a message's stored
-form (an operator's deletion: ``chat_redact.lua``, the stream written again with every
+"""What moderation reads of a game's chat stream (shared/store/chat.py keeps it): a
+message with the ones around it (a report's context). An operator's deletion is the
+chat's own rewrite (:meth:`ChatStore.rewrite_chat`: the stream written again with every
 id kept, so the text leaves Redis and every read serves the placeholder).
 
 May import the store's own modules (chat, layout).
@@ -8,21 +8,16 @@ May import the store's own modules (chat, layout).
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
-from shared.store import jsoncodec
 from shared.store.chat import Message, message_of
 from shared.store.layout import Layout
-
-SCRIPT = resources.files("shared.store").joinpath("chat_redact.lua").read_text(encoding="utf-8")
 
 
 class ChatEdits(Layout):
     """The moderation part of :class:`shared.store.gamestore.GameStore`'s chat."""
 
     client: Any
-    _redact: Any  # chat_redact.lua, registered
 
     def chat_around(
         self, game_id: str, message_id: str, each_side: int
@@ -37,10 +32,3 @@ class ChatEdits(Layout):
         around = [message_of(i, f) for i, f in [*reversed(before), *after]]
         found = next((m for m in around if m["id"] == message_id), None)
         return found, around if found is not None else []
-
-    def redact_chat(self, game_id: str, message_id: str, replacement: dict[str, Any]) -> bool:
-        """Store ``replacement`` (a message's fields, without id and version) in place of
-        the message ``message_id``; whether it was there."""
-        chat_key = self.chat_keys(game_id)[0]
-        found = self._redact(keys=[chat_key], args=[message_id, jsoncodec.dumps_text(replacement)])
-        return bool(found)

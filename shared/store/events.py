@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from shared.store import connection as fastcall
 from shared.store import jsoncodec
 from shared.store.documents import StoredDoc, load_doc
 from shared.store.entries import (
@@ -124,7 +125,7 @@ class EventReads(Layout):
     def delayed(self, game_id: str) -> StoredDoc | None:
         """The oldest document of a delayed game's ring (shared/games/spectate.py; the
         write script keeps it): one ``LINDEX``; ``None`` without a ring."""
-        raw = self.client.lindex(self.ring_key(game_id), -1)
+        raw = fastcall.call(self.client, "LINDEX", self.ring_key(game_id), -1)
         return load_doc(raw) if raw else None
 
     def delayed_many(self, game_ids: list[str]) -> list[StoredDoc | None]:

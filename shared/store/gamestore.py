@@ -4,7 +4,7 @@ made of one part per job (each a mixin over the key names of shared/store/layout
 - documents.py: the game document, its reads and the one write of a game;
 - events.py: the event stream and the history, read;
 - chat.py: the table chat and its mutes (``chat.lua``), read with the events;
-  chat_edits.py: a message's context and an operator's deletion (``chat_redact.lua``);
+  chat_edits.py: a message with the ones around it (a report's context);
 - listing.py: the creation-time index and its pages;
 - schedule.py: the worker's due times;
 - outbox.py: the webhook outbox, delivery state and ready shards;
@@ -24,7 +24,7 @@ from typing import Any
 
 import redis
 
-from shared.store import chat, chat_edits, documents, events, matchmaking, outbox, schedule
+from shared.store import chat, documents, events, matchmaking, outbox, schedule
 from shared.store.chat import ChatStore
 from shared.store.chat_edits import ChatEdits
 from shared.store.documents import Documents
@@ -58,7 +58,6 @@ class GameStore(
         self._write = client.register_script(documents.SCRIPT)
         self._history = client.register_script(events.SCRIPT)
         self._chat = client.register_script(chat.SCRIPT)
-        self._redact = client.register_script(chat_edits.SCRIPT)
         self._schedule = client.register_script(schedule.SCRIPT)
         self._unlock = client.register_script(outbox.UNLOCK)
         self._append = client.register_script(outbox.APPEND)

@@ -102,6 +102,15 @@ class Moderation:
             pipe.sadd(player_key(player_id, "named"), report["id"])
         pipe.execute()
 
+    def count_report(self, reporter: str, window: int, seconds: int) -> int:
+        """Count one report of ``reporter`` in the rate window ``window`` (expiring
+        after ``seconds``): the reports it filed in that window, this one included."""
+        key = player_key(reporter, f"reportrate:{window}")
+        pipe = self.client.pipeline(transaction=False)
+        pipe.incr(key)
+        pipe.expire(key, seconds)
+        return int(pipe.execute()[0])
+
     def report(self, report_id: str) -> dict[str, Any] | None:
         raw = self.client.hget(REPORTS, report_id)
         return None if raw is None else dict(jsoncodec.loads(raw))

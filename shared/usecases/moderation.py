@@ -33,7 +33,14 @@ from typing import TYPE_CHECKING, Any
 from shared.games import OPEN, RUNNING, Outcome, seats, tables
 from shared.games.document import GameDoc, PlayerEntry
 from shared.games.erased import PLACEHOLDER
-from shared.games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
+from shared.games.errors import (
+    Conflict,
+    Forbidden,
+    GameError,
+    Invalid,
+    NotFound,
+    RateLimited,
+)
 from shared.store.moderation import Moderation
 
 if TYPE_CHECKING:
@@ -44,6 +51,8 @@ ACTIONS = ("dismissed", "actioned")
 MAX_BLOCKS = 1000
 MAX_NOTE = 500
 MAX_SUSPENSION_SECONDS = 10 * 365 * 24 * 3600
+REPORTS_PER_HOUR = 20
+REPORT_WINDOW_SECONDS = 3600
 
 
 def _no_player() -> NotFound:
@@ -132,6 +141,8 @@ def file_report(
     sender with no player) with ``context``; the report."""
     check_reason(reason, note)
     now = seats.now_ms()
+    if reporter[0] is not None:
+        _count_report(store, reporter[0], now)
     kind = "message" if context.get("message") else "player"
     report = {
         "id": report_id(now),
@@ -151,6 +162,21 @@ def file_report(
     named.discard(reporter[0] or "")
     store.add_report(report, reporter[0], named)
     return report
+
+
+def _count_report(store: Moderation, reporter: str, now_ms: int) -> None:
+    """429 ``rate-limited`` past :data:`REPORTS_PER_HOUR` reports of one player in a
+    fixed hour (nothing stored): a flood of reports cannot bury the queue."""
+    window, into = divmod(now_ms // 1000, REPORT_WINDOW_SECONDS)
+    if store.count_report(reporter, window, REPORT_WINDOW_SECONDS) > REPORTS_PER_HOUR:
+        wait = REPORT_WINDOW_SECONDS - into
+        raise RateLimited(
+            "rate-limited",
+            "At most {most} reports per hour; retry in {wait} s.",
+            wait,
+            most=REPORTS_PER_HOUR,
+            wait=wait,
+        )
 
 
 def filed_receipt(report: dict[str, Any]) -> dict[str, Any]:

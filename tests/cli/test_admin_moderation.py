@@ -75,3 +75,33 @@ def test_an_operator_lists_resolves_suspends_and_reads_the_audit_log(capsys, ser
 def test_a_key_without_the_role_is_refused(capsys, service):
     code = main(["admin", "audit", "--url", service["url"], "--key", service["plain"]])
     assert code == 1 and "admin" in capsys.readouterr().err
+
+
+def test_an_operator_deletes_a_chat_message(capsys, service):
+    base, plain = service["url"], {"Authorization": f"Bearer {service['plain']}"}
+    made = [
+        requests.post(f"{base}/players", json={"name": n}, headers=plain, timeout=10).json()
+        for n in ("Cat", "Dan")
+    ]
+    game = requests.post(f"{base}/games", json={"players": 2}, headers=plain, timeout=10).json()
+    gid = game["id"]
+    for who in made:
+        bearer = {"Authorization": f"Bearer {who['key']}"}
+        assert requests.post(f"{base}/games/{gid}/players", json={}, headers=bearer, timeout=10).ok
+    assert requests.post(
+        f"{base}/games/{gid}/start",
+        headers={"Authorization": f"Bearer {game['host_token']}"},
+        timeout=10,
+    ).ok
+    bearer = {"Authorization": f"Bearer {made[1]['key']}"}
+    sent = requests.post(
+        f"{base}/games/{gid}/chat", json={"text": "nasty"}, headers=bearer, timeout=10
+    ).json()["message"]
+    code, out = cli(capsys, service, "message", "delete", gid, sent["id"], "--reason", "abuse")
+    assert code == 0 and sent["id"] in out
+    messages = requests.get(f"{base}/games/{gid}/chat", timeout=10).json()["messages"]
+    assert messages[0]["deleted"] is True and messages[0]["text"] is None
+    code, out = cli(
+        capsys, service, "message", "delete", gid, "1-1", "--reason", "x", "--lang", "ja"
+    )
+    assert code == 1 and "チャットメッセージ" in out

@@ -1,6 +1,6 @@
 """The table chat on the game's event stream (issue 41): a message wakes a long-poll
 and comes on SSE, among the game's events, for those who read its channel only; one
-cursor resumes both (toy game, real Redis)."""
+cursor resumes both (toy game, real Redis; one check of SSE under gunicorn)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import json
 import threading
 import time
 from typing import Any
+
+import requests
 
 from tests.kit.helpers import auth, post_move, started_game, view
 from tests.kit.test_chat import say, spectators_may_talk
@@ -153,3 +155,40 @@ def test_a_delayed_spectator_reads_the_chat_at_its_delayed_position(make_app):
     assert [m["text"] for m in answer["body"]["messages"]] == ["said after a move"]
     chats = [e["message"]["text"] for e in answer["sse"] if e["type"] == "chat"]
     assert chats == ["said after a move"]
+
+
+def test_under_gunicorn_an_sse_stream_gets_a_message_as_it_is_said(live_manhattan):
+    base = live_manhattan
+    with requests.Session() as session:
+        made = session.post(f"{base}/games", json={"players": 2}, timeout=10).json()
+        game_id = made["id"]
+        tokens = [
+            session.post(
+                f"{base}/games/{game_id}/players", json={"name": f"Live {n}"}, timeout=10
+            ).json()["token"]
+            for n in range(2)
+        ]
+        started = session.post(
+            f"{base}/games/{game_id}/start", headers=auth(made["host_token"]), timeout=10
+        ).json()
+    url = f"{base}/games/{game_id}/events?after={started['version']}"
+    headers = {**SSE, **auth(tokens[1]), "Accept-Language": "ja"}
+    with requests.get(url, headers=headers, stream=True, timeout=10) as stream:
+        lines = stream.iter_lines(decode_unicode=True)
+        assert next(lines).startswith("retry:")
+        said_at = time.perf_counter()
+        r = requests.post(
+            f"{base}/games/{game_id}/chat", json={"phrase": "hello"}, headers=auth(tokens[0])
+        )
+        assert r.status_code == 201, r.text
+        block: list[str] = []
+        for line in lines:
+            if line.startswith("id:") or block:
+                block.append(line)
+            if block and line == "":
+                break
+        latency = time.perf_counter() - said_at
+    event = dict(line.split(": ", 1) for line in block if ": " in line)
+    assert event["id"] == r.json()["message"]["id"] and event["event"] == "chat"
+    assert json.loads(event["data"])["message"]["phrase_text"] == "こんにちは"
+    assert latency < 1.0

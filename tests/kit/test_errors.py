@@ -74,10 +74,23 @@ def test_openapi_document_and_docs(toy_client):
         "/games/{game_id}/score",
         "/games/{game_id}/events",
         "/games/{game_id}/log",
+        "/games/{game_id}/chat",
+        "/games/{game_id}/chat/mutes",
+        "/games/{game_id}/chat/mutes/{target}",
+        "/chat/phrases",
         "/games/{game_id}/webhooks",
         "/games/{game_id}/webhooks/test",
         "/healthz",
         "/readyz",
+        "/players/me/blocks",  # moderation's
+        "/players/me/blocks/{player_id}",
+        "/players/{player_id}/report",
+        "/games/{game_id}/chat/{message_id}/report",
+        "/admin/reports",
+        "/admin/reports/{report_id}/resolve",
+        "/admin/games/{game_id}/chat/{message_id}",
+        "/admin/players/{player_id}/suspension",
+        "/admin/audit",
     }
     assert set(spec["paths"]["/games/{game_id}"]) >= {"get", "delete"}
     schemas = spec["components"]["schemas"]
@@ -114,4 +127,7 @@ def test_options_schema_is_in_the_document(toy_client):
         "start",
         "rated",
         "webhook",
+        "spectators",
+        "spectator_chat",
+        "spectator_delay",
     }

@@ -435,3 +435,36 @@ def test_a_race_of_40_quick_matches_never_seats_a_blocked_pair_together(live_man
             for b in seated - {a}:
                 assert frozenset((a, b)) not in blocked, (a, b)
     assert sum(len(t) == 2 for t in tables.values()) >= 10  # tables do fill
+
+
+def test_a_flood_of_reports_is_limited_and_nothing_more_is_queued(mod_client, mod_keys):
+    _, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, _ = player(mod_client, mod_keys, "Bob")
+    for _ in range(20):
+        r = mod_client.post(f"/players/{bob_id}/report", json={"reason": "spam"}, headers=auth(ann))
+        assert r.status_code == 201
+    r = mod_client.post(f"/players/{bob_id}/report", json={"reason": "spam"}, headers=auth(ann))
+    assert_problem(r, 429, "rate-limited")
+    assert 1 <= int(r.headers["Retry-After"]) <= 3600
+    queue = mod_client.get("/admin/reports?limit=100", headers=auth(mod_keys["admin"])).get_json()
+    assert len(queue["reports"]) == 20
+
+
+def test_the_host_players_block_keeps_a_joiner_out_of_its_unlisted_table(toy_client):
+    ann = toy_client.post("/players", json={"name": "Ann"}).get_json()
+    bob = toy_client.post("/players", json={"name": "Bob"}).get_json()
+    r = toy_client.post(
+        "/games",
+        json={"players": 2, "rounds": 1, "visibility": "unlisted"},
+        headers=auth(ann["key"]),
+    )
+    gid, invite = r.get_json()["id"], r.get_json()["invite_code"]
+    assert (
+        toy_client.put(f"/players/me/blocks/{bob['id']}", headers=auth(ann["key"])).status_code
+        == 204
+    )
+    r = toy_client.post(f"/games/{gid}/players", json={"invite": invite}, headers=auth(bob["key"]))
+    assert_problem(r, 403, "blocked")
+    # a seat without a player (a name, no key) has no blocks: it may join
+    r = toy_client.post(f"/games/{gid}/players", json={"invite": invite, "name": "Guest"})
+    assert r.status_code == 201

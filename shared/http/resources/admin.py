@@ -55,7 +55,7 @@ def add_routes(blp: KitBlueprint) -> None:
 
     @blp.route("/admin/reports", methods=["GET"])
     @blp.arguments(m.ReportsQuerySchema(), location="query")
-    @blp.response(200, m.ReportsSchema)
+    @blp.response(200, m.ReportsPageSchema)
     @blp.doc(security=BEARER, operationId="adminListReports")
     @blp.doc(responses=problems(401, 403, 422, 503))
     def admin_list_reports(query: dict[str, Any]) -> Any:

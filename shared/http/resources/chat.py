@@ -67,7 +67,11 @@ def _spectator_name(who: Audience) -> str:
 
 
 def _answer(body: Any, status: int = 200) -> Any:
-    return send(json_answer(body, status, language_headers({}, request_language())))
+    """``body`` in the request's language (phrases), varying with it and with the
+    reader (channels, mutes)."""
+    headers = language_headers({}, request_language())
+    headers["Vary"] = "Accept-Language, Authorization"
+    return send(json_answer(body, status, headers))
 
 
 def add_routes(blp: KitBlueprint) -> None:

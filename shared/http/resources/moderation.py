@@ -37,7 +37,7 @@ def add_routes(blp: KitBlueprint) -> None:
 
     @blp.route("/players/me/blocks", methods=["GET"])
     @blp.arguments(m.PageQuerySchema(), location="query")
-    @blp.response(200, m.BlocksSchema)
+    @blp.response(200, m.BlocksPageSchema)
     @blp.doc(security=BEARER, operationId="listBlocks")
     @blp.doc(responses=problems(401, 403, 404, 422, 503))
     def list_blocks(query: dict[str, Any]) -> Any:

@@ -11,22 +11,42 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from shared.games.chat import CHANNELS, MAX_LINES, PHRASES
+from shared.games import names
+from shared.games.chat import CHANNELS, MAX_LENGTH, MESSAGE, PHRASES
 from shared.http.schemas.fields import REQ
 from shared.http.schemas.requests import EVENT_ID_PATTERN, WatchQuerySchema, _event_id
 
 PHRASE_CODES = [p.code for p in PHRASES]
 
 
-class ChatPostSchema(Schema):
-    """A message: ``text`` or ``phrase``, exactly one."""
+class TextField(fields.String):
+    """A message's text, normalized to NFC before it is checked (the stored form)."""
 
-    text = fields.String(
-        validate=validate.Length(1, 4000),
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> str:
+        return names.normalize(super()._deserialize(value, attr, data, **kwargs))
+
+
+def _no_surrogates(value: str) -> None:
+    if any(0xD800 <= ord(char) <= 0xDFFF for char in value):
+        raise ValidationError(MESSAGE)
+
+
+class ChatPostSchema(Schema):
+    """A message: ``text`` or ``phrase``, exactly one (documented as a ``oneOf`` of
+    :class:`ChatTextSchema` and :class:`ChatPhraseSchema`: shared/http/app.py)."""
+
+    text = TextField(
+        validate=[
+            validate.Length(1, MAX_LENGTH),
+            validate.Regexp(names.PATTERN, error=MESSAGE),
+            _no_surrogates,
+        ],
         metadata={
-            "description": "Plain text (never markup): at most `CHAT_MAX_LENGTH` characters "
-            f"(500 by default) and {MAX_LINES} lines, visible characters only (a name's "
-            "rule: no controls, bidi or zero-width characters), not only spaces."
+            "pattern": names.PATTERN,
+            "description": "One line of plain text (never markup): at most `CHAT_MAX_LENGTH` "
+            f"characters ({MAX_LENGTH} by default and at most), visible characters only (a "
+            "name's rule: no controls or line breaks, no bidi or zero-width characters), "
+            "not only spaces.",
         },
     )
     phrase = fields.String(

@@ -25,7 +25,7 @@ class BlockedSchema(Schema):
     name = fields.String(**REQ, metadata={"description": "Its name now (erased: a placeholder)."})
 
 
-class BlocksSchema(Schema):
+class BlocksPageSchema(Schema):
     blocks = fields.List(fields.Nested(BlockedSchema), **REQ)
     next_cursor = fields.String(**NULLABLE)
 
@@ -88,7 +88,7 @@ class ReportsQuerySchema(PageQuerySchema):
     status = fields.String(load_default="open", validate=validate.OneOf(["open", "resolved"]))
 
 
-class ReportsSchema(Schema):
+class ReportsPageSchema(Schema):
     reports = fields.List(fields.Nested(ReportSchema), **REQ)
     next_cursor = fields.String(**NULLABLE)
 
