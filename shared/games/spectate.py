@@ -19,7 +19,8 @@ written by the game's one write script:
 Nothing is replayed from the seed per request; only when the ring is missing (a game
 started by older code, a lost key) is the game at D replayed from its history.
 
-May import the games layer's leaf modules (base, document, history) and the store.
+May import the games layer's leaf modules (audience, base, document, history) and the
+store.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ builder, on the fast path and Flask's alike."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from shared.games import audience, notify
@@ -71,3 +73,35 @@ def test_a_notification_is_addressed_by_its_audience():
     hook: WebhookEntry = {"id": "w", "url": "u", "events": [], "seat": None}
     assert notify.hook_audience(hook) == audience.PUBLIC_HOOK
     assert notify.hook_audience({**hook, "seat": 2}) == audience.owner(2)
+
+
+def test_who_reads_behind_and_who_may_watch():
+    """The spectator delay and the ``spectators`` policy, audience by audience."""
+    doc: Any = {"id": "g", "status": "running", "spectator_delay": 3, "players": []}
+    behind = {
+        audience.ANYONE: 3,
+        audience.as_player("p"): 3,
+        audience.tenant("k"): 3,
+        audience.seated(0): 0,
+        audience.host(): 0,
+        audience.PUBLIC_HOOK: 0,
+        audience.owner(1): 0,
+    }
+    for reader, moves in behind.items():
+        assert audience.moves_behind(reader, doc) == moves, reader
+    for status in ("open", "finished", "cancelled"):  # nothing to ghost, or public at once
+        other: Any = {**doc, "status": status}
+        assert audience.moves_behind(audience.ANYONE, other) == 0
+    unlisted: Any = {"visibility": "unlisted"}
+    assert audience.watchers(unlisted) == "link"
+    assert audience.watchers(doc) == "everyone"
+    players_only: Any = {**doc, "spectators": "players"}
+    assert audience.admit(players_only, audience.host(), None) == audience.host()
+    for reader in (audience.ANYONE, audience.as_player("p")):
+        with pytest.raises(Forbidden, match="no spectators"):
+            audience.admit(players_only, reader, "any")
+    linked: Any = {**doc, "spectators": "link", "watch_code": "sesame"}
+    assert audience.admit(linked, audience.ANYONE, "sesame") == audience.ANYONE
+    with pytest.raises(Forbidden) as refused:
+        audience.admit(linked, audience.ANYONE, "open")
+    assert refused.value.code == "invalid-watch-code"

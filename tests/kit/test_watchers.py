@@ -257,7 +257,13 @@ def test_the_delay_reads_a_bounded_ring_and_never_replays(make_app, redis_client
     game_id, host, tokens = started_game(client, 2, rounds=3, spectator_delay=2)
     ring = f"toy:{{{game_id}}}:watch"
     for _ in range(5):
-        _play_one(client, game_id, tokens)
+        seat = view(client, game_id, tokens[0])["to_act"][0]
+        path = f"/games/{game_id}/legal-moves"
+        move = client.get(path, headers=auth(tokens[seat])).get_json()["moves"][0]
+        with sent_to_redis() as sent:  # the ring rides in the move's own write
+            r = client.post(f"/games/{game_id}/moves", json=move, headers=auth(tokens[seat]))
+        assert r.status_code == 200
+        assert [c.split(b"\r\n")[2] for c in sent] == [b"MGET", b"EVALSHA"]
         assert redis_client.llen(ring) <= 3
     assert redis_client.llen(ring) == 3 and redis_client.ttl(ring) > 0
 
