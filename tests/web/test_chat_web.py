@@ -247,3 +247,33 @@ def test_the_chat_goes_on_after_the_game(live_manhattan: str, open_page) -> None
     page.fill("#chat-text", "thanks, well played")
     page.click("#chat-send")
     shown(page, 2)
+
+
+def test_spectators_talk_among_themselves_while_the_game_runs(
+    live_windcity: str, open_page
+) -> None:
+    game = ApiGame.create(
+        "windcity", live_windcity, ["Ann", "Bob"], seed=48, max_turns=10, spectator_chat=True
+    )
+    eve = post(live_windcity, "/players", {"name": "Eve"})
+    seat, watcher = open_page(viewport=DESKTOP), open_page(viewport=PHONE)
+    open_as(game, seat, 0)
+    watcher.goto(f"{live_windcity}/play/config.json")
+    watcher.evaluate(
+        "r => localStorage.setItem('boardgames:player', JSON.stringify(r))",
+        {"id": eve["id"], "name": eve["name"], "key": eve["key"]},
+    )
+    watcher.goto(f"{live_windcity}/play?game={game.id}")  # Eve's player key, no seat
+    watcher.wait_for_selector("body[data-chat=ready]")
+    say(game, 0, {"text": "hello table"})
+    watcher.click("#chat-toggle")
+    watcher.fill("#chat-text", "B should build on E9")
+    watcher.click("#chat-send")
+    shown(watcher, 2)
+    assert watcher.locator("#chat-list .chat-msg[data-channel=spectators]").count() == 1
+    say(game, 1, {"text": "thinking"})
+    shown(seat, 2)  # the seats' messages only: never the spectators'
+    assert bodies(seat) == ["hello table", "thinking"]
+    seat.reload()
+    shown(seat, 2)
+    assert seat.locator("#chat-list .chat-msg[data-channel=spectators]").count() == 0

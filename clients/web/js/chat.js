@@ -169,6 +169,10 @@ export class Chat {
   }
 
   hidden(message) {
+    // A seat never reads the spectators while the game runs (that would be ghosting); the
+    // page's stream, sent without a credential, carries what any spectator reads.
+    const v = this.page.view;
+    if (message.channel === "spectators" && this.seat !== null && v && (v.status === "running" || v.status === "open")) return true;
     return this.muted.has(senderKey(message)) || (message.player && this.blocked.has(message.player));
   }
 
