@@ -153,6 +153,9 @@ def test_on_a_laptop_the_chat_is_a_panel_beside_the_board(live_windcity: str, op
     page.click(".chat-phrase[data-phrase=thanks]")
     shown(page, 2)
     assert page.locator("#chat-list .chat-msg.mine").count() == 1
+    say(game, 1, {"text": "you are welcome"})  # seen in the panel: nothing is unread
+    shown(page, 3)
+    assert page.evaluate("document.getElementById('chat-unread').hidden")
     assert_fits(page)
 
 

@@ -153,8 +153,11 @@ export class Chat {
     if (!message || !message.id) return;
     const known = this.messages.has(message.id);
     this.messages.set(message.id, message); // a second copy replaces the first (a deletion)
-    if (live && !known && !this.mine(message) && !this.hidden(message) && !this.open) this.unread += 1;
+    if (live && !known && !this.mine(message) && !this.hidden(message) && !this.open && this.sheet()) this.unread += 1;
   }
+
+  /** Whether the chat is a sheet behind a button (a phone, style.css): only then are messages unread. */
+  sheet() { return window.matchMedia("(max-width: 899px)").matches; }
 
   /** A chat event of the game's stream. */
   receive(event) {
