@@ -114,12 +114,8 @@ def check_text(text: str, most: int) -> str:
 
 
 def spectators_talk(doc: GameDoc) -> bool:
-    """Whether the host lets spectators talk (the ``spectator_chat`` option; off while
-    no such option is declared)."""
-    option = options.BY_NAME.get("spectator_chat")
-    if option is None:
-        return bool(doc.get("spectator_chat", False))
-    return bool(option.value(doc))
+    """Whether the host lets spectators talk (the ``spectator_chat`` option)."""
+    return bool(options.BY_NAME["spectator_chat"].value(doc))
 
 
 def visible_version(reader: Audience, doc: GameDoc) -> int | None:
@@ -164,7 +160,8 @@ def check_target(doc: GameDoc, target: str, muter: str) -> str:
     """A mute's target as the route names it: a seat of the game (``2``) or a player
     (``player:<16 hex>``); not the muter itself."""
     found = _TARGET.match(target)
-    if found is None or (found.group(1) and int(found.group(1)) >= len(doc["players"])):
+    seats = {str(p["seat"]) for p in doc["players"]}
+    if found is None or (found.group(1) is not None and found.group(1) not in seats):
         raise NotFound(
             "mute-target-not-found",
             "No seat or player {target!r} to mute in this game.",
@@ -286,7 +283,7 @@ class Chat:
         channel = self.channel_of(doc, reader)
         seat = reader.seat if channel == CHAT_PLAYERS else None
         if seat is not None:
-            name = doc["players"][seat]["name"]
+            name = next(p["name"] for p in doc["players"] if p["seat"] == seat)
         body: dict[str, Any] = {
             "channel": channel,
             "seat": seat,

@@ -34,6 +34,7 @@ if ARGV[1] == 'post' then
 end
 if ARGV[1] == 'rewrite' then
   redis.call('HDEL', KEYS[3], ARGV[2])
+  if #ARGV < 3 then return {1} end
   local new = {}
   for j = 3, #ARGV, 2 do new[ARGV[j]] = ARGV[j + 1] end
   local entries = redis.call('XRANGE', KEYS[2], '-', '+')

@@ -9,8 +9,6 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from shared.games import chat as chat_domain
-from shared.games import options
 from tests.kit.helpers import assert_problem, auth, create, join, sent_to_redis, started_game
 from tests.kit.test_players import join_as, new_player
 
@@ -123,17 +121,8 @@ def test_who_may_send(toy_client):
     assert chat(toy_client, game_id)["messages"] == []
 
 
-def spectators_may_talk(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """The create options of a table whose spectators may talk (``spectator_chat``,
-    declared with the watch part of issue 41; before it, the policy is patched)."""
-    if "spectator_chat" in options.BY_NAME:
-        return {"spectator_chat": True}
-    monkeypatch.setattr(chat_domain, "spectators_talk", lambda doc: True)
-    return {}
-
-
-def test_players_never_read_the_spectators_while_the_game_runs(toy_client, monkeypatch):
-    game_id, host, tokens = started_game(toy_client, 2, **spectators_may_talk(monkeypatch))
+def test_players_never_read_the_spectators_while_the_game_runs(toy_client):
+    game_id, host, tokens = started_game(toy_client, 2, spectator_chat=True)
     watcher_id, key = new_player(toy_client, "Watcher")
     said = say(toy_client, game_id, key, text="seat 0 holds a 6!")
     assert said["channel"] == "spectators" and said["seat"] is None
@@ -236,8 +225,8 @@ def test_the_chat_expires_with_the_game(toy_client, redis_client):
     assert abs(redis_client.ttl(mutes_key) - game_ttl) <= 1
 
 
-def test_a_spectators_messages_are_in_its_export_and_erased_with_it(toy_client, monkeypatch):
-    game_id, _, tokens = started_game(toy_client, 2, **spectators_may_talk(monkeypatch))
+def test_a_spectators_messages_are_in_its_export_and_erased_with_it(toy_client):
+    game_id, _, tokens = started_game(toy_client, 2, spectator_chat=True)
     _, seated = new_player(toy_client, "Sam")
     other_id, other = create(toy_client, players=2)
     join_as(toy_client, other_id, seated, name="Sammy")

@@ -12,7 +12,7 @@ from typing import Any
 import requests
 
 from tests.kit.helpers import auth, post_move, started_game, view
-from tests.kit.test_chat import say, spectators_may_talk
+from tests.kit.test_chat import say
 from tests.kit.test_events import SSE, parse_sse
 from tests.kit.test_players import new_player
 from tests.kit.test_watchers import _play_one
@@ -55,8 +55,8 @@ def test_a_message_wakes_a_long_poll_and_one_cursor_resumes_events_and_chat(toy_
     assert page["events"][0]["id"] == f"{version + 1}-0" and page["last_id"] == later["id"]
 
 
-def test_a_message_the_reader_does_not_read_never_wakes_it(toy_app, toy_client, monkeypatch):
-    game_id, _, tokens = started_game(toy_client, 3, **spectators_may_talk(monkeypatch))
+def test_a_message_the_reader_does_not_read_never_wakes_it(toy_app, toy_client):
+    game_id, _, tokens = started_game(toy_client, 3, spectator_chat=True)
     toy_client.put(f"/games/{game_id}/chat/mutes/1", headers=auth(tokens[0]))
     _, watcher = new_player(toy_client, "Watcher")
     version = view(toy_client, game_id)["version"]
@@ -72,9 +72,9 @@ def test_a_message_the_reader_does_not_read_never_wakes_it(toy_app, toy_client, 
     assert answer["body"]["last_id"] == heard["id"]
 
 
-def test_sse_streams_messages_among_the_events(make_app, toy_client, monkeypatch):
+def test_sse_streams_messages_among_the_events(make_app, toy_client):
     app = make_app("toy", SSE_HEARTBEAT_SECONDS=0.2, SSE_MAX_SECONDS=1.2)
-    game_id, _, tokens = started_game(toy_client, 2, **spectators_may_talk(monkeypatch))
+    game_id, _, tokens = started_game(toy_client, 2, spectator_chat=True)
     _, watcher = new_player(toy_client, "Watcher")
     first = say(toy_client, game_id, tokens[0], text="before")
 

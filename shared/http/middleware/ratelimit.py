@@ -272,7 +272,8 @@ def _authenticates() -> bool:
 
 def _auth_failed(response: Response) -> bool:
     """A 401 or a 403 ``invalid-token`` to a request that carried a token (the token sent
-    is no token of this game), or a 403 ``invalid-invite`` (a join's wrong code) or
+    is no token of this game), a 403 ``admin-required`` to one that carried a bearer (no
+    operator's key), or a 403 ``invalid-invite`` (a join's wrong code) or
     ``invalid-watch-code`` (a spectator's)."""
     if response.status_code not in (401, 403) or response.mimetype != PROBLEM_MIME:
         return False
@@ -283,4 +284,6 @@ def _auth_failed(response: Response) -> bool:
     if code in ("invalid-invite", "invalid-watch-code"):
         return True
     has_token = "Authorization" in request.headers
+    if code == "admin-required":  # a bearer that is no operator's key (issue 41)
+        return has_token
     return has_token and (response.status_code == 401 or code == "invalid-token")
