@@ -280,3 +280,26 @@ def test_spectators_talk_among_themselves_while_the_game_runs(
     seat.reload()
     shown(seat, 2)
     assert seat.locator("#chat-list .chat-msg[data-channel=spectators]").count() == 0
+
+
+def test_a_players_only_table_is_followed_with_the_seats_token(
+    live_manhattan: str, open_page
+) -> None:
+    """A game nobody but its players may watch refuses a stream without a credential
+    (an EventSource cannot send one): the seat's page long-polls with its token, and the
+    moves and the messages still come live."""
+    game = ApiGame.create(
+        "manhattan", live_manhattan, ["Ann", "Bob"], seed=49, spectators="players"
+    )
+    assert requests.get(f"{live_manhattan}/games/{game.id}/events", timeout=5).status_code == 403
+    page = open_page(viewport=DESKTOP)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/events" in r.url else None)
+    open_as(game, page, 0)
+    say(game, 1, {"text": "only us here"})
+    shown(page, 1)
+    before = int(page.evaluate("document.body.dataset.version"))
+    game.step()
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    assert page.locator("#live").text_content() != ""
+    assert asked and all("wait=" in url for url in asked)  # long-polls, no EventSource
