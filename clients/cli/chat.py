@@ -124,7 +124,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
     try:
         token: str | None = _token(args, client, gid)
     except UsageError:
-        token = None  # no seat of ours: read as a spectator
+        token = None  # no seat of ours: read as a spectator (with a link game's code)
+        client.watch_code = args.watch_code
     if args.after or args.limit:
         page = client.chat(gid, token, after=args.after, limit=args.limit, channel=args.channel)
     else:
@@ -207,7 +208,10 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
         "-p", "--phrase", metavar="CODE", help=_("a canned phrase instead (see phrases)")
     )
     p = sub.add_parser("chat", parents=[common], help=_("the table's messages so far"))
-    p.add_argument("game_id_pos", nargs="?", metavar="GAME_ID", help=_("game id (or -g)"))
+    p.add_argument(
+        "game_id_pos", nargs="?", metavar="GAME_ID|LINK", help=_("game id or watch link")
+    )
+    p.add_argument("--watch-code", metavar="CODE", help=_("the game's watch code (its watch link)"))
     p.add_argument("--after", metavar="ID", help=_("only the messages after this id"))
     p.add_argument("--limit", type=int, metavar="N")
     p.add_argument("--channel", choices=["players", "spectators"])

@@ -154,7 +154,9 @@ def test_play_shows_messages_while_waiting_and_says_from_its_prompt(
     assert "Good game" in out and "your_turn" in out  # the phrase sent, then the list
 
 
-def test_watch_shows_the_messages_among_the_events(cli, live_manhattan: str) -> None:
+def test_watch_shows_the_messages_among_the_events(
+    cli, live_manhattan: str, tmp_path: Path
+) -> None:
     gid = _table(cli)
     env = {
         **os.environ,
@@ -162,6 +164,7 @@ def test_watch_shows_the_messages_among_the_events(cli, live_manhattan: str) -> 
         "PYTHONPATH": str(ROOT),
         "COLUMNS": "120",
         "LANG": "C",
+        "BOARDGAMES_HOME": str(tmp_path / "watcher"),  # no seat of its own
     }
     watch = subprocess.Popen(
         [sys.executable, "-m", "clients.cli", "watch", "manhattan", gid, "--wait", "5"],
@@ -183,7 +186,7 @@ def test_watch_shows_the_messages_among_the_events(cli, live_manhattan: str) -> 
     assert "1:bob: watch this" in out, out[-2000:]
 
 
-def test_watch_takes_a_watch_link(live_manhattan: str) -> None:
+def test_watch_takes_a_watch_link(live_manhattan: str, tmp_path: Path) -> None:
     """A private table is watched by link only: ``watch LINK`` reads it with the link's
     code (and shows its chat); without the code the service refuses."""
     host = ManhattanClient(live_manhattan)
@@ -195,7 +198,13 @@ def test_watch_takes_a_watch_link(live_manhattan: str) -> None:
         c.join(gid, name, invite=made["invite_code"])
         seats.append(c)
     host.start(gid)
-    env = {**os.environ, "MANHATTAN_URL": live_manhattan, "PYTHONPATH": str(ROOT), "LANG": "C"}
+    env = {
+        **os.environ,
+        "MANHATTAN_URL": live_manhattan,
+        "PYTHONPATH": str(ROOT),
+        "LANG": "C",
+        "BOARDGAMES_HOME": str(tmp_path),
+    }
     command = [sys.executable, "-m", "clients.cli", "watch", "manhattan"]
     refused = subprocess.run(
         [*command, gid, "--json"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
@@ -221,6 +230,15 @@ def test_watch_takes_a_watch_link(live_manhattan: str) -> None:
     events = [json.loads(line) for line in out.splitlines()]
     said = [e["message"]["text"] for e in events if e.get("type") == "chat"]
     assert said == ["psst"] and events[-1]["status"] == "cancelled"
+    history = subprocess.run(
+        [sys.executable, "-m", "clients.cli", "manhattan", "chat", link, "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert [m["text"] for m in json.loads(history.stdout)["messages"]] == ["psst"]
 
 
 def test_a_message_line_keeps_the_words_and_drops_control_characters() -> None:
