@@ -10,7 +10,8 @@ game. :class:`Games` assembles the parts the routes, the worker and the webhooks
 - ``answers``: views, summaries, scores, legal moves, the log, events, for one reader;
 - ``chat``: the table chat (messages, canned phrases, channels, mutes), for one reader;
 - ``audience``: who reads (:class:`Audience`) and what each reader may see (hidden
-  information, who may watch, the spectator delay); ``spectate``: what the delay keeps;
+  information, who may watch, the spectator delay, the chat's channels); ``spectate``:
+  what the delay keeps;
 - ``history``, ``records``, ``migrate``: the compact per-write history;
 - ``document``: the game document and its players, typed (``GameDoc``, ``PlayerEntry``);
 - ``errors``: the domain errors; ``access``, ``tokens``: who may act; ``seats``: seat

@@ -73,6 +73,7 @@ def _streams(reply: Any) -> dict[str, list[tuple[str, dict[str, str]]]]:
 class ChatStore(EventReads):
     """The chat's part of :class:`shared.store.gamestore.GameStore`."""
 
+    cluster: bool
     _chat: Any  # chat.lua, registered
 
     def post_chat(self, game_id: str, message: dict[str, Any], keep: int) -> str | None:
@@ -161,12 +162,17 @@ class ChatStore(EventReads):
     ) -> EventsAndChat:
         """:meth:`EventReads.events` and the chat after the same cursor: up to ``count``
         of each. Never waiting (``block_ms=0``): one round trip, the reader's mutes
-        (``muter``) read in it. Waiting: one ``XREAD`` blocking on both streams; when
-        what it got of the events does not follow ``after`` (the stream was trimmed past
-        the reader), they are read again (:meth:`EventReads.events_now`). Mutes are not
-        read then (``None``)."""
+        (``muter``) read in it (two on Redis Cluster, whose pipelines refuse scripts).
+        Waiting: one ``XREAD`` blocking on both streams; when what it got of the events
+        does not follow ``after`` (the stream was trimmed past the reader), they are
+        read again (:meth:`EventReads.events_now`). Mutes are not read then
+        (``None``)."""
         events_key = self.keys(game_id)[1]
         chat_key, mutes_key = self.chat_keys(game_id)
+        if block_ms <= 0 and self.cluster:  # (a cluster pipeline refuses EVALSHA)
+            now = self.events_now(game_id, after, count)
+            messages, muted = self.chat_after(game_id, after, count, muter)
+            return EventsAndChat(now, messages, muted if muter is not None else None)
         if block_ms <= 0:
             keys, args = self.events_call(game_id, after, count)
 
