@@ -31,7 +31,7 @@ from typing import Any, NoReturn
 
 from rich.cells import cell_len
 
-from . import admin, i18n, notify, player_data, players, ratings, webhook, words
+from . import admin, chat, i18n, notify, player_data, players, ratings, webhook, words
 from .bots import LOCAL_LEVELS, SERVER_LEVELS
 from .client import GAMES, GameClient
 from .commands import run
@@ -250,7 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
         size.add_argument("--full", action="store_true", help=_("always the full board and menu"))
 
         p = sub.add_parser("watch", parents=[common], help=_("live spectator view"))
-        _game_id_arg(p)
+        p.add_argument(
+            "game_id_pos", nargs="?", metavar="GAME_ID|LINK", help=_("game id or watch link")
+        )
+        p.add_argument(
+            "--watch-code", metavar="CODE", help=_("the game's watch code (its watch link)")
+        )
         p.add_argument("--wait", type=float, default=20.0)
 
         p = sub.add_parser("bot", parents=[common], help=_("let a bot play a seat to the end"))
@@ -265,6 +270,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument("--seed", type=int)
         p.add_argument("--quiet", action="store_true")
+        chat.add_parsers(sub, common)
 
     demo = games.add_parser("demo", help=_("a bot game of each, played to the end"))
     demo.add_argument("--json", action="store_true")

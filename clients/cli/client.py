@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
+from .chat_calls import ChatCalls
 from .errors import ApiError
 from .event_feed import OVER, TERMINAL_EVENTS, EventFeed, is_over, my_turn
 from .transport import DEFAULT_URLS, GAMES, default_url
@@ -21,7 +22,7 @@ from .transport import DEFAULT_URLS, GAMES, default_url
 Json = dict[str, Any]
 
 
-class GameClient(EventFeed):
+class GameClient(EventFeed, ChatCalls):
     """A client for one game service (``base_url`` defaults to the game's, see :func:`default_url`).
 
     ``token`` is the seat's bearer token (set by :meth:`join`), ``host_token`` the token

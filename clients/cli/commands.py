@@ -19,6 +19,7 @@ import contextlib
 import re
 from urllib.parse import parse_qs
 
+from . import chat
 from .commands_kit import (
     Command,
     Json,
@@ -87,6 +88,7 @@ COMMANDS: dict[str, Command] = {
     "watch": cmd_watch,
     "bot": cmd_bot,
     "demo": cmd_demo,
+    **chat.COMMANDS,  # say, chat, phrases, mute, block, report
 }
 
 
@@ -147,6 +149,9 @@ def _from_link(args: argparse.Namespace, value: str | None) -> str | None:
     game_id = (match and match.groupdict().get("id")) or (query.get("game") or [None])[0]
     if not match or not game_id:
         return value
+    watch = (query.get("watch") or [None])[0]
+    if watch and hasattr(args, "watch_code") and not args.watch_code:
+        args.watch_code = watch  # a watch link: its code reads a `link` game
     code = (query.get("invite") or [None])[0]
     if code and hasattr(args, "invite"):
         if args.invite and args.invite != code:

@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import RenderableType
 from rich.live import Live
 
-from . import render, words
+from . import chat, render, words
 from .bots import LOCAL_LEVELS, play_seat, run_demo_game, start_bots, strategy
 from .client import GAMES, TERMINAL_EVENTS, GameClient, is_over
 from .commands_kit import (
@@ -31,6 +31,7 @@ from .commands_kit import (
     seat_token,
 )
 from .commands_tables import create, join
+from .event_feed import after_version
 from .i18n import _, ngettext
 from .notation import format_move
 from .play import PlaySession
@@ -81,9 +82,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     """A live spectator view that redraws on every event."""
     client = make_client(args)
+    client.watch_code = args.watch_code  # a `link` game: its spectators read with the code
     gid = game_id_of(args)
     view = client.view(gid, spectator=True)
-    events = follow(client, gid, str(view.get("version", 0)), args.wait)
+    events = follow(client, gid, after_version(view.get("version", 0)), args.wait)
     if args.json:  # for scripts: one JSON line per event, then the final view
         for ev in itertools.chain.from_iterable(events):
             print(json.dumps(ev, sort_keys=True), flush=True)
@@ -100,7 +102,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     with Live(screen(), console=con, refresh_per_second=4, transient=False) as live:
         for evs in events:
             names = render.player_names(view)
-            recent.extend(render.describe_event(args.game, e, names) for e in evs)
+            recent.extend(chat.event_line(args.game, e, names) for e in evs)
             view = client.view(gid, spectator=True)
             live.update(screen())
     return 0

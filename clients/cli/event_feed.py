@@ -18,8 +18,16 @@ from .transport import Transport
 
 Json = dict[str, Any]
 
+CHAT_SEQ = 2**32
+"""The first sequence number of a table chat message's event id (``<v>-<2**32 + j>``)."""
 OVER = ("finished", "cancelled")
 TERMINAL_EVENTS = ("game_finished", "game_cancelled")
+
+
+def after_version(version: int | str) -> str:
+    """The cursor after the game's events of ``version`` but before its chat messages: a
+    bare version would skip the messages sent while the game stays at that version."""
+    return f"{int(version)}-{CHAT_SEQ - 1}"
 
 
 def is_over(view: Json) -> bool:
@@ -55,19 +63,23 @@ class EventFeed(Transport):
         after: str | int | None = None,
         wait: float | None = None,
         limit: int | None = None,
+        token: str | None = None,
     ) -> Json:
         """``GET /games/{id}/events?after=&wait=``: ``{"events": [...], "last_id"}``.
 
         ``after`` is an event id (``"<version>-<n>"``) or a bare version (everything
         after that version). With ``wait`` the call long-polls: it returns as soon as an
         event newer than ``after`` exists, or empty after ``wait`` seconds. Not retried
-        (callers resume from the last id they saw).
+        (callers resume from the last id they saw). Sent with ``token`` (default: the
+        client's seat token, if any): a seat reads the table chat's messages among the
+        events as it may (its mutes applied), and a game only its players may watch.
         """
         params: dict[str, Any] = {"after": None if after is None else str(after), "limit": limit}
         if wait:
             params["wait"] = int(wait) if float(wait).is_integer() else wait
         timeout = self.timeout + (float(wait) if wait else 0.0)
-        return self._request("GET", f"/games/{game_id}/events", params=params, timeout=timeout)
+        path = f"/games/{game_id}/events"
+        return self._request("GET", path, token=token or self.token, params=params, timeout=timeout)
 
     def stream_events(
         self,
@@ -94,7 +106,11 @@ class EventFeed(Transport):
             try:
                 with self.session.get(
                     f"{self.base_url}/games/{game_id}/events",
-                    params={"after": last_id} if last_id else None,
+                    params={
+                        k: v
+                        for k, v in (("after", last_id), ("watch", self.watch_code))
+                        if v is not None
+                    },
                     headers=headers,
                     stream=True,
                     timeout=(self.timeout, read_timeout),
@@ -151,9 +167,9 @@ class EventFeed(Transport):
             return self._resilient(lambda: self.view(game_id, token=token), deadline)
 
         view = view or fetch()
-        # The first time, resume after the view's version (the service reads a bare
-        # version ``v`` as "after every event of v or older"); then after the last id seen.
-        cursor = after or str(view.get("version", 0))
+        # The first time, resume after the view's version (its game events; its chat
+        # messages come again: the caller shows each once); then after the last id seen.
+        cursor = after or after_version(view.get("version", 0))
         batches = self.event_batches(game_id, cursor, wait=poll_wait, deadline=deadline)
         try:
             while not (is_over(view) or my_turn(view, seat)):

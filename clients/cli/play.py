@@ -26,8 +26,10 @@ from rich.console import Console
 from rich.text import Text
 
 from . import render
+from .chat import PLAY_HELP, PlayChat
 from .client import GameClient, is_over, my_turn
 from .errors import ApiError, Conflict, PreconditionFailed, describe_problem
+from .event_feed import after_version
 from .games import game_module
 from .i18n import N_, _
 from .menu import Menu
@@ -83,6 +85,7 @@ class PlaySession:
         self.cursor: int | None = None  # events up to this version have been shown
         self.shown_legend = False
         self.drawn = "full"  # the layout of the last screen drawn
+        self.chat = PlayChat(con, client, game_id)  # messages shown as they come, `say`
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -92,7 +95,9 @@ class PlaySession:
         while True:
             if view is None or not (is_over(view) or my_turn(view)):
                 self.con.print(Text(_("waiting for your turn…"), style="dim"))
-                view = self.client.wait_for_turn(self.gid, poll_wait=20)
+                view = self.client.wait_for_turn(
+                    self.gid, poll_wait=20, on_events=self.chat.arrived
+                )
             view = self.client.view(self.gid, legal_moves=True)  # the view and moves at once
             legal = view.pop("legal_moves", None) or []
             if is_over(view):
@@ -149,12 +154,15 @@ class PlaySession:
         word = raw.lower()
         if word in ("q", "quit", "exit"):
             raise Quit()
+        if self.chat.command(raw):  # say TEXT, say --phrase gg, phrases, chat
+            return True
         if word in ("", "n", "+", "p", "-"):  # Enter on a one-page menu: draw it again
             turn.menu.turn(-1 if word in ("p", "-") else 1)
         elif raw.startswith("/"):
             turn.menu.filter(raw[1:])
         elif word in ("?", "h", "help"):  # left on screen: Enter draws the menu again
             self.con.print(_(HELP), markup=False)
+            self.con.print(_(PLAY_HELP), markup=False)
             self.con.print(render.legend(self.game), style="dim")
             return True
         elif word in ("b", "board"):
@@ -238,19 +246,17 @@ class PlaySession:
             self.cursor = max(version, self.cursor or 0)
             return []
         names = render.player_names(view)
-        evs = self.client.events(self.gid, after=self.cursor, limit=1000).get("events", [])
+        after = after_version(self.cursor)  # the chat of that version too (shown once)
+        evs = self.client.events(self.gid, after=after, limit=1000).get("events", [])
         self.cursor = version
-        return [
-            render.describe_event(self.game, ev, names)
-            for ev in evs
-            if int(ev.get("version") or 0) <= version
-        ]
+        evs = self.chat.show([ev for ev in evs if int(ev.get("version") or 0) <= version])
+        return [render.describe_event(self.game, ev, names) for ev in evs]
 
     def print_events(self, lines: list[str], heading: str | None = None) -> None:
         if lines and heading:
             self.con.print(Text(heading, style="yellow"))
-        for line in lines:
-            self.con.print("  " + line, style="cyan")
+        for line in lines:  # players' names in them: plain text, never markup
+            self.con.print(Text("  " + line, style="cyan"))
 
     def layout_for(self, view: Json) -> str:
         """``full`` or ``compact``: as asked, else compact when the full view and a few

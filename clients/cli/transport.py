@@ -48,6 +48,9 @@ class Transport:
 
     game: str | None = None
     language = "en"
+    watch_code: str | None = None
+    """A game's watch code (its watch link): a spectator's reads of a game whose
+    ``spectators`` is ``link`` carry it as ``?watch=``."""
 
     def __init__(
         self,
@@ -113,6 +116,8 @@ class Transport:
         With ``retry``, connection errors and 503s are retried (see the class docstring).
         """
         url = self.base_url + path
+        if self.watch_code and method == "GET" and path.startswith("/games/"):
+            params = {**(params or {}), "watch": self.watch_code}
         attempt = 0
         while True:
             try:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import requests
 from playwright.sync_api import Page, Route
 
 from tests.web.conftest import DESKTOP, PHONE
@@ -126,6 +127,13 @@ def listed_names(base: str) -> list[str]:
     return names
 
 
+def phrase_texts(base: str, language: str = "en") -> list[str]:
+    """The table chat's canned phrases as the service says them (data: the API's words,
+    GET /chat/phrases, not the page's catalog)."""
+    answer = requests.get(f"{base}/chat/phrases", headers={"Accept-Language": language}, timeout=5)
+    return [p["text"] for p in answer.json()["phrases"]]
+
+
 def player(base: str, name: str) -> dict:
     return post(base, "/players", {"name": name})
 
@@ -220,6 +228,7 @@ def test_every_string_on_every_page_comes_from_a_catalog(
         texts = page.evaluate(TEXTS)
         assert any("⟦" in t for t in texts), f"{name}: the pseudo-locale was not used"
         data = [*NAMES, *listed_names(base), ann["id"], *ids, *shown_ids, now.id, base]
+        data += phrase_texts(base)
         assert outside_catalog(texts, data) == [], f"{game} {name}"
         assert script_errors(page) == [], page.errors
 
@@ -245,6 +254,7 @@ def test_each_game_in_each_language_fits_and_is_translated(
                 )
                 texts = page.evaluate(TEXTS)
                 data = [*NAMES, *listed_names(base), *ids, *shown_ids]
+                data += phrase_texts(base, language)
                 assert untranslated(texts, language, data) == [], f"{game} {name} in {language}"
             assert missing == [] and script_errors(page) == [], (name, language, page.errors)
             if name == "turn":

@@ -172,3 +172,9 @@ export function gameLink(id, { watch = false, invite = null } = {}) {
 
 /** The page explaining this service's game ("How to play"). */
 export const howtoLink = (from = null) => (from ? `/play?${new URLSearchParams({ howto: "1", back: from })}` : "/play?howto=1");
+
+/** A game's chat `path` with the page's watch code, if any (as `watched` adds it to the
+ * view, score, log and events): a `link` game's spectators read its chat with it. */
+export function watchedChat(path) {
+  return watchCode ? `${path}${path.includes("?") ? "&" : "?"}watch=${encodeURIComponent(watchCode)}` : path;
+}

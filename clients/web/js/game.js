@@ -2,7 +2,8 @@
 // live updates, the final score and a step-through of the finished game.
 import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { fill, h, rerender } from "./dom.js";
-import { clockTime, dec1, joined, num, t } from "./i18n.js";
+import { clockTime, dec1, joined, num, remaining, t } from "./i18n.js";
+import { openChat } from "./chat.js";
 import { offerAfterMove } from "./notifications.js";
 import { follow } from "./live.js";
 import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
@@ -15,14 +16,6 @@ const NEXT_GAME_POLL_FOR_MS = 10 * 60 * 1000; // as long as a rematch holds the 
 const BOT_LEVELS = ["random", "greedy", "medium", "strong"];
 const STATUS_TEXT = { bot: "game.seat.bot", abandoned: "game.seat.abandoned", resigned: "game.seat.resigned" };
 const statusText = (status) => (STATUS_TEXT[status] ? t(STATUS_TEXT[status]) : status);
-
-/** "1:05" / "1:02:03" for `ms` milliseconds (0 when past). */
-function remaining(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  const pad = (n) => String(n).padStart(2, "0");
-  return hours ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`;
-}
 
 export class GamePage {
   constructor(config, gameId, watch, rules, invite) {
@@ -90,12 +83,14 @@ export class GamePage {
     if (history && this.rules.onHistory) this.rules.onHistory(history.events, this.context());
     const following = this.view.status === "open" || this.view.status === "running";
     if (!following) this.live = "ended"; // a finished or cancelled game: nothing to follow
+    this.chat = openChat(this); // the table's chat: its history, then live from the stream
     this.render();
     if (following) {
       // From the log's version: what happened after it comes live, nothing twice.
       this.follower = follow(this.id, history ? history.version : this.view.version, {
         onEvent: (event) => this.onEvent(event),
         onState: (state) => { this.live = state; this.renderLive(); },
+        token: this.token || null, // a seat or the host reads as itself: live, its mutes and blocks
       });
     }
     if (this.view.status !== "open") this.loadScore();
@@ -215,6 +210,7 @@ export class GamePage {
   }
 
   onEvent(event) {
+    if (this.chat.saw(event)) return; // a message, not a move (the chat outlives the game)
     this.events.unshift(event);
     this.eventCount += 1;
     this.events.length = Math.min(this.events.length, LOG_SIZE);
@@ -406,7 +402,7 @@ export class GamePage {
     const here = `${location.origin}/play?game=${encodeURIComponent(this.id)}`;
     fill(document.getElementById("links"),
       h("a", { href: "/play" }, t("nav.lobby")),
-      h("a", { href: `${here}&watch=1`, id: "watch-link" }, t("nav.spectator")),
+      h("a", { href: this.view.watch_link ? location.origin + this.view.watch_link : `${here}&watch=1`, id: "watch-link" }, t("nav.spectator")),
       h("a", { href: howtoLink(this.id), id: "howto-link" }, t("nav.howto")),
       h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
     // A private table's link carries its invite code: whoever opens it may join.
@@ -615,7 +611,7 @@ export class GamePage {
       const title = h("h1", { class: "sr" }, t("game.heading", { title: this.config.title, id: this.id }));
       const seatParts = this.renderSeatPanel(joinLink);
       const seatPanel = seatParts.length ? h("section", { class: "panel", id: "seat", "aria-label": t("game.seat.label") }, seatParts) : null;
-      if (!this.view.state) return [title, h("div", { class: "layout solo" }, h("div", { class: "side" }, seatPanel, this.renderPlayers()))];
+      if (!this.view.state) return [title, h("div", { class: "layout solo" }, h("div", { class: "side" }, seatPanel, this.chat.nodes(), this.renderPlayers()))];
       const boardState = this.replay ? this.rules.replayState(this.replay.events.slice(0, this.replay.index), ctx) : null;
       const board = h("section", { class: "board-area", "aria-label": t("game.board") }, this.rules.renderBoard(ctx, boardState));
       // The controls come next to the board (beside it on a wide screen, right under it
@@ -629,7 +625,7 @@ export class GamePage {
       }
       return [title, h("div", { class: `layout${controls ? " with-controls" : ""}` },
         board, controls,
-        h("div", { class: "side" }, seatPanel, this.renderResult(), this.renderPlayers(),
+        h("div", { class: "side" }, seatPanel, this.chat.nodes(), this.renderResult(), this.renderPlayers(),
           this.rules.renderInfo ? this.rules.renderInfo(ctx) : null, this.renderScorePanel(ctx), this.renderLog()))];
     });
     this.tickClock();

@@ -62,6 +62,13 @@ export const num = (n, options) => new Intl.NumberFormat(lang, options).format(n
 export const dec1 = (n) => num(Number(n), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 export const percent = (share) => num(Number(share || 0), { style: "percent", maximumFractionDigits: 0 });
 export const clockTime = (date) => new Intl.DateTimeFormat(lang, { timeStyle: "short" }).format(date);
+/** "1:05" / "1:02:03" for `ms` milliseconds (0 when past): a turn clock's time left. */
+export function remaining(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const pad = (n) => String(n).padStart(2, "0");
+  return hours ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${minutes}:${pad(seconds)}`;
+}
 export const dateTime = (date) => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(date);
 
 /** "3 minutes ago", "vor 3 Minuten", "3 分前" for a time `when` (ms or Date) in the past. */
