@@ -62,6 +62,15 @@ _TARGET = re.compile(r"^(?:(\d{1,3})|player:([0-9a-f]{16}))$")
 MESSAGE = "One line of visible characters, not only spaces."
 
 
+def player_of(doc: GameDoc, reader: Audience) -> str | None:
+    """The player behind ``reader``: its own (a player key), else the player bound to
+    its seat (a seat token of a player's seat), so that blocks hold whichever credential
+    a player sends or reads with."""
+    if reader.player is not None or reader.seat is None:
+        return reader.player
+    return next((p.get("player") for p in doc["players"] if p["seat"] == reader.seat), None)
+
+
 class Phrase(NamedTuple):
     """A canned phrase: its ``code`` and its English ``text`` (the catalogs' msgid)."""
 
@@ -287,7 +296,7 @@ class Chat:
         body: dict[str, Any] = {
             "channel": channel,
             "seat": seat,
-            "player": reader.player,
+            "player": player_of(doc, reader),
             "name": name,
             "at": now_ms(),
         }

@@ -62,6 +62,28 @@ def test_a_blocked_players_messages_never_reach_the_blocker(mod_client, mod_keys
     assert len(texts(mod_client, gid, ann)) == 3
 
 
+def test_a_block_holds_when_either_player_uses_its_seat_token(mod_client, mod_keys):
+    """A seat taken with a player key is that player's whatever credential it sends or
+    reads with: Bob writing with his seat token is Bob, and Ann reading with hers is Ann."""
+    _, ann = player(mod_client, mod_keys, "Ann")
+    bob_id, bob = player(mod_client, mod_keys, "Bob")
+    r = mod_client.post("/games", json={"players": 2, "rounds": 1}, headers=auth(mod_keys["plain"]))
+    gid, host = r.get_json()["id"], r.get_json()["host_token"]
+    seat_tokens = [
+        mod_client.post(f"/games/{gid}/players", json={}, headers=auth(key)).get_json()["token"]
+        for key in (ann, bob)
+    ]
+    assert mod_client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
+    assert mod_client.put(f"/players/me/blocks/{bob_id}", headers=auth(ann)).status_code == 204
+    message = say(mod_client, gid, seat_tokens[1], "by seat token")
+    assert message["player"] == bob_id
+    say(mod_client, gid, bob, "by player key")
+    for reader in (ann, seat_tokens[0]):
+        assert texts(mod_client, gid, reader) == []
+        assert event_texts(mod_client, gid, reader) == []
+    assert texts(mod_client, gid, seat_tokens[1]) == ["by seat token", "by player key"]
+
+
 def test_a_message_is_reported_with_the_ones_around_it(mod_client, mod_keys):
     ann_id, ann = player(mod_client, mod_keys, "Ann")
     bob_id, bob = player(mod_client, mod_keys, "Bob")

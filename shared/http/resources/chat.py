@@ -20,7 +20,7 @@ from typing import Any
 from flask import current_app
 
 from shared.games.audience import PLAYER, Audience
-from shared.games.chat import PHRASES, ChatReader
+from shared.games.chat import PHRASES, ChatReader, player_of
 from shared.games.document import GameDoc
 from shared.http.errors import language_headers, request_language
 from shared.http.middleware.ratelimit import client_address
@@ -47,7 +47,8 @@ def chat_reader(doc: GameDoc, who: Audience) -> ChatReader:
     read of its blocks, shared/store/moderation.py)."""
     language = request_language()
     kit = games()
-    blocked = kit.store.moderation.blocks(who.player) if who.player is not None else ()
+    player = player_of(doc, who)  # (a seat token of a player's seat too)
+    blocked = kit.store.moderation.blocks(player) if player is not None else ()
     return kit.chat.reader(doc, who, lambda text: translate(text, language), blocked)
 
 
