@@ -214,8 +214,11 @@ function gameRow(config, summary) {
       h("a", { href: gameLink(summary.id), class: "button" },
         mine && mine.token ? t("lobby.row.resume") : open ? t("lobby.row.join") : t("lobby.row.open_game"),
         h("span", { class: "sr" }, t("lobby.row.sr_game", { id: summary.id }))),
-      h("a", { href: gameLink(summary.id, { watch: true }), class: "button quiet" }, t("lobby.row.watch"),
-        h("span", { class: "sr" }, t("lobby.row.sr_game", { id: summary.id })))));
+      // a table watched by its link only is listed to be joined: no Watch button for it
+      (summary.options.spectators || "everyone") === "everyone"
+        ? h("a", { href: gameLink(summary.id, { watch: true }), class: "button quiet" }, t("lobby.row.watch"),
+          h("span", { class: "sr" }, t("lobby.row.sr_game", { id: summary.id })))
+        : null));
 }
 
 async function listSection(config, status, title) {
