@@ -29,6 +29,14 @@ PLAYER_ID = re.compile(r"^[0-9a-f]{16}$")
 _KEY = re.compile(r"^bgp_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$")
 
 
+def path_id(player_id: str) -> str:
+    """A player id from a route's path: 404 ``player-not-found`` for one no player can
+    have (nothing is read for it)."""
+    if not PLAYER_ID.match(player_id):
+        raise NotFound("player-not-found", "No player has this id.")
+    return player_id
+
+
 def is_player_key(token: str) -> bool:
     return token.startswith(KEY_PREFIX)
 

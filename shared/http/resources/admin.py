@@ -12,7 +12,7 @@ from typing import Any
 
 from shared.games import seats
 from shared.games.errors import Invalid, NotFound
-from shared.games.players import PLAYER_ID
+from shared.games.players import path_id
 from shared.http.errors import invalid
 from shared.http.middleware.apikeys import admin_key
 from shared.http.resources.blueprint import (
@@ -26,12 +26,6 @@ from shared.http.resources.blueprint import (
 )
 from shared.http.schemas import moderation as m
 from shared.usecases import chat_moderation, moderation
-
-
-def _player(player_id: str) -> str:
-    if not PLAYER_ID.match(player_id):
-        raise NotFound("player-not-found", "No player has this id.")
-    return player_id
 
 
 def _until(body: dict[str, Any]) -> int:
@@ -107,7 +101,7 @@ def add_routes(blp: KitBlueprint) -> None:
         moderation.suspend(
             kit.store.moderation,
             kit.store.registry,
-            _player(player_id),
+            path_id(player_id),
             until,
             body["reason"],
             key.id,
@@ -128,7 +122,7 @@ def add_routes(blp: KitBlueprint) -> None:
         key = admin_key()
         kit = games()
         moderation.lift(
-            kit.store.moderation, kit.store.registry, _player(player_id), body.get("reason"), key.id
+            kit.store.moderation, kit.store.registry, path_id(player_id), body.get("reason"), key.id
         )
         return send(Answer(204, [], b""))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games.errors import NotFound
-from shared.games.players import PLAYER_ID
+from shared.games.players import path_id
 from shared.http.identity import current_player
 from shared.http.resources.blueprint import (
     BEARER,
@@ -23,13 +23,6 @@ from shared.http.resources.blueprint import (
 from shared.http.resources.chat import chat_reader
 from shared.http.schemas import moderation as m
 from shared.usecases import chat_moderation, moderation
-
-
-def _other(player_id: str) -> str:
-    """A player id from the path: 404 for one no player can have."""
-    if not PLAYER_ID.match(player_id):
-        raise NotFound("player-not-found", "No player has this id.")
-    return player_id
 
 
 def add_routes(blp: KitBlueprint) -> None:
@@ -66,7 +59,7 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         player, _ = current_player()
-        moderation.block(kit.store.moderation, kit.store.registry, player, _other(player_id))
+        moderation.block(kit.store.moderation, kit.store.registry, player, path_id(player_id))
         return send(Answer(204, [], b""))
 
     @blp.route("/players/me/blocks/<player_id>", methods=["DELETE"])
@@ -80,7 +73,7 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         player, _ = current_player()
-        if not kit.store.moderation.unblock(player, _other(player_id)):
+        if not kit.store.moderation.unblock(player, path_id(player_id)):
             raise NotFound("not-blocked", "This player is not blocked.")
         return send(Answer(204, [], b""))
 
@@ -98,7 +91,7 @@ def add_routes(blp: KitBlueprint) -> None:
         """
         kit = games()
         player, fields = current_player()
-        subject = kit.store.registry.get(_other(player_id))
+        subject = kit.store.registry.get(path_id(player_id))
         if subject is None or "key" not in subject:
             raise NotFound("player-not-found", "No player has this id.")
         context: dict[str, Any] = {"service": kit.engine.NAME, "game": None}
