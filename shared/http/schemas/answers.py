@@ -55,6 +55,26 @@ PROBLEM_DESCRIPTION = (
 )
 
 
+def watch_code_field() -> fields.String:
+    """``watch_code`` of a create or join answer (the ``spectators: link`` games)."""
+    return fields.String(
+        metadata={
+            "description": "A game whose `spectators` is `link`: the code spectators read "
+            "it with (`?watch=<code>`, 128 bits)."
+        }
+    )
+
+
+def watch_link_field() -> fields.String:
+    """``watch_link`` beside :func:`watch_code_field`."""
+    return fields.String(
+        metadata={
+            "description": "The spectators' path to share (`/play?game=<id>&watch=<code>`, "
+            "on this service)."
+        }
+    )
+
+
 class ProblemSchema(Schema):
     """An RFC 9457 problem (:data:`PROBLEM_DESCRIPTION`; the OpenAPI document carries it:
     a ``Meta.description`` would cost the schema its ``additionalProperties``)."""
@@ -207,18 +227,8 @@ class CreatedSchema(Schema):
             "which `boardgames GAME join LINK` takes too."
         }
     )
-    watch_code = fields.String(
-        metadata={
-            "description": "A game whose `spectators` is `link`: the code spectators read "
-            "it with (`?watch=<code>`, 128 bits)."
-        }
-    )
-    watch_link = fields.String(
-        metadata={
-            "description": "The spectators' path to share (`/play?game=<id>&watch=<code>`, "
-            "on this service)."
-        }
-    )
+    watch_code = watch_code_field()
+    watch_link = watch_link_field()
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
 
@@ -241,18 +251,8 @@ class JoinedSchema(Schema):
         metadata={"description": "The seat's secret token, shown once (null for a bot)."},
     )
     game = fields.Nested(ViewSchema, **REQ)
-    watch_code = fields.String(
-        metadata={
-            "description": "A game whose `spectators` is `link`: the code spectators read "
-            "it with (`?watch=<code>`, 128 bits)."
-        }
-    )
-    watch_link = fields.String(
-        metadata={
-            "description": "The spectators' path to share (`/play?game=<id>&watch=<code>`, "
-            "on this service)."
-        }
-    )
+    watch_code = watch_code_field()
+    watch_link = watch_link_field()
     webhook_id = fields.String()  # with a "webhook" only (shared/webhooks)
     webhook_secret = secret_field()
 
