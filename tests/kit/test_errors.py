@@ -65,6 +65,7 @@ def test_openapi_document_and_docs(toy_client):
         "/push/key",
         "/matches",
         "/games/{game_id}/rematch",
+        "/games/{game_id}/hint",
         "/players/{player_id}",
         "/leaderboards/{game}",
         "/games/{game_id}/resign",
@@ -133,4 +134,5 @@ def test_options_schema_is_in_the_document(toy_client):
         "spectators",
         "spectator_chat",
         "spectator_delay",
+        "hints",
     }

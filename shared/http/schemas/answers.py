@@ -109,6 +109,27 @@ class PlayerSchema(Schema):
     timeouts = fields.Integer(required=True, metadata={"description": "Deadlines missed in a row."})
 
 
+class HintsSchema(Schema):
+    allowed = fields.Integer(
+        required=True,
+        metadata={"description": "Hints each seat may ask in this game (0 in a rated game)."},
+    )
+    used = fields.List(
+        fields.Integer(), required=True, metadata={"description": "Hints asked, by seat."}
+    )
+
+
+class HintSchema(Schema):
+    move = fields.Dict(
+        required=True, metadata={"description": "The move the bot level would play now."}
+    )
+    level = fields.String(required=True, metadata={"description": "The bot level asked."})
+    seat = fields.Integer(**REQ)
+    used = fields.Integer(required=True, metadata={"description": "Hints this seat has used."})
+    left = fields.Integer(required=True, metadata={"description": "Hints this seat has left."})
+    version = fields.Integer(required=True, metadata={"description": "The game's version."})
+
+
 class GameSchema(Schema):
     """The public head of a view, a listing entry and a log."""
 
@@ -144,6 +165,11 @@ class GameSchema(Schema):
         required=True,
         allow_none=True,
         metadata={"description": "The rematch's id, once a player asked for one."},
+    )
+    hints = fields.Nested(
+        HintsSchema,
+        required=True,
+        metadata={"description": "Hints: the allowance and each seat's count (public)."},
     )
 
 
