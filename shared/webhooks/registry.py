@@ -18,8 +18,9 @@ TYPES = (
     "game.cancelled",
     "seat.timed_out",
     "seat.abandoned",
+    "analysis.ready",
 )
-SEAT_TYPES = ("game.turn", "game.over", "game.cancelled")
+SEAT_TYPES = ("game.turn", "game.over", "game.cancelled", "analysis.ready")
 """What a seat's registration hears: its own turns and the end of the game."""
 
 

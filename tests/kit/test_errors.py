@@ -66,6 +66,7 @@ def test_openapi_document_and_docs(toy_client):
         "/matches",
         "/games/{game_id}/rematch",
         "/games/{game_id}/hint",
+        "/games/{game_id}/analysis",
         "/players/{player_id}",
         "/leaderboards/{game}",
         "/games/{game_id}/resign",
