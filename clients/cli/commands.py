@@ -19,6 +19,7 @@ import contextlib
 import re
 from urllib.parse import parse_qs
 
+from .analysis import cmd_analysis, cmd_hint
 from .commands_kit import (
     Command,
     Json,
@@ -80,6 +81,8 @@ COMMANDS: dict[str, Command] = {
     "moves": cmd_moves,
     "move": cmd_move,
     "score": cmd_score,
+    "hint": cmd_hint,
+    "analysis": cmd_analysis,
     "log": cmd_log,
     "events": cmd_events,
     "verify": cmd_verify,

@@ -5,6 +5,7 @@ stored analysis, one ``analysis_ready`` event, one ``analysis.ready`` webhook.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -76,10 +77,8 @@ def test_a_killed_workers_analysis_is_finished_once_by_another(
     pool = children(victim.proc.pid)
     victim.kill()  # mid-analysis: its claim stays until its lease ends
     for pid in pool:  # (an orphaned pool process would only waste CPU)
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     assert store.get(f"mh:{{{first}}}:analysis") is None
     assert store.get(claim) == token
     workers.start(**ON)
