@@ -69,7 +69,7 @@ def render_analysis(game: str, body: Json, names: dict[int, str]) -> Text:
             text.append("  " + _("none") + "\n", style="dim")
         for d in entry["drops"]:
             line = _(
-                "move {index}: {move}, {before:.0%} → {after:.0%}; the bot: {preferred} ({by:+.0%})",
+                "move {index}: {move}, {before:.0%} → {after:.0%}; the bot: {preferred} ({by:+.0%})",  # noqa: E501
                 index=d["index"],
                 move=format_move(game, d["move"]),
                 before=d["before"],
