@@ -1,7 +1,7 @@
 """``boardgames``: the command line for the Manhattan and Wind City services.
 
 boardgames manhattan new|list|join|quick|rematch|start|cancel|show|moves|move|score|log|events ...
-boardgames manhattan verify|resign|leave|play|watch|bot|hint|analysis ...   (every subcommand: --help)
+boardgames manhattan verify|resign|leave|play|watch|bot|hint|analysis ... (each: --help)
 boardgames windcity  (the same)
 boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ...)
 boardgames register NAME | login KEY | whoami | logout   (your player)
