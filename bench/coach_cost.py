@@ -12,6 +12,7 @@ import argparse
 import random
 import statistics
 import time
+from typing import Any
 
 from services.manhattan.rules import ENGINE as MANHATTAN
 from services.windcity.rules import ENGINE as WINDCITY
@@ -58,7 +59,7 @@ def analysis_costs() -> None:
         for seats in (2, 4):
             rng = random.Random(3)
             state = engine.setup(seats, {}, 11)
-            moves = []
+            moves: list[dict[str, Any]] = []
             while not engine.is_over(state):
                 seat = engine.to_act(state)[0]
                 move = decide(engine, state, seat, "greedy", rng.getrandbits(30))
