@@ -14,7 +14,8 @@ claim only spreads the work between copies; the compare-and-set alone guarantees
 nothing is played twice. Each tick first erases deleted players and hands suspended
 players' seats to the takeover bot (shared/usecases/moderation.py). Health: after every
 tick that reached Redis the worker touches ``WORKER_HEARTBEAT_FILE``;
-``python -m shared.worker --check`` exits 0 while it is fresh.
+``python -m shared.worker --check`` exits 0 while it is fresh. Finished games are
+analysed in a thread of their own (shared/worker/analysing.py, ``WORKER_ANALYSIS``).
 """
 
 from __future__ import annotations
