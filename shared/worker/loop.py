@@ -106,7 +106,9 @@ class Worker:
         self.hold_max = HELD_PER_PROCESS * max(1, int(settings["WORKER_BOT_PROCESSES"]))
         self.board_every = int(settings["LEADERBOARD_SNAPSHOT_SECONDS"])
         self.deliverer.stop = self.stop.is_set
-        self.analyst = Analyst(games, settings, self.stop) if settings["WORKER_ANALYSIS"] else None
+        self.analyst = (
+            Analyst(games, settings, self.stop) if settings.get("WORKER_ANALYSIS") else None
+        )
 
     def deliver_loop(self) -> None:
         """Webhook deliveries (shared/webhooks/delivery.py), in a thread of their own so

@@ -17,7 +17,7 @@ from tests.conftest import connect, wait_until
 from tests.webhooks.conftest import WORKER_ENV, Receiver
 
 OFF = {**WORKER_ENV, "WORKER_ANALYSIS": "false"}
-ON = {**WORKER_ENV, "ANALYSIS_LEASE_SECONDS": "2"}
+ON = {**WORKER_ENV, "WORKER_ANALYSIS": "true", "ANALYSIS_LEASE_SECONDS": "2"}
 
 
 def children(pid: int) -> set[int]:
