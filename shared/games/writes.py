@@ -24,7 +24,7 @@ from shared.games import (
     seats,
     spectate,
 )
-from shared.games.base import FINISHED, GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
+from shared.games.base import GAME_ID, OPEN, OVER, Context, Outcome, not_found, now_text
 from shared.games.document import GameDoc, from_store
 from shared.games.errors import Conflict
 from shared.games.players import check_key
@@ -152,8 +152,6 @@ class WriteLoop:
                     store.tracking.moved(game_id, doc["status"], new["status"], doc.get("owner"))
                 if new.get("ratings_pending"):
                     self.settle_ratings(new)
-                if new["status"] == FINISHED and doc["status"] != FINISHED:
-                    self.queue_analysis(game_id)
                 if result.unconfirmed is not None:  # written, not yet on enough replicas
                     raise result.unconfirmed
                 return new, events, None
@@ -181,14 +179,6 @@ class WriteLoop:
         acked = store.lower_due(client_of(doc), doc["id"], due)
         if acked is not None and acked < store.replicas:
             raise NotReplicated(store.replicas, acked)
-
-    def queue_analysis(self, game_id: str) -> None:
-        """Queue an ended game for the worker's analysis (shared/usecases/analysis.py);
-        a failure loses nothing a read of its analysis does not queue again."""
-        try:
-            self.ctx.store.analyses.enqueue(game_id)
-        except Exception:  # noqa: BLE001 - GET /games/{id}/analysis queues it again
-            log.exception("analysis of %s not queued", game_id)
 
     def settle_ratings(self, doc: GameDoc) -> None:
         """Count an ended game in its players' ratings (shared/games/ratings.py); a

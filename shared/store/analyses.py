@@ -20,13 +20,19 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 """
 
 
+def todo_key(prefix: str) -> str:
+    """The queue of games to analyse (a finishing game joins it with the status sets'
+    round trip, shared/store/status.py)."""
+    return f"{prefix}:analysis:todo"
+
+
 class Analyses:
     """The analyses of one service's games."""
 
     def __init__(self, client: Any, prefix: str) -> None:
         self.client = client
         self.prefix = prefix
-        self.todo_key = f"{prefix}:analysis:todo"
+        self.todo_key = todo_key(prefix)
         self._renew = client.register_script(RENEW)
 
     def key(self, game_id: str) -> str:

@@ -1,8 +1,9 @@
-"""Analysis after the game: when a game ends it is queued (the write that ends it, and
-any read of ``GET /games/{id}/analysis`` that finds it missing); the worker analyses it
-once (shared/worker/analysing.py, with the method of shared/bots/analysis.py), stores
-it and marks the game with an ``analysis_ready`` event (one compare-and-set write: its
-webhook ``analysis.ready`` is sent once however many workers finish it).
+"""Analysis after the game: when a game ends it is queued (in the status sets' round
+trip after the write that ends it, shared/store/status.py; and by any read of
+``GET /games/{id}/analysis`` that finds it missing). The worker analyses it once
+(shared/worker/analysing.py, with the method of shared/bots/analysis.py), stores it and
+marks the game with an ``analysis_ready`` event (one compare-and-set write: its webhook
+``analysis.ready`` is sent once however many workers finish it).
 
 May import the games layer, the bots and the store's analyses (through the games' store).
 """
