@@ -13,7 +13,7 @@ from shared.http.resources.blueprint import (
     public_reader,
     send,
 )
-from shared.http.schemas import answers as a
+from shared.http.schemas import coach
 from shared.http.schemas import requests as q
 from shared.usecases import analysis
 
@@ -25,7 +25,7 @@ def add_routes(blp: KitBlueprint) -> None:
 
     @blp.route("/games/<game_id>/analysis", methods=["GET"])
     @blp.arguments(q.WatchQuerySchema(), location="query")
-    @blp.response(200, a.AnalysisSchema)
+    @blp.response(200, coach.AnalysisSchema)
     @blp.doc(responses=problems(202, 403, 404, 409, 422, 503))
     @blp.doc(operationId="getAnalysis")
     def get_analysis(_query: dict[str, Any], game_id: str) -> Any:

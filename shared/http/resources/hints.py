@@ -15,14 +15,14 @@ from shared.http.resources.blueprint import (
     problems,
     send,
 )
-from shared.http.schemas import answers as a
+from shared.http.schemas import coach
 
 
 def add_routes(blp: KitBlueprint) -> None:
     """``POST /games/{id}/hint``."""
 
     @blp.route("/games/<game_id>/hint", methods=["POST"])
-    @blp.response(200, a.HintSchema)
+    @blp.response(200, coach.HintSchema)
     @blp.doc(security=BEARER, operationId="askHint")
     @blp.doc(responses=problems(401, 403, 404, 409, 503))
     def ask_hint(game_id: str) -> Any:
