@@ -319,6 +319,7 @@ LIVE_MODULES = {
     "tests/reliability/test_worker_death.py",
     "tests/test_deploy.py",
     "tests/webhooks/test_delivery.py",
+    "tests/webhooks/test_analysis_live.py",
     "tests/worker/test_worker.py",
 }
 # modules whose tests take ~10 s or more (whole games, floods, restarts, builds, tsc)
@@ -335,6 +336,7 @@ SLOW_MODULES = {
     "tests/reliability/test_worker_death.py",
     "tests/test_packaging.py",
     "tests/openapi/test_typescript.py",
+    "tests/webhooks/test_analysis_live.py",
 }
 
 

@@ -1,7 +1,7 @@
 """``boardgames``: the command line for the Manhattan and Wind City services.
 
 boardgames manhattan new|list|join|quick|rematch|start|cancel|show|moves|move|score|log|events ...
-boardgames manhattan verify|resign|leave|play|watch|bot ...   (every subcommand: --help)
+boardgames manhattan verify|resign|leave|play|watch|bot|hint|analysis ... (each: --help)
 boardgames windcity  (the same)
 boardgames play|watch|bot GAME ...      (also: boardgames GAME play|watch|bot ...)
 boardgames register NAME | login KEY | whoami | logout   (your player)
@@ -210,6 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
             ("leave", N_("leave a game that has not started")),
             ("moves", N_("your legal moves")),
             ("score", N_("scores so far")),
+            ("hint", N_("the move the bot would play for your seat (uses a hint)")),
+            ("analysis", N_("a finished game's analysis: chances and biggest drops")),
             ("log", N_("every event (and the moves once over)")),
         ):
             _game_id_arg(sub.add_parser(name, parents=[common], help=_(text)))

@@ -262,6 +262,16 @@ class GameClient(EventFeed, ChatCalls):
         """``GET /games/{id}/score`` → ``{"status", "score", "result"}``."""
         return self._get(f"/games/{game_id}/score")
 
+    def hint(self, game_id: str, token: str | None = None) -> Json:
+        """``POST /games/{id}/hint``: the bot's move for your seat (counts one hint) →
+        ``{"move", "level", "seat", "used", "left", "version"}``."""
+        return self._request("POST", f"/games/{game_id}/hint", token=token or self.token)
+
+    def analysis(self, game_id: str) -> Json:
+        """``GET /games/{id}/analysis``: the finished game's analysis, or the
+        ``analysis-pending`` problem (202) while the worker makes it."""
+        return self._get(f"/games/{game_id}/analysis")
+
     def log(self, game_id: str, token: str | None = None) -> Json:
         """``GET /games/{id}/log``: events, and moves + seed once the game is over."""
         return self._get(f"/games/{game_id}/log", token or self.token)

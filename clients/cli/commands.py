@@ -20,6 +20,7 @@ import re
 from urllib.parse import parse_qs
 
 from . import chat
+from .analysis import cmd_analysis, cmd_hint
 from .commands_kit import (
     Command,
     Json,
@@ -81,6 +82,8 @@ COMMANDS: dict[str, Command] = {
     "moves": cmd_moves,
     "move": cmd_move,
     "score": cmd_score,
+    "hint": cmd_hint,
+    "analysis": cmd_analysis,
     "log": cmd_log,
     "events": cmd_events,
     "verify": cmd_verify,

@@ -27,6 +27,7 @@ from rich.text import Text
 
 from . import render
 from .chat import PLAY_HELP, PlayChat
+from .analysis import hint_line
 from .client import GameClient, is_over, my_turn
 from .errors import ApiError, Conflict, PreconditionFailed, describe_problem
 from .event_feed import after_version
@@ -49,6 +50,7 @@ shown), or a JSON move body. Also:
   /TEXT      show only the moves whose notation contains these words (/3 7, /insure);
              / alone shows them all again
   b          draw the full board (it scrolls; Enter: the screen again)
+  hint       the move the bot would play here (uses one of your hints)
   ?          this help and the legend
   q          quit (the game goes on; play again later with the same command)""")
 
@@ -167,6 +169,9 @@ class PlaySession:
             return True
         elif word in ("b", "board"):
             self.con.print(render.render_view(self.game, turn.view))
+            return True
+        elif word == "hint":
+            self.con.print(hint_line(self.game, self.client, self.gid))
             return True
         else:
             return False

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.engine import Choice
-from shared.games import audience, erased, history, options, seats, spectate
+from shared.games import audience, erased, hints, history, options, seats, spectate
 from shared.games.audience import Audience
 from shared.games.base import OVER, RUNNING, Context, not_found
 from shared.games.document import GameDoc, from_store, started
@@ -33,6 +33,7 @@ def public(doc: GameDoc) -> dict[str, Any]:
         "seed_chosen": doc.get("seed_chosen", False),
         "visibility": doc.get("visibility", "public"),
         "next_game": doc.get("next_game"),
+        "hints": hints.public(doc),
     }
 
 

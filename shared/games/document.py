@@ -91,6 +91,7 @@ class GameDoc(TypedDict):
     invite: NotRequired[str]  # SHA-256 hex of an unlisted game's invite code
     start: NotRequired[Literal["when_full"]]  # missing: the host starts it
     next_game: NotRequired[str]  # the rematch's id (shared/usecases/rematch.py)
+    analysis: NotRequired[bool]  # its analysis is ready (shared/usecases/analysis.py)
     erased: NotRequired[list[str]]  # SHA-256 of erased players' names (privacy.py)
     takeover: NotRequired[str]  # the ``takeover`` bot level; missing: seats.TAKEOVER_BOT
     rated: NotRequired[bool]  # the ``rated`` option; missing: decided at the end (ratings.py)

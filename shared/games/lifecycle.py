@@ -10,7 +10,18 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.engine import Engine, RuleError
-from shared.games import audience, fairness, holds, names, ratings, records, seats, tables, tokens
+from shared.games import (
+    audience,
+    fairness,
+    hints,
+    holds,
+    names,
+    ratings,
+    records,
+    seats,
+    tables,
+    tokens,
+)
 from shared.games import options as kit_options
 from shared.games.access import require_host, seat_of_player
 from shared.games.answers import players
@@ -86,6 +97,7 @@ class Lifecycle:
         seated at once (shared/usecases/rematch.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
         kit, options = kit_options.split(options)
+        hints.check_create(kit)
         count = kit.get("players") or engine.MAX_PLAYERS
         seed = kit.get("seed")
         salt = commitment = None

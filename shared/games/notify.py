@@ -27,6 +27,7 @@ FROM_EVENTS = {
     "game_cancelled": "game.cancelled",
     "seat_timed_out": "seat.timed_out",
     "seat_abandoned": "seat.abandoned",
+    "analysis_ready": "analysis.ready",
 }
 
 PLAYER_TYPES = ("your_turn", "game_over")

@@ -245,6 +245,17 @@ OPTIONS: tuple[KitOption, ...] = (
         carried=True,
     ),
     KitOption(
+        "hints",
+        Whole(0, 20),
+        "Hints each seat may ask for in the game (`POST /games/{{id}}/hint`), 0..20. A "
+        "rated game allows none: above 0 needs `rated: false` (else 422 "
+        "`hints-in-rated-game`), and a game that turns out rated allows 0.",
+        example=0,
+        default=3,
+        shown=True,
+        carried=True,
+    ),
+    KitOption(
         "bots_after",
         Whole(5, 3600),
         "Seconds, 5..3600: if the table is not full that long after it was opened, "

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 # status -> (the code of Flask/werkzeug's own errors of that status, the title);
 # any other status: "http-<status>", "Error".
 HTTP = {
+    202: ("analysis-pending", "Accepted"),
     400: ("bad-request", "Bad Request"),
     401: ("missing-token", "Unauthorized"),
     403: ("forbidden", "Forbidden"),

@@ -76,6 +76,11 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WORKER_LEASE_SECONDS": (float, 5.0),
     "WORKER_BATCH": (int, 50),
     "WORKER_BOT_PROCESSES": (int, 1),  # processes where search bots think (0: in the worker)
+    # finished games' analyses (shared/worker/analysing.py): on or off, in a process of
+    # their own (0: in a thread of the worker), the claim's lease (renewed while working)
+    "WORKER_ANALYSIS": (bool, True),
+    "WORKER_ANALYSIS_PROCESSES": (int, 1),
+    "ANALYSIS_LEASE_SECONDS": (float, 30.0),
     # due games of one client (its API key, or its address) claimed per tick: a fair share
     "WORKER_CLIENT_BATCH": (int, 4),
     "WORKER_HEARTBEAT_FILE": (str, "/tmp/boardgames-worker.heartbeat"),

@@ -25,6 +25,7 @@ modules, one job each:
 - ``outbox``: the webhook outbox, delivery state and ready shards;
 - ``status``: the status sets and API-key quotas (:class:`Tracking`);
 - ``matchmaking``: quick match's pools of open tables (``matchmaking.lua``);
+- ``analyses``: finished games' analyses, their queue and the analysing worker's claim;
 - ``document_codec``, ``jsoncodec``: how documents and JSON are encoded.
 
 This module only gathers the names the other layers import.

@@ -27,6 +27,7 @@ from typing import Any
 import redis
 
 from shared.store import chat, documents, events, matchmaking, outbox, schedule
+from shared.store.analyses import Analyses
 from shared.store.chat import ChatStore
 from shared.store.chat_edits import ChatEdits
 from shared.store.documents import Documents
@@ -67,6 +68,7 @@ class GameStore(
         self._once = client.register_script(outbox.ONCE)
         self._match = client.register_script(matchmaking.SCRIPT)
         self.tracking = Tracking(self)
+        self.analyses = Analyses(client, prefix)  # finished games' analyses (the worker's)
         self.registry = Registry(client)  # the players, common to every service
         self.embeds = EmbedLinks(client)  # embed links' secret and one-use claims, common too
         self.moderation = Moderation(client)  # blocks, reports, audit, suspensions: common

@@ -16,6 +16,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from shared.store.analyses import todo_key
 from shared.store.errors import StoreError
 from shared.store.layout import key_owner
 
@@ -87,6 +88,8 @@ class Tracking:
         if old is not None:
             pipe.zrem(self.status_key(old), game_id)
         pipe.zadd(self.status_key(new), {game_id: now_s})
+        if new == "finished" and old != "finished":  # the worker analyses it (analyses.py)
+            pipe.zadd(todo_key(self.prefix), {game_id: now_s}, nx=True)
         if owner is not None:
             if old is None and created_us is not None:
                 index = self.owner_index(owner)

@@ -18,7 +18,11 @@ TYPES = (
     "game.cancelled",
     "seat.timed_out",
     "seat.abandoned",
+    "analysis.ready",
 )
+DEFAULT_TYPES = tuple(t for t in TYPES if t != "analysis.ready")
+"""What a game's registration hears when it names no ``events``: ``analysis.ready`` (a
+finished game's analysis, shared/usecases/analysis.py) is asked for by name."""
 SEAT_TYPES = ("game.turn", "game.over", "game.cancelled")
 """What a seat's registration hears: its own turns and the end of the game."""
 
@@ -31,5 +35,5 @@ def register(
     ssrf.check(body["url"], settings.get("WEBHOOK_ALLOW_PRIVATE", False))
     reg_id = signing.new_registration_id()
     secret = signing.secret_for(settings.get("WEBHOOK_SIGNING_KEY", ""), reg_id)
-    events = list(SEAT_TYPES) if seat is not None else list(body.get("events") or TYPES)
+    events = list(SEAT_TYPES) if seat is not None else list(body.get("events") or DEFAULT_TYPES)
     return {"id": reg_id, "url": body["url"], "events": events, "seat": seat}, secret

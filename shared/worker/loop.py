@@ -14,7 +14,8 @@ claim only spreads the work between copies; the compare-and-set alone guarantees
 nothing is played twice. Each tick first erases deleted players and hands suspended
 players' seats to the takeover bot (shared/usecases/moderation.py). Health: after every
 tick that reached Redis the worker touches ``WORKER_HEARTBEAT_FILE``;
-``python -m shared.worker --check`` exits 0 while it is fresh.
+``python -m shared.worker --check`` exits 0 while it is fresh. Finished games are
+analysed in a thread of their own (shared/worker/analysing.py, ``WORKER_ANALYSIS``).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from shared.store import Claim, GameStore, client_of, make_clients
 from shared.usecases import moderation, privacy
 from shared.usecases.autoplay import NothingDue, Thinking, play_due
 from shared.webhooks.delivery import Deliverer
+from shared.worker.analysing import Analyst
 from shared.worker.thinking import Thinker
 
 log = logging.getLogger("shared.worker")
@@ -104,6 +106,9 @@ class Worker:
         self.hold_max = HELD_PER_PROCESS * max(1, int(settings["WORKER_BOT_PROCESSES"]))
         self.board_every = int(settings["LEADERBOARD_SNAPSHOT_SECONDS"])
         self.deliverer.stop = self.stop.is_set
+        self.analyst = (
+            Analyst(games, settings, self.stop) if settings.get("WORKER_ANALYSIS") else None
+        )
 
     def deliver_loop(self) -> None:
         """Webhook deliveries (shared/webhooks/delivery.py), in a thread of their own so
@@ -129,6 +134,11 @@ class Worker:
         boards.start()
         digests = threading.Thread(target=self.digest_loop, name="digests", daemon=True)
         digests.start()
+        if self.analyst is not None:
+            analyst = threading.Thread(
+                target=self.analyst.loop, args=(self.poll,), name="analyses", daemon=True
+            )
+            analyst.start()
         while not self.stop.is_set():
             try:
                 busy = self.tick()
@@ -145,6 +155,8 @@ class Worker:
                 self.stop.wait(self.poll)
         sender.join(self.deliverer.timeout + 1)  # let a delivery in flight finish
         self.thinker.close()
+        if self.analyst is not None:
+            self.analyst.close()
 
     def tick(self) -> int:
         """Claim and play every game due now; the number of games looked at. The lag

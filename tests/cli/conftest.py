@@ -161,6 +161,7 @@ def workers(redis_url: str) -> Iterator[subprocess.Popen]:
             "LOG_LEVEL": "WARNING",
             "WORKER_POLL_SECONDS": "0.05",
             "WORKER_HEARTBEAT_FILE": str(beat),
+            "WORKER_ANALYSIS": "false",  # (tests/webhooks/test_analysis_live.py has its own)
             "PYTHONPATH": str(ROOT),
         }
         proc = subprocess.Popen([sys.executable, "-m", "shared.worker"], cwd=ROOT, env=env)

@@ -65,6 +65,8 @@ def test_openapi_document_and_docs(toy_client):
         "/push/key",
         "/matches",
         "/games/{game_id}/rematch",
+        "/games/{game_id}/hint",
+        "/games/{game_id}/analysis",
         "/players/{player_id}",
         "/leaderboards/{game}",
         "/games/{game_id}/resign",
@@ -133,4 +135,5 @@ def test_options_schema_is_in_the_document(toy_client):
         "spectators",
         "spectator_chat",
         "spectator_delay",
+        "hints",
     }

@@ -50,6 +50,7 @@ class WorkerProcess:
             "WORKER_POLL_SECONDS": "0.05",
             "WORKER_LEASE_SECONDS": "1",
             "WORKER_HEARTBEAT_FILE": self.heartbeat,
+            "WORKER_ANALYSIS": "false",  # (a test about analyses turns them on)
             **settings,
         }
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))

@@ -7,6 +7,7 @@ import { openChat } from "./chat.js";
 import { offerAfterMove } from "./notifications.js";
 import { follow } from "./live.js";
 import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
+import { renderAnalysis, renderHint } from "./coach.js";
 
 const LOG_SIZE = 40;
 const MIN_PLAYERS = 2; // both games start with 2 players or more
@@ -619,13 +620,13 @@ export class GamePage {
       const ended = this.view.status === "finished" || this.view.status === "cancelled";
       let controls = null;
       if (this.view.status === "running" && this.seat !== null) {
-        controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.move") }, this.rules.renderControls(ctx));
+        controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.move") }, this.rules.renderControls(ctx), renderHint(this));
       } else if (ended) {
         controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.replay") }, this.renderReplay());
       }
       return [title, h("div", { class: `layout${controls ? " with-controls" : ""}` },
         board, controls,
-        h("div", { class: "side" }, seatPanel, this.chat.nodes(), this.renderResult(), this.renderPlayers(),
+        h("div", { class: "side" }, seatPanel, this.chat.nodes(), this.renderResult(), renderAnalysis(this), this.renderPlayers(),
           this.rules.renderInfo ? this.rules.renderInfo(ctx) : null, this.renderScorePanel(ctx), this.renderLog()))];
     });
     this.tickClock();

@@ -10,7 +10,8 @@ thin HTTP wiring around :class:`shared.games.Games`.
   (reports, suspensions, the audit log);
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``leaderboards``: a player's public profile and ratings, the leaderboard;
-- ``moves``: legal moves, make a move;
+- ``moves``: legal moves, make a move; ``hints``: a bot's move for a seat;
+  ``analysis``: a finished game's analysis;
 - ``events``: the long-poll page and the SSE stream (the chat among the events);
 - ``chat``: the table chat, its canned phrases and a reader's mutes;
 - ``records``: score and log;
@@ -31,10 +32,12 @@ from marshmallow import Schema
 from shared.http import webhooks
 from shared.http.resources import (
     admin,
+    analysis,
     chat,
     embeds,
     events,
     games,
+    hints,
     leaderboards,
     matches,
     moderation,
@@ -70,6 +73,8 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     leaderboards.add_routes(blp)
     games.add_start_cancel_and_read(blp)
     moves.add_routes(blp)
+    hints.add_routes(blp)
+    analysis.add_routes(blp)
     records.add_score(blp)
     events.add_routes(blp)
     chat.add_routes(blp)

@@ -129,6 +129,16 @@ class PlayerSchema(Schema):
     timeouts = fields.Integer(required=True, metadata={"description": "Deadlines missed in a row."})
 
 
+class HintsSchema(Schema):
+    allowed = fields.Integer(
+        required=True,
+        metadata={"description": "Hints each seat may ask in this game (0 in a rated game)."},
+    )
+    used = fields.List(
+        fields.Integer(), required=True, metadata={"description": "Hints asked, by seat."}
+    )
+
+
 class GameSchema(Schema):
     """The public head of a view, a listing entry and a log."""
 
@@ -164,6 +174,11 @@ class GameSchema(Schema):
         required=True,
         allow_none=True,
         metadata={"description": "The rematch's id, once a player asked for one."},
+    )
+    hints = fields.Nested(
+        HintsSchema,
+        required=True,
+        metadata={"description": "Hints: the allowance and each seat's count (public)."},
     )
 
 
