@@ -26,8 +26,8 @@ from rich.console import Console
 from rich.text import Text
 
 from . import render
-from .chat import PLAY_HELP, PlayChat
 from .analysis import hint_line
+from .chat import PLAY_HELP, PlayChat
 from .client import GameClient, is_over, my_turn
 from .errors import ApiError, Conflict, PreconditionFailed, describe_problem
 from .event_feed import after_version
