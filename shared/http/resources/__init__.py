@@ -10,6 +10,7 @@ thin HTTP wiring around :class:`shared.games.Games`.
   (reports, suspensions, the audit log);
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``leaderboards``: a player's public profile and ratings, the leaderboard;
+- ``tournaments``: tournaments (Swiss): create, register, start, standings;
 - ``moves``: legal moves, make a move;
 - ``events``: the long-poll page and the SSE stream (the chat among the events);
 - ``chat``: the table chat, its canned phrases and a reader's mutes;
@@ -45,6 +46,7 @@ from shared.http.resources import (
     records,
     rematch,
     seats,
+    tournaments,
 )
 from shared.http.resources.blueprint import KitBlueprint, bearer, problems
 
@@ -68,6 +70,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     matches.add_routes(blp, options_schema)
     rematch.add_routes(blp)
     leaderboards.add_routes(blp)
+    tournaments.add_routes(blp, options_schema)
     games.add_start_cancel_and_read(blp)
     moves.add_routes(blp)
     records.add_score(blp)
