@@ -48,8 +48,9 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=BEARER, operationId="createTournament")
     @blp.doc(responses=problems(400, 401, 403, 413, 422, 503))
     def create_tournament(spec: dict[str, Any]) -> Any:
-        """A new tournament (Swiss) of this game, hosted by the player. The games'
-        `options` need a `clock`. Players of the host's API key only may register.
+        """Create a tournament (Swiss) of this game, hosted by the player.
+
+        The games' `options` need a `clock`. Players of the host's API key only may register.
         It starts at `starts_at`, or when the host starts it; the worker pairs,
         seats and closes each round."""
         player, fields = current_player()
@@ -62,7 +63,10 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=[], operationId="listTournaments")
     @blp.doc(responses=problems(422, 503))
     def list_tournaments(query: dict[str, Any]) -> Any:
-        """This game's tournaments, newest first (a cursor to the next page)."""
+        """List this game's tournaments.
+
+        Newest first, without their entries and rounds; `next_cursor` to the next page.
+        """
         store = games().store.tournaments
         before = query.get("cursor")
         if before is not None and not before.isdigit():
@@ -80,7 +84,11 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=[], operationId="getTournament")
     @blp.doc(responses=problems(404, 503))
     def get_tournament(tid: str) -> Any:
-        """The tournament: settings, status, every round's tables and games, entries."""
+        """Read a tournament.
+
+        Its settings, status, every round's tables with their games and byes, and its
+        entries (points, opponents, games, missed games). Public.
+        """
         return send(json_answer(_read(tid)))
 
     @blp.route("/tournaments/<tid>/players", methods=["POST"])
@@ -88,7 +96,11 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=BEARER, operationId="registerTournament")
     @blp.doc(responses=problems(401, 403, 404, 409, 503))
     def register(tid: str) -> Any:
-        """Register the player (before the start; up to `max_players`)."""
+        """Register the player.
+
+        Before the start, up to `max_players`; a player of the host's API key only.
+        Registering again changes nothing.
+        """
         player, fields = current_player()
         _read(tid)
         doc = tournaments.register(
@@ -101,7 +113,11 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=BEARER, operationId="withdrawTournament")
     @blp.doc(responses=problems(401, 403, 404, 503))
     def withdraw(tid: str, player_id: str) -> Any:
-        """Withdraw (`me`, or the player's id), or the host removes a player."""
+        """Withdraw, or remove a player.
+
+        `me` (or the player's own id) withdraws; the host may remove anyone. Before the
+        start the entry goes; later the player is seated no more (points are kept).
+        """
         player, _ = current_player()
         _read(tid)
         who = str(player) if player_id == "me" else player_id
@@ -112,7 +128,11 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=BEARER, operationId="checkInTournament")
     @blp.doc(responses=problems(401, 404, 409, 503))
     def check_in(tid: str) -> Any:
-        """Check in (within `checkin_seconds` before `starts_at`, when it has one)."""
+        """Check in.
+
+        Within `checkin_seconds` before `starts_at`, when the tournament has a check-in
+        window: at the start, players who did not check in are dropped.
+        """
         player, _ = current_player()
         _read(tid)
         return send(json_answer(tournaments.check_in(games(), tid, str(player))))
@@ -127,7 +147,10 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=BEARER, operationId="startTournament")
     @blp.doc(responses=problems(401, 403, 404, 409, 503))
     def start_tournament(tid: str) -> Any:
-        """The host starts it now (the worker pairs the first round)."""
+        """Start a tournament now (the host).
+
+        The worker pairs and seats the first round at its next tick.
+        """
         return _host(tid, "start")
 
     @blp.route("/tournaments/<tid>/end", methods=["POST"])
@@ -135,18 +158,25 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=BEARER, operationId="endTournament")
     @blp.doc(responses=problems(401, 403, 404, 503))
     def end_tournament(tid: str) -> Any:
-        """The host ends it: at once before the start, else once the round being played
-        closes (its standings are final)."""
+        """End a tournament early (the host).
+
+        Before the start it is cancelled at once; later it finishes when the round being
+        played closes, and its standings are final.
+        """
         return _host(tid, "end")
 
     @blp.route("/tournaments/<tid>/standings", methods=["GET"])
     @blp.arguments(t.StandingsQuerySchema(), location="query")
-    @blp.response(200, t.StandingsSchema)
+    @blp.response(200, t.TournamentStandingsSchema)
     @blp.doc(security=[], operationId="getTournamentStandings")
     @blp.doc(responses=problems(404, 422, 503))
     def standings(query: dict[str, Any], tid: str) -> Any:
-        """The standings, best first: points, then Buchholz (the opponents' points), then
-        rating, then registration. They change only when a round closes."""
+        """A tournament's standings.
+
+        Best first: points, then Buchholz (the sum of the opponents' points), then
+        rating, then registration order. They change only when a round closes, so pages
+        read while a round runs agree; `next_cursor` to the next page.
+        """
         doc = _read(tid)
         page, nxt = tournaments.standings_page(doc, query["limit"], _offset(query.get("cursor")))
         body = {"round": doc["round"], "status": doc["status"], "items": page}

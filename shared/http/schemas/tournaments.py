@@ -89,7 +89,7 @@ class TournamentListSchema(Schema):
     next_cursor = fields.String(allow_none=True)
 
 
-class StandingSchema(Schema):
+class TournamentStandingSchema(Schema):
     place = fields.Integer()
     player = fields.String()
     name = fields.String()
@@ -101,8 +101,8 @@ class StandingSchema(Schema):
     withdrawn = fields.Boolean()
 
 
-class StandingsSchema(Schema):
+class TournamentStandingsSchema(Schema):
     round = fields.Integer()
     status = fields.String()
-    items = fields.List(fields.Nested(StandingSchema))
+    items = fields.List(fields.Nested(TournamentStandingSchema))
     next_cursor = fields.String(allow_none=True)
