@@ -55,22 +55,25 @@ def change(games: Games, tid: str, decide: Callable[[Doc], Doc | None]) -> Doc:
 
 def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> Doc:
     """A new tournament in registration. ``spec``: ``name``, ``format`` (``swiss``),
-    ``rounds``, ``table_size``, ``options`` (the game's, a ``clock`` required),
+    ``rounds``, ``table_size``, ``clock`` (required), ``options`` (the game's),
     ``rated``, ``max_players``, ``starts_at`` (ms, or none: the host starts it),
     ``checkin_seconds`` (before ``starts_at``), ``points`` (per table size),
     ``bye_points``, ``bots`` (bot entries, a level each). ``host``: the player id, or
     ``key:<tenant>`` for an API key's tenant."""
     engine = games.engine
     options = dict(spec.get("options") or {})
+    for unused in ("players", "bots_after"):  # a tournament sets them per table
+        options.pop(unused, None)
+    if spec.get("clock"):
+        options["clock"] = spec["clock"]
     if not options.get("clock"):
         raise Invalid.field("json", "options", "A tournament needs a clock.", "Missing clock.")
     size = int(spec.get("table_size") or engine.MAX_PLAYERS)
     if not engine.MIN_PLAYERS <= size <= engine.MAX_PLAYERS:
         raise Invalid.field("json", "table_size", "table_size is out of range.", "Out of range.")
     points = {int(k): list(v) for k, v in (spec.get("points") or {}).items()}
-    for k, per in points.items():
-        if len(per) != k or sorted(per, reverse=True) != list(per):
-            raise Invalid.field("json", "points", "Points must fall with the place.", "Bad.")
+    if any(len(per) != k for k, per in points.items()):
+        raise Invalid.field("json", "points", "One number per place.", "Bad length.")
     created = now_ms()
     tid = secrets.token_hex(8)
     doc: Doc = {

@@ -64,7 +64,7 @@ def run(
 
 
 def test_a_swiss_of_bots_plays_every_round_once_and_counts_every_game(games: Games) -> None:
-    spec = {"rounds": 3, "table_size": 4, "options": {"clock": CLOCK}, "bots": ["random"] * 10}
+    spec = {"rounds": 3, "table_size": 4, "clock": CLOCK, "bots": ["random"] * 10}
     doc = tournaments.create(games, spec, host="p-host")
     tid = doc["id"]
     assert rounds.advance(games, tid) is not None  # not started: nothing happens
@@ -107,7 +107,7 @@ def test_a_swiss_of_bots_plays_every_round_once_and_counts_every_game(games: Gam
 
 
 def test_a_second_step_on_a_stale_copy_never_pairs_a_round_twice(games: Games) -> None:
-    spec = {"rounds": 2, "table_size": 2, "options": {"clock": CLOCK}, "bots": ["random"] * 4}
+    spec = {"rounds": 2, "table_size": 2, "clock": CLOCK, "bots": ["random"] * 4}
     tid = tournaments.create(games, spec, host="h")["id"]
     tournaments.host_action(games, tid, "h", "start")
     rounds.advance(games, tid)
@@ -118,7 +118,7 @@ def test_a_second_step_on_a_stale_copy_never_pairs_a_round_twice(games: Games) -
 
 
 def test_humans_are_seated_and_told(games: Games) -> None:
-    spec = {"rounds": 1, "table_size": 4, "options": {"clock": CLOCK}, "bots": ["random"] * 2}
+    spec = {"rounds": 1, "table_size": 4, "clock": CLOCK, "bots": ["random"] * 2}
     tid = tournaments.create(games, spec, host="h")["id"]
     for pid in ("pa", "pb"):
         tournaments.register(games, tid, pid, pid.upper(), "", 1500.0)

@@ -24,7 +24,7 @@ SPEC: dict[str, Any] = {
     "name": "Weekly",
     "rounds": 2,
     "table_size": 4,
-    "options": {"clock": {"turn_seconds": 30}},
+    "clock": {"turn_seconds": 30},
     "bots": ["random"] * 6,
 }
 
@@ -79,7 +79,7 @@ def test_a_tournament_from_creation_to_standings(toy_app: Flask, toy_client: Fla
 
 def test_bad_tournaments_are_problems_not_errors(toy_client: FlaskClient) -> None:
     _, key = new_player(toy_client, "Host")
-    no_clock = {**SPEC, "options": {}}
+    no_clock = {k: v for k, v in SPEC.items() if k != "clock"}
     r = toy_client.post("/tournaments", json=no_clock, headers=auth(key))
     assert r.status_code == 422 and r.headers["Content-Type"] == "application/problem+json"
     r = toy_client.post("/tournaments", json={**SPEC, "table_size": 9}, headers=auth(key))

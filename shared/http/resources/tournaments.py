@@ -25,7 +25,7 @@ TID = re.compile(r"[0-9a-f]{16}", re.ASCII)
 def _offset(cursor: str | None) -> int:
     if cursor is None:
         return 0
-    if not cursor.isdigit() or len(cursor) > 9:
+    if not cursor.isdigit() or len(cursor) > 15:
         raise invalid(
             "query", "cursor", "The cursor is not one this service issued.", "Invalid cursor."
         )

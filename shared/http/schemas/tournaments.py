@@ -9,7 +9,21 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from shared.http.schemas.fields import ClockSchema
 from shared.http.schemas.options import KitOptionsSchema
+
+
+class PointsSchema(Schema):
+    """Points per place by table size, best first (taken as given)."""
+
+    class Meta:
+        include = {
+            str(n): fields.List(
+                fields.Integer(validate=validate.Range(0, 1000)), validate=validate.Length(n, n)
+            )
+            for n in range(2, 6)
+        }
+
 
 LEVELS = ("random", "greedy", "medium", "strong")
 
@@ -18,6 +32,7 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
     """The request schema of a new tournament of the game whose options schema is
     ``options_schema``."""
     assert issubclass(options_schema, KitOptionsSchema), options_schema
+    low, high = options_schema.PLAYERS
     return type(
         "TournamentCreateSchema",
         (Schema,),
@@ -25,11 +40,16 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
             "name": fields.String(validate=validate.Length(1, 80)),
             "format": fields.String(validate=validate.OneOf(["swiss"]), load_default="swiss"),
             "rounds": fields.Integer(validate=validate.Range(1, 20), load_default=3),
-            "table_size": fields.Integer(validate=validate.Range(2, 5)),
+            "table_size": fields.Integer(
+                validate=validate.Range(low, high),
+                metadata={"description": "Players per table (default the game's maximum)."},
+            ),
+            "clock": fields.Nested(
+                ClockSchema, required=True, metadata={"description": "The games' clock."}
+            ),
             "options": fields.Nested(
-                options_schema,
-                required=True,
-                metadata={"description": "The games' options; `clock` is required."},
+                type("TournamentOptionsSchema", (options_schema,), {"FOR_MATCH": True}),
+                metadata={"description": "The games' other options (as quick match's)."},
             ),
             "rated": fields.Boolean(load_default=False),
             "max_players": fields.Integer(validate=validate.Range(2, 10_000)),
@@ -41,13 +61,7 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
                 },
             ),
             "checkin_seconds": fields.Integer(validate=validate.Range(60, 86_400), allow_none=True),
-            "points": fields.Dict(
-                keys=fields.String(validate=validate.OneOf(["2", "3", "4", "5"])),
-                values=fields.List(
-                    fields.Integer(validate=validate.Range(0, 1000)), validate=validate.Length(2, 5)
-                ),
-                metadata={"description": "Points per place by table size, best first."},
-            ),
+            "points": fields.Nested(PointsSchema),
             "bye_points": fields.Integer(validate=validate.Range(0, 1000)),
             "bots": fields.List(
                 fields.String(validate=validate.OneOf(LEVELS)),
@@ -60,12 +74,16 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
 
 class TournamentListQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(1, 100), load_default=20)
-    cursor = fields.String(validate=validate.Length(1, 40))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^[0-9]{1,15}$"), metadata={"description": "`next_cursor`."}
+    )
 
 
 class StandingsQuerySchema(Schema):
     limit = fields.Integer(validate=validate.Range(1, 200), load_default=50)
-    cursor = fields.String(validate=validate.Length(1, 40))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^[0-9]{1,15}$"), metadata={"description": "`next_cursor`."}
+    )
 
 
 class TournamentSchema(Schema):
