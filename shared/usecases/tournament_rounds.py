@@ -14,7 +14,8 @@ paired twice.
 A registered player who does not take their seat is timed out by the game's clock and
 played by the takeover bot from then on, and scores as their seat places; after
 ``MISSED_LIMIT`` such games they are withdrawn. Each seat reaches its player as a
-``tournament_game`` event on the player's webhook (the caller's ``notify``).
+``tournament_game`` notification written with the game's start (shared/games/notify.py:
+the player's webhook, and Web Push), then the game's own ``your_turn``.
 
 May import the games layer, the use cases beside it and the pure tournaments' rules.
 """
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Callable
 from typing import Any
 
 from shared.games import CANCELLED as GAME_CANCELLED
@@ -31,6 +31,7 @@ from shared.games import OPEN, Games, seats
 from shared.games.base import Outcome
 from shared.games.errors import Conflict, NotFound
 from shared.games.lifecycle import started_outcome
+from shared.games.notify import TOURNAMENT_OWNER
 from shared.games.tokens import PlayerRef
 from shared.tournaments import points as scoring
 from shared.tournaments import swiss
@@ -46,8 +47,6 @@ from shared.usecases.tournaments import (
     ranked,
 )
 
-Notify = Callable[[str, dict[str, Any]], None]
-"""``(player, payload)``: a seat's ``tournament_game`` notice to its player."""
 RECHECK_MS = 1000
 """How soon the worker looks again at a round still playing."""
 
@@ -56,7 +55,7 @@ def game_id(tid: str, round_no: int, table: int) -> str:
     return hashlib.sha256(f"{tid}:{round_no}:{table}".encode()).hexdigest()[:16]
 
 
-def advance(games: Games, tid: str, notify: Notify | None = None) -> int | None:
+def advance(games: Games, tid: str) -> int | None:
     """One step of tournament ``tid``: when to look again (ms), ``None`` once over."""
     doc = change(games, tid, lambda d: _decide(games, d))
     if doc["status"] in (FINISHED, CANCELLED):
@@ -65,7 +64,7 @@ def advance(games: Games, tid: str, notify: Notify | None = None) -> int | None:
         return doc["starts_at"] or now_ms() + 3_600_000
     current = doc["history"][-1]
     if current["state"] == "seating":
-        seat_round(games, doc, current, notify)
+        seat_round(games, doc, current)
         change(games, tid, lambda d: _seated(d, current["round"]))
     return now_ms() + RECHECK_MS
 
@@ -130,13 +129,13 @@ def _seated(doc: Doc, round_no: int) -> Doc | None:
     return doc
 
 
-def seat_round(games: Games, doc: Doc, current: Doc, notify: Notify | None) -> None:
+def seat_round(games: Games, doc: Doc, current: Doc) -> None:
     """Create the round's games still missing and seat the players not seated yet."""
     for table in current["tables"]:
-        seat_table(games, doc, table, notify)
+        seat_table(games, doc, table)
 
 
-def seat_table(games: Games, doc: Doc, table: Doc, notify: Notify | None) -> None:
+def seat_table(games: Games, doc: Doc, table: Doc) -> None:
     gid, players = table["game"], table["players"]
     entries = doc["entries"]
     bots = [p for p in players if "bot" in entries[p]]
@@ -147,21 +146,11 @@ def seat_table(games: Games, doc: Doc, table: Doc, notify: Notify | None) -> Non
         {**seats.new_player(i, entries[p]["name"], "", entries[p]["bot"]), "player": p}
         for i, p in enumerate(bots)
     ]
-    owner = f"tournament:{doc['id']}"
+    owner = TOURNAMENT_OWNER + doc["id"]  # its start tells the seats (shared/games/notify.py)
     with contextlib.suppress(Conflict):  # created by a copy that died: seat the rest
         games.lifecycle.create(options, owner, game_id=gid, bots=bot_seats)  # type: ignore[arg-type]
     for pid in humans:
         _join(games, gid, entries[pid]["name"], pid)
-        if notify is not None:
-            notify(
-                pid,
-                {
-                    "type": "tournament_game",
-                    "tournament": doc["id"],
-                    "round": doc["round"],
-                    "game": gid,
-                },
-            )
     if not humans:
         _start(games, gid)
 

@@ -4,6 +4,7 @@ closes once, and the standings."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -50,11 +51,9 @@ def play_round(games: Games, doc: dict[str, Any], timeouts: bool = False) -> Non
                 expire_deadlines(games, table["game"])
 
 
-def run(
-    games: Games, tid: str, notify: Any = None, steps: int = 40, timeouts: bool = False
-) -> dict[str, Any]:
+def run(games: Games, tid: str, steps: int = 40, timeouts: bool = False) -> dict[str, Any]:
     for _ in range(steps):
-        if rounds.advance(games, tid, notify) is None:
+        if rounds.advance(games, tid) is None:
             break
         doc, _ = games.store.tournaments.read(tid)
         if doc["status"] == tournaments.RUNNING:
@@ -122,15 +121,22 @@ def test_humans_are_seated_and_told(games: Games) -> None:
     tid = tournaments.create(games, spec, host="h")["id"]
     for pid in ("pa", "pb"):
         tournaments.register(games, tid, pid, pid.upper(), "", 1500.0)
-    told: list[tuple[str, dict[str, Any]]] = []
     tournaments.host_action(games, tid, "h", "start")
-    rounds.advance(games, tid, lambda p, payload: told.append((p, payload)))
+    rounds.advance(games, tid)
     doc, _ = games.store.tournaments.read(tid)
     (table,) = doc["history"][0]["tables"]
     game = games.writes.load(table["game"])
     assert game["status"] == "running"
     assert sorted(p.get("player") for p in game["players"]) == ["bot:1", "bot:2", "pa", "pb"]
-    assert sorted(p for p, _ in told) == ["pa", "pb"]
-    assert told[0][1]["type"] == "tournament_game" and told[0][1]["game"] == table["game"]
+    # the start wrote each human seat's tournament_game into the game's outbox
+    raw = games.store.client.xrange(games.store.outbox_key(table["game"]))
+    notes = [json.loads(fields.get("n") or fields[b"n"]) for _, fields in raw]
+    told = sorted(n["reg"] for n in notes if n["type"] == "tournament_game")
+    assert told == ["player:pa", "player:pb"]
+    assert all(
+        n["data"]["tournament"] == tid and n["data"]["game_id"] == table["game"]
+        for n in notes
+        if n["type"] == "tournament_game"
+    )
     with pytest.raises(Exception, match="started"):
         tournaments.register(games, tid, "pc", "PC", "", 0.0)
