@@ -333,6 +333,7 @@ SLOW_MODULES = {
     "tests/reliability/test_redis_restart.py",
     "tests/reliability/test_wait_flood.py",
     "tests/reliability/test_worker_death.py",
+    "tests/worker/test_tournament_live.py",
     "tests/test_packaging.py",
     "tests/openapi/test_typescript.py",
 }

@@ -68,6 +68,10 @@ def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> D
         options["clock"] = spec["clock"]
     if not options.get("clock"):
         raise Invalid.field("json", "options", "A tournament needs a clock.", "Missing clock.")
+    low = games.settings.get("CLOCK_MIN_TURN_SECONDS", 10)
+    if options["clock"]["turn_seconds"] < low:  # the games' own check, now, not at seating
+        detail = "turn_seconds must be {low}..{high}."
+        raise Invalid.field("json", "clock", detail, "Out of range.", low=low, high=1_209_600)
     size = int(spec.get("table_size") or engine.MAX_PLAYERS)
     if not engine.MIN_PLAYERS <= size <= engine.MAX_PLAYERS:
         raise Invalid.field("json", "table_size", "table_size is out of range.", "Out of range.")
