@@ -13,10 +13,11 @@
   table last. A player who would repeat an opponent (``met``) or sit with someone they
   block or who blocks them (``blocked``) is passed over for the next player in order
   within a window of ``WINDOW`` places, and the least costly candidate is taken when all
-  conflict; then a repair pass swaps players between nearby tables when that lowers the
-  conflicts. A blocked pair costs ``BLOCK_COST`` repeats.
+  conflict; then a repair pass swaps players (never the leader) between nearby tables
+  when that lowers the conflicts. A blocked pair costs ``BLOCK_COST`` repeats.
 - **Small rounds** (at most ``EXACT_UP_TO`` players after the byes) are searched
-  exhaustively: the fewest conflicts, then the order above.
+  exhaustively: the fewest conflicts with the leader at a full table, then the order
+  above.
 
 Linear in the players (times ``WINDOW`` and the table size): 10,000 players are paired
 in well under a second (bench/tournament.py).
@@ -170,7 +171,7 @@ def _repair_table(
 ) -> bool:
     a = tables[ta]
     improved = False
-    for i in range(len(a)):
+    for i in range(1 if ta == 0 else 0, len(a)):  # the leader stays at the first table
         if all(pair_cost(a[i], x, met, blocked) == 0 for x in a if x != a[i]):
             continue
         for tb in reach:
@@ -178,7 +179,12 @@ def _repair_table(
                 continue
             b = tables[tb]
             swapped = next(
-                (j for j in range(len(b)) if _swap_gain(a, b, i, j, met, blocked) > 0), None
+                (
+                    j
+                    for j in range(1 if tb == 0 else 0, len(b))
+                    if _swap_gain(a, b, i, j, met, blocked) > 0
+                ),
+                None,
             )
             if swapped is not None:
                 a[i], b[swapped] = b[swapped], a[i]
@@ -202,7 +208,8 @@ def exact(
             best_cost[0] = cost
             return
         opener, others = rest[0], rest[1:]
-        for s in sorted(set(left), reverse=True):
+        sizes = sorted(set(left), reverse=True)
+        for s in sizes[:1] if not acc else sizes:  # the leader at a full table
             remaining = list(left)
             remaining.remove(s)
             for mates in combinations(others, s - 1):
