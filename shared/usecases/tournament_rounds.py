@@ -69,25 +69,35 @@ def advance(games: Games, tid: str) -> int | None:
     return now_ms() + RECHECK_MS
 
 
+def starting(doc: Doc) -> bool | None:
+    """For a tournament in registration: ``None`` while it waits; else it starts now
+    (``True``, ``status`` running, players who missed the check-in dropped) or is
+    cancelled for too few players (``False``)."""
+    if not (doc.get("start_requested") or (doc["starts_at"] and now_ms() >= doc["starts_at"])):
+        return None
+    if doc.get("checkin_seconds") and doc.get("starts_at"):
+        doc["entries"] = {
+            p: e for p, e in doc["entries"].items() if e.get("checked_in") or "bot" in e
+        }
+    if len(doc["entries"]) < doc["min_size"]:
+        doc["status"] = CANCELLED
+        return False
+    doc["status"] = RUNNING
+    return True
+
+
 def _decide(games: Games, doc: Doc) -> Doc | None:
     if doc["status"] == REGISTERING:
-        if not (doc.get("start_requested") or (doc["starts_at"] and now_ms() >= doc["starts_at"])):
+        started = starting(doc)
+        if started is None:
             return None
-        if doc.get("checkin_seconds") and doc.get("starts_at"):
-            doc["entries"] = {
-                p: e for p, e in doc["entries"].items() if e.get("checked_in") or "bot" in e
-            }
-        if len(doc["entries"]) < doc["min_size"]:
-            doc["status"] = CANCELLED
-            return doc
-        doc["status"] = RUNNING
-        return _pair(games, doc)
+        return _pair(games, doc) if started else doc
     if doc["status"] != RUNNING:
         return None
     current = doc["history"][-1]
     if current["state"] != "playing":
         return None
-    finished = [_final(games, t["game"]) for t in current["tables"]]
+    finished = [final(games, t["game"]) for t in current["tables"]]
     if any(f is False for f in finished):
         return None
     _close(doc, current, finished)
@@ -180,7 +190,7 @@ def _start(games: Games, gid: str) -> None:
         games.writes.mutate(gid, decide)
 
 
-def _final(games: Games, gid: str) -> Any:
+def final(games: Games, gid: str) -> Any:
     """The game's result rows by player (``None``: gone or cancelled), ``False``: on."""
     try:
         doc = games.writes.load(gid)
@@ -204,22 +214,27 @@ def _close(doc: Doc, current: Doc, finished: list[Any]) -> None:
     for p in current["byes"]:
         entries[p]["points"] += doc["bye_points"]
         entries[p]["byes"] += 1
-    custom = {int(k): v for k, v in doc["points"].items()}
     for table, rows in zip(current["tables"], finished, strict=True):
-        players = table["players"]
-        for p in players:
-            entries[p]["games"].append(table["game"])
-            entries[p]["opponents"].extend(o for o in players if o != p)
-        if not rows:
-            continue
-        per = scoring.points_for_size(len(rows), custom)
-        got = scoring.award([r[1] for r in rows], per)
-        for (pid, _, status), pts in zip(rows, got, strict=True):
-            if pid not in entries:
-                continue
-            entries[pid]["points"] += pts
-            if status == seats.ABANDONED and "bot" not in entries[pid]:
-                entries[pid]["missed"] += 1
-                if entries[pid]["missed"] >= MISSED_LIMIT:
-                    entries[pid]["withdrawn"] = True
+        score_table(doc, table, rows)
     current["state"] = "done"
+
+
+def score_table(doc: Doc, table: Doc, rows: list[Any] | None) -> None:
+    """One table's game over: games, opponents, points per place, missed games."""
+    entries = doc["entries"]
+    players = table["players"]
+    for p in players:
+        entries[p]["games"].append(table["game"])
+        entries[p]["opponents"].extend(o for o in players if o != p)
+    if not rows:
+        return
+    custom = {int(k): v for k, v in doc["points"].items()}
+    got = scoring.award([r[1] for r in rows], scoring.points_for_size(len(rows), custom))
+    for (pid, _, status), pts in zip(rows, got, strict=True):
+        if pid not in entries:
+            continue
+        entries[pid]["points"] += pts
+        if status == seats.ABANDONED and "bot" not in entries[pid]:
+            entries[pid]["missed"] += 1
+            if entries[pid]["missed"] >= MISSED_LIMIT:
+                entries[pid]["withdrawn"] = True

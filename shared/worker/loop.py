@@ -12,9 +12,9 @@ taking the clients in turn: one move of a game of each, round and round, so a cl
 hundreds of due games delays another's move by a few moves, not by hundreds of games. A
 claim only spreads the work between copies; the compare-and-set alone guarantees that
 nothing is played twice. Each tick first erases deleted players, advances the
-tournaments due (shared/usecases/tournament_rounds.py) and hands suspended
-players' seats to the takeover bot (shared/usecases/moderation.py). Health: after every
-tick that reached Redis the worker touches ``WORKER_HEARTBEAT_FILE``;
+tournaments due (shared/usecases/tournament_rounds.py, tournament_arena.py) and hands
+suspended players' seats to the takeover bot (shared/usecases/moderation.py). Health:
+after every tick that reached Redis the worker touches ``WORKER_HEARTBEAT_FILE``;
 ``python -m shared.worker --check`` exits 0 while it is fresh.
 """
 
@@ -42,7 +42,7 @@ from shared.push.digest import Digester
 from shared.push.sending import Pusher
 from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
-from shared.usecases import moderation, privacy, tournament_rounds
+from shared.usecases import moderation, privacy, tournament_arena
 from shared.usecases.autoplay import NothingDue, Thinking, play_due
 from shared.webhooks.delivery import Deliverer
 from shared.worker.thinking import Thinker
@@ -171,7 +171,7 @@ class Worker:
         return len(found)
 
     def _tournaments(self) -> int:
-        """Advance the tournaments due now (shared/usecases/tournament_rounds.py): under a
+        """Advance the tournaments due now (shared/usecases/tournament_arena.py): under a
         lease so copies share them, while the compare-and-set keeps every step once."""
         owner = f"{os.getpid()}:{id(self)}"
         done = 0
@@ -182,7 +182,7 @@ class Worker:
                     continue
                 try:
                     try:
-                        later = tournament_rounds.advance(games, tid)
+                        later = tournament_arena.step(games, tid)
                     except NotFound:  # expired
                         later = None
                     if later is None:

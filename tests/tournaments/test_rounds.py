@@ -140,3 +140,55 @@ def test_humans_are_seated_and_told(games: Games) -> None:
     )
     with pytest.raises(Exception, match="started"):
         tournaments.register(games, tid, "pc", "PC", "", 0.0)
+
+
+def test_an_arena_reseats_the_free_and_counts_every_game_once(games: Games) -> None:
+    from shared.usecases import tournament_arena
+
+    spec = {
+        "format": "arena",
+        "minutes": 5,
+        "table_size": 3,
+        "clock": CLOCK,
+        "bots": ["random"] * 10,
+    }
+    tid = tournaments.create(games, spec, host="h")["id"]
+    tournaments.host_action(games, tid, "h", "start")
+    for n in range(30):
+        if n == 20:
+            tournaments.host_action(games, tid, "h", "end")  # no new table from now
+        if tournament_arena.step(games, tid) is None:
+            break
+        doc, _ = games.store.tournaments.read(tid)
+        busy = [p for t in doc["live"] for p in t["players"]]
+        assert len(busy) == len(set(busy)), "nobody at two tables at once"
+        assert len(doc["live"]) <= 3 and all(len(t["players"]) == 3 for t in doc["live"])
+        for table in doc["live"][:1]:  # one table at a time ends: the others wait for it
+            for _ in range(2000):
+                try:
+                    play_due(games, table["game"])
+                except NothingDue:
+                    break
+    doc, _ = games.store.tournaments.read(tid)
+    assert doc["status"] == tournaments.FINISHED and not doc["live"]
+    made = [t["game"] for t in doc["history"]]
+    assert len(made) == len(set(made)) == doc["tables_made"] > 3
+    assert sum(len(e["games"]) for e in doc["entries"].values()) == 3 * len(made)
+    last: dict[str, set[str]] = {}
+    for table in doc["history"]:  # in the order they ended: never the same opponents twice
+        for p in table["players"]:
+            others = set(table["players"]) - {p}
+            assert not others & last.get(p, set())
+        for p in table["players"]:
+            last[p] = set(table["players"]) - {p}
+    total = dict.fromkeys(doc["entries"], 0)
+    for table in doc["history"]:
+        game = games.writes.load(table["game"])
+        by_seat = {p["seat"]: p["player"] for p in game["players"]}
+        rows = game["result"]["standings"]
+        ranks = [row["rank"] for row in rows]
+        for row in rows:
+            same = ranks.count(row["rank"])
+            places = [6, 3, 0][row["rank"] - 1 : row["rank"] - 1 + same]
+            total[by_seat[row["seat"]]] += sum(places) // len(places)
+    assert total == {pid: e["points"] for pid, e in doc["entries"].items()}

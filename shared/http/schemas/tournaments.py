@@ -38,8 +38,14 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
         (Schema,),
         {
             "name": fields.String(validate=validate.Length(1, 80)),
-            "format": fields.String(validate=validate.OneOf(["swiss"]), load_default="swiss"),
+            "format": fields.String(
+                validate=validate.OneOf(["swiss", "arena"]), load_default="swiss"
+            ),
             "rounds": fields.Integer(validate=validate.Range(1, 20), load_default=3),
+            "minutes": fields.Integer(
+                validate=validate.Range(1, 1440),
+                metadata={"description": "An arena's window from its start (default 30)."},
+            ),
             "table_size": fields.Integer(
                 validate=validate.Range(low, high),
                 metadata={"description": "Players per table (default the game's maximum)."},
