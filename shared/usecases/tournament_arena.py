@@ -13,6 +13,8 @@ May import the games layer, the use cases beside it and the pure tournaments' ru
 
 from __future__ import annotations
 
+from typing import Any
+
 from shared.games import Games
 from shared.tournaments import arena
 from shared.usecases import tournament_rounds as rounds
@@ -71,11 +73,11 @@ def _close_over(games: Games, doc: Doc) -> bool:
     still = []
     changed = False
     for table in doc["live"]:
-        rows = rounds.final(games, table["game"]) if table["state"] == "playing" else False
+        rows: Any = rounds.final(games, table["game"]) if table["state"] == "playing" else False
         if rows is False:
             still.append(table)
             continue
-        rounds.score_table(doc, table, rows or None)
+        rounds.score_table(doc, table, rows)
         for p in table["players"]:
             doc["entries"][p]["last"] = [o for o in table["players"] if o != p]
         doc["history"].append({**table, "state": "done"})

@@ -55,8 +55,8 @@ def change(games: Games, tid: str, decide: Callable[[Doc], Doc | None]) -> Doc:
 
 def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> Doc:
     """A new tournament in registration. ``spec``: ``name``, ``format`` (``swiss`` or
-    ``arena``),
-    ``rounds`` (Swiss), ``minutes`` (an arena's window), ``table_size``, ``clock`` (required), ``options`` (the game's),
+    ``arena``), ``rounds`` (Swiss), ``minutes`` (an arena's window), ``table_size``,
+    ``clock`` (required), ``options`` (the game's),
     ``rated``, ``max_players``, ``starts_at`` (ms, or none: the host starts it),
     ``checkin_seconds`` (before ``starts_at``), ``points`` (per table size),
     ``bye_points``, ``bots`` (bot entries, a level each). ``host``: the player id, or
