@@ -301,6 +301,7 @@ LIVE_MODULES = {
     "tests/cli/test_live_client.py",
     "tests/cli/test_make_run.py",
     "tests/cli/test_play_live.py",
+    "tests/cli/test_tournament_cli.py",
     "tests/e2e/test_live.py",
     "tests/e2e/test_readme.py",
     "tests/fuzz/test_raw_http.py",
