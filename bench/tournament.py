@@ -2,8 +2,11 @@
 the standings' order (``standings``: points, Buchholz, rating) and ``pair_round`` for
 1,000 and 10,000 players (or ``--players``) at tables of 4 (or
 ``--size``), in round 1 (no history) and in round 4 (three rounds of opponents and
-results behind, random places), best and median of ``--repeat`` runs. The pairing itself
-makes no Redis round trip: it runs over the standings already read."""
+results behind, random places), best and median of ``--repeat`` runs; and the arena's
+``next_tables`` over 2,000 and 10,000 free players who all just played. The pairing
+itself makes no Redis round trip: it runs over the standings already read. (The arena's
+time from a game's end to the next seat is bound by the worker's look at a running
+tournament, every ``RECHECK_MS`` = 1 s, not by this.)"""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ import sys
 import time
 from itertools import permutations
 
+from shared.tournaments import arena
 from shared.tournaments.points import Entry, award, points_for_size, standings
 from shared.tournaments.swiss import pair_round, table_cost
 
@@ -53,6 +57,25 @@ def measure(n: int, size: int, rounds: int, repeat: int) -> tuple[float, float, 
     return min(times), statistics.median(times), repeats
 
 
+def measure_arena(n: int, size: int, repeat: int) -> tuple[float, int]:
+    """``next_tables`` over ``n`` free players who all just played (best wall time), and
+    the tables made."""
+    free = [f"p{i}" for i in range(n)]
+    order = list(free)
+    random.Random(n).shuffle(order)
+    last: dict[str, frozenset[str]] = {}
+    for i in range(0, n, size):
+        group = frozenset(order[i : i + size])
+        for p in group:
+            last[p] = group - {p}
+    best, made = float("inf"), 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        made = len(arena.next_tables(free, size, last))
+        best = min(best, time.perf_counter() - start)
+    return best, made
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", default="1000,10000")
@@ -65,6 +88,10 @@ def main(argv: list[str] | None = None) -> None:
         for rounds in (0, 3):
             best, median, repeats = measure(n, args.size, rounds, args.repeat)
             print(f"{n:>8} {rounds + 1:>5} {best * 1e3:>9.1f} {median * 1e3:>10.1f} {repeats:>15}")
+    print(f"arena: {'free players':>12} {'best ms':>9} {'tables':>7}")
+    for n in (2000, 10000):
+        best, made = measure_arena(n, args.size, args.repeat)
+        print(f"       {n:>12} {best * 1e3:>9.1f} {made:>7}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games import Games
+from shared.games.errors import Invalid
 from shared.tournaments import arena
 from shared.usecases import tournament_rounds as rounds
 from shared.usecases.tournaments import (
@@ -42,8 +43,12 @@ def step(games: Games, tid: str) -> int | None:
     if doc["status"] == REGISTERING:
         return int(doc["starts_at"] or now_ms() + 3_600_000)
     seating = [t for t in doc["live"] if t["state"] == "seating"]
-    for table in seating:
-        rounds.seat_table(games, doc, table)
+    try:
+        for table in seating:
+            rounds.seat_table(games, doc, table)
+    except Invalid as error:  # options no game accepts now: stop, and say why
+        change(games, tid, lambda d: rounds.failed(d, error.code))
+        return None
     if seating:
         change(games, tid, lambda d: _seated(d, {t["game"] for t in seating}))
     return now_ms() + rounds.RECHECK_MS

@@ -29,7 +29,7 @@ from typing import Any
 from shared.games import CANCELLED as GAME_CANCELLED
 from shared.games import OPEN, Games, seats
 from shared.games.base import Outcome
-from shared.games.errors import Conflict, NotFound
+from shared.games.errors import Conflict, Invalid, NotFound
 from shared.games.lifecycle import started_outcome
 from shared.games.notify import TOURNAMENT_OWNER
 from shared.games.tokens import PlayerRef
@@ -64,7 +64,11 @@ def advance(games: Games, tid: str) -> int | None:
         return doc["starts_at"] or now_ms() + 3_600_000
     current = doc["history"][-1]
     if current["state"] == "seating":
-        seat_round(games, doc, current)
+        try:
+            seat_round(games, doc, current)
+        except Invalid as error:  # options no game accepts now: stop, and say why
+            change(games, tid, lambda d: failed(d, error.code))
+            return None
         change(games, tid, lambda d: _seated(d, current["round"]))
     return now_ms() + RECHECK_MS
 
@@ -128,6 +132,12 @@ def _pair(games: Games, doc: Doc) -> Doc:
     doc["history"].append(
         {"round": doc["round"], "state": "seating", "tables": tables, "byes": rd.byes}
     )
+    return doc
+
+
+def failed(doc: Doc, code: str) -> Doc:
+    """The tournament cancelled because its games cannot be made (``error``: the code)."""
+    doc["status"], doc["error"] = CANCELLED, code
     return doc
 
 

@@ -192,3 +192,13 @@ def test_an_arena_reseats_the_free_and_counts_every_game_once(games: Games) -> N
             places = [6, 3, 0][row["rank"] - 1 : row["rank"] - 1 + same]
             total[by_seat[row["seat"]]] += sum(places) // len(places)
     assert total == {pid: e["points"] for pid, e in doc["entries"].items()}
+
+
+def test_games_that_cannot_be_made_cancel_the_tournament_with_the_reason(games: Games) -> None:
+    spec = {"rounds": 2, "table_size": 2, "clock": CLOCK, "bots": ["random"] * 4}
+    tid = tournaments.create(games, spec, host="h")["id"]
+    tournaments.host_action(games, tid, "h", "start")
+    games.settings["CLOCK_MIN_TURN_SECONDS"] = 60  # the operator raised it meanwhile
+    assert rounds.advance(games, tid) is None
+    doc, _ = games.store.tournaments.read(tid)
+    assert doc["status"] == tournaments.CANCELLED and doc["error"] == "validation-error"
