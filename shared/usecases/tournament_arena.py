@@ -47,7 +47,8 @@ def step(games: Games, tid: str) -> int | None:
         for table in seating:
             rounds.seat_table(games, doc, table)
     except Invalid as error:  # options no game accepts now: stop, and say why
-        change(games, tid, lambda d: rounds.failed(d, error.code))
+        code = error.code
+        change(games, tid, lambda d: rounds.failed(d, code))
         return None
     if seating:
         change(games, tid, lambda d: _seated(d, {t["game"] for t in seating}))

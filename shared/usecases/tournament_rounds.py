@@ -67,7 +67,8 @@ def advance(games: Games, tid: str) -> int | None:
         try:
             seat_round(games, doc, current)
         except Invalid as error:  # options no game accepts now: stop, and say why
-            change(games, tid, lambda d: failed(d, error.code))
+            code = error.code
+            change(games, tid, lambda d: failed(d, code))
             return None
         change(games, tid, lambda d: _seated(d, current["round"]))
     return now_ms() + RECHECK_MS
