@@ -20,6 +20,10 @@ def new_player(client: FlaskClient, name: str) -> tuple[str, str]:
     return r.get_json()["id"], r.get_json()["key"]
 
 
+def doc_entries(client: FlaskClient, tid: str) -> dict[str, Any]:
+    return dict(client.get(f"/tournaments/{tid}").get_json()["entries"])
+
+
 SPEC: dict[str, Any] = {
     "name": "Weekly",
     "rounds": 2,
@@ -51,6 +55,7 @@ def test_a_tournament_from_creation_to_standings(toy_app: Flask, toy_client: Fla
     tournament_rounds.advance(games, tid)
     r = toy_client.post(f"/tournaments/{tid}/players", headers=auth(bob_key))
     assert r.status_code == 409 and r.get_json()["code"] == "tournament-started"
+    assert doc_entries(toy_client, tid)[ann]["rating"] == 1000  # a new player's rating
     mid = toy_client.get(f"/tournaments/{tid}/standings").get_json()
     assert mid["round"] == 1 and all(row["points"] == 0 for row in mid["items"])
     # Ann's seat: her table's game holds her, bound to her player

@@ -12,6 +12,7 @@ from typing import Any
 
 from marshmallow import Schema
 
+from shared.games import ratings
 from shared.games.errors import NotFound
 from shared.http.errors import invalid
 from shared.http.identity import current_player
@@ -99,13 +100,15 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         """Register the player.
 
         Before the start, up to `max_players`; a player of the host's API key only.
-        Registering again changes nothing.
+        The player's rating in this game now is kept (a tie-break, and round 1's
+        order). Registering again changes nothing.
         """
         player, fields = current_player()
         _read(tid)
-        doc = tournaments.register(
-            games(), tid, str(player), fields["name"], fields.get("tenant", ""), 0.0
-        )
+        kit = games()
+        rating = float(ratings.rating_of(fields, kit.engine.NAME, 0)["rating"])
+        tenant = fields.get("tenant", "")
+        doc = tournaments.register(kit, tid, str(player), fields["name"], tenant, rating)
         return send(json_answer(doc))
 
     @blp.route("/tournaments/<tid>/players/<player_id>", methods=["DELETE"])
