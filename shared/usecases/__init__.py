@@ -12,6 +12,6 @@ through ``games.lifecycle``) into one thing a route or the worker asks for:
   arena tournament, over the pure rules of ``shared.tournaments``.
 
 May import the games layer (``shared.games``), the store, ``shared.bots``, ``shared.ops``,
-``shared.tournaments`` and the engine contract; never the HTTP layer, the worker or the streams above it. The
-games layer never imports this package.
+``shared.tournaments`` and the engine contract; never the HTTP layer, the worker or the
+streams above it. The games layer never imports this package.
 """
