@@ -102,9 +102,12 @@ def _decide(games: Games, doc: Doc) -> Doc | None:
     current = doc["history"][-1]
     if current["state"] != "playing":
         return None
-    finished = [final(games, t["game"]) for t in current["tables"]]
-    if any(f is False for f in finished):
-        return None
+    finished = []
+    for table in current["tables"]:  # stops at the first game still on: one read, often
+        rows = final(games, table["game"])
+        if rows is False:
+            return None
+        finished.append(rows)
     _close(doc, current, finished)
     if doc["round"] >= doc["rounds"] or doc.get("end_requested"):
         doc["status"] = FINISHED
