@@ -44,7 +44,7 @@ def scripted(base: str, headers: dict[str, str], stop: threading.Event, seed: in
                     )
         except (requests.RequestException, ValueError):
             pass
-        stop.wait(0.05)
+        stop.wait(0.02)
 
 
 def tournament(base: str, tid: str) -> dict[str, Any]:
