@@ -202,3 +202,29 @@ def test_games_that_cannot_be_made_cancel_the_tournament_with_the_reason(games: 
     assert rounds.advance(games, tid) is None
     doc, _ = games.store.tournaments.read(tid)
     assert doc["status"] == tournaments.CANCELLED and doc["error"] == "validation-error"
+
+
+def test_the_check_in_window_keeps_only_who_checked_in(games: Games) -> None:
+    soon = tournaments.now_ms() + 60_000
+    spec = {"table_size": 2, "clock": CLOCK, "starts_at": soon, "checkin_seconds": 120}
+    tid = tournaments.create(games, spec, host="h")["id"]
+    for pid in ("pa", "pb", "pc"):
+        tournaments.register(games, tid, pid, pid.upper(), "", 0.0)
+    tournaments.check_in(games, tid, "pa")
+    tournaments.check_in(games, tid, "pc")
+    with pytest.raises(Exception, match="not registered"):
+        tournaments.check_in(games, tid, "zz")
+    tournaments.host_action(games, tid, "h", "start")
+    rounds.advance(games, tid)
+    doc, _ = games.store.tournaments.read(tid)
+    assert sorted(doc["entries"]) == ["pa", "pc"]
+    assert [t["players"] for t in doc["history"][0]["tables"]] == [["pa", "pc"]]
+
+
+def test_a_check_in_before_its_window_is_refused(games: Games) -> None:
+    later = tournaments.now_ms() + 3_600_000
+    spec = {"table_size": 2, "clock": CLOCK, "starts_at": later, "checkin_seconds": 120}
+    tid = tournaments.create(games, spec, host="h")["id"]
+    tournaments.register(games, tid, "pa", "PA", "", 0.0)
+    with pytest.raises(Exception, match="not opened"):
+        tournaments.check_in(games, tid, "pa")
