@@ -228,3 +228,13 @@ def test_a_check_in_before_its_window_is_refused(games: Games) -> None:
     tournaments.register(games, tid, "pa", "PA", "", 0.0)
     with pytest.raises(Exception, match="not opened"):
         tournaments.check_in(games, tid, "pa")
+
+
+def test_players_of_another_api_key_cannot_register(games: Games) -> None:
+    spec = {"table_size": 2, "clock": CLOCK}
+    tid = tournaments.create(games, spec, host="h", tenant="key-a")["id"]
+    tournaments.register(games, tid, "pa", "PA", "key-a", 0.0)
+    with pytest.raises(Exception, match="another platform"):
+        tournaments.register(games, tid, "pb", "PB", "key-b", 0.0)
+    doc, _ = games.store.tournaments.read(tid)
+    assert list(doc["entries"]) == ["pa"]
