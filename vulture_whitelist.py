@@ -25,6 +25,7 @@ _.device, _.expirationTime, _.quiet_hours, _.time_zone  # shared/http/schemas/pu
 _.fg, _.accent, _.font, _.radius, _.expires_in, _.expires_at  # shared/http/schemas/embeds.py
 _.by, _.resolution  # shared/http/schemas/moderation.py
 _.phrase_text  # shared/http/schemas/chat.py
+_.table_size, _.withdrawn, _.Meta  # shared/http/schemas/tournaments.py
 # the per-game payload schemas of the OpenAPI document (services/*/schemas.py)
 (
     _.beach_max,

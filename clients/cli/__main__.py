@@ -10,6 +10,7 @@ boardgames player PLAYER_ID             (a player's public profile and ratings)
 boardgames export [--output FILE]       (everything both services store about you)
 boardgames delete-player --yes          (erase your player everywhere)
 boardgames leaderboard GAME             (players by rating)
+boardgames tournament list|create|join|start|standings GAME ...   (tournaments)
 boardgames notify [--events ...] [--quiet HH:MM-HH:MM] ...   (your push notifications)
 boardgames watch --all                  (the bell when it is your turn, in any game)
 boardgames demo
@@ -31,7 +32,7 @@ from typing import Any, NoReturn
 
 from rich.cells import cell_len
 
-from . import admin, chat, i18n, notify, player_data, players, ratings, webhook, words
+from . import admin, chat, i18n, notify, player_data, players, ratings, tournaments, webhook, words
 from .bots import LOCAL_LEVELS, SERVER_LEVELS
 from .client import GAMES, GameClient
 from .commands import run
@@ -284,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
     players.add_parser(games)
     player_data.add_parser(games)
     ratings.add_parser(games)
+    tournaments.add_parser(games)
     notify.add_parser(games)
     return parser
 
@@ -333,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.game in ratings.COMMANDS:
         args.command = args.game
         return run(args, ratings.COMMANDS)
+    if args.game == "tournament":
+        args.command = args.action
+        return run(args, tournaments.COMMANDS)
     if args.game in notify.COMMANDS:
         args.command = args.game
         return run(args, notify.COMMANDS)

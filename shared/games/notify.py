@@ -30,8 +30,11 @@ FROM_EVENTS = {
     "analysis_ready": "analysis.ready",
 }
 
-PLAYER_TYPES = ("your_turn", "game_over")
-"""What a player's webhook hears, in every game it sits in."""
+PLAYER_TYPES = ("your_turn", "game_over", "tournament_game")
+"""What a player's webhook hears, in every game it sits in (``tournament_game``: a
+tournament's game with the player seated has started; shared/usecases/tournament_rounds.py)."""
+TOURNAMENT_OWNER = "tournament:"
+"""The ``owner`` of a tournament's games: ``tournament:<tournament id>``."""
 REMATCH = "rematch"
 """A bound seat's notice that the ended game has a next one (``next_game``), addressed
 to its player like the others; Web Push hears it (shared/push), the webhook does not."""
@@ -127,7 +130,32 @@ def notifications(
             out.append({"reg": reg["id"], "type": kind, "timestamp": stamp, "data": data})
     over = any(kind == "game.over" for kind, _ in happened)
     again = any(event["type"] == "rematch_created" for event in events)
-    return out + _for_players(new, base, turn, over, stamp, again)
+    return (
+        out
+        + _tournament_seats(old, new, base, stamp)
+        + _for_players(new, base, turn, over, stamp, again)
+    )
+
+
+def _tournament_seats(
+    old: GameDoc, new: GameDoc, base: dict[str, Any], stamp: str
+) -> list[dict[str, Any]]:
+    """A tournament's game that starts with this write: each bound human seat's
+    ``tournament_game`` (with ``tournament``, its id), addressed to its player."""
+    owner = new.get("owner") or ""
+    if not owner.startswith(TOURNAMENT_OWNER) or old["status"] == "running":
+        return []
+    if new["status"] != "running":
+        return []
+    out = []
+    for p in new["players"]:
+        if not p.get("player") or p.get("bot"):
+            continue
+        data = payload(base, {}, audience.owner(p["seat"], p["player"]))
+        data["tournament"] = owner[len(TOURNAMENT_OWNER) :]
+        note = {"reg": PLAYER + p["player"], "type": "tournament_game", "timestamp": stamp}
+        out.append({**note, "data": data})
+    return out
 
 
 def _for_players(

@@ -37,6 +37,7 @@ TITLES = {
     "game_over": "Game over",
     "clock_low": "Your clock is running low",
     "rematch": "Rematch",
+    "tournament_game": "Your tournament table",
     "digest": "Games waiting for you",
 }
 BODIES = {
@@ -44,6 +45,7 @@ BODIES = {
     "game_over": "Your game of {game} is over.",
     "clock_low": "Move in {game} before your time runs out.",
     "rematch": "A new game of {game} with the same players is waiting for you.",
+    "tournament_game": "Your next tournament game of {game} has started.",
     "digest": "{count} games are waiting for your move.",
     "digest_one": "A game of {game} is waiting for your move.",
 }

@@ -23,6 +23,7 @@ modules, one job each:
 - ``listing``: the creation-time index and its cursors;
 - ``schedule``: the worker's due times, per client (``schedule.lua``);
 - ``outbox``: the webhook outbox, delivery state and ready shards;
+- ``tournaments``: the tournaments' documents (compare-and-set), list and schedule;
 - ``status``: the status sets and API-key quotas (:class:`Tracking`);
 - ``matchmaking``: quick match's pools of open tables (``matchmaking.lua``);
 - ``analyses``: finished games' analyses, their queue and the analysing worker's claim;

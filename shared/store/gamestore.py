@@ -16,6 +16,8 @@ made of one part per job (each a mixin over the key names of shared/store/layout
   service).
 - moderation.py: blocks, reports, the audit log and suspensions, common to every
   service (``moderation``, a part of its own).
+- tournaments.py: this service's tournaments, their listing and the worker's schedule
+  of them (``tournaments``, a part of its own).
 
 May import the store's own modules and redis.
 """
@@ -40,6 +42,7 @@ from shared.store.outbox import Outbox
 from shared.store.players import Memberships, Registry
 from shared.store.schedule import Schedule
 from shared.store.status import Tracking
+from shared.store.tournaments import Tournaments
 
 
 class GameStore(
@@ -72,3 +75,4 @@ class GameStore(
         self.registry = Registry(client)  # the players, common to every service
         self.embeds = EmbedLinks(client)  # embed links' secret and one-use claims, common too
         self.moderation = Moderation(client)  # blocks, reports, audit, suspensions: common
+        self.tournaments = Tournaments(client, prefix)  # this service's tournaments

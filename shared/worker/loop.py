@@ -11,9 +11,10 @@ time through the same compare-and-set write as a human move (:mod:`shared.usecas
 taking the clients in turn: one move of a game of each, round and round, so a client with
 hundreds of due games delays another's move by a few moves, not by hundreds of games. A
 claim only spreads the work between copies; the compare-and-set alone guarantees that
-nothing is played twice. Each tick first erases deleted players and hands suspended
-players' seats to the takeover bot (shared/usecases/moderation.py). Health: after every
-tick that reached Redis the worker touches ``WORKER_HEARTBEAT_FILE``;
+nothing is played twice. Each tick first erases deleted players, advances the
+tournaments due (shared/usecases/tournament_rounds.py, tournament_arena.py) and hands
+suspended players' seats to the takeover bot (shared/usecases/moderation.py). Health:
+after every tick that reached Redis the worker touches ``WORKER_HEARTBEAT_FILE``;
 ``python -m shared.worker --check`` exits 0 while it is fresh. Finished games are
 analysed in a thread of their own (shared/worker/analysing.py, ``WORKER_ANALYSIS``).
 """
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.games import Games, seats
+from shared.games.errors import NotFound
 from shared.ops import metrics
 from shared.ops.config import load_settings
 from shared.push import clock
@@ -41,7 +43,7 @@ from shared.push.digest import Digester
 from shared.push.sending import Pusher
 from shared.registry import game
 from shared.store import Claim, GameStore, client_of, make_clients
-from shared.usecases import moderation, privacy
+from shared.usecases import moderation, privacy, tournament_arena
 from shared.usecases.autoplay import NothingDue, Thinking, play_due
 from shared.webhooks.delivery import Deliverer
 from shared.worker.analysing import Analyst
@@ -163,7 +165,7 @@ class Worker:
         gauge says how late this tick's latest move was (0 when nothing was due)."""
         self.late_ms = 0
         try:
-            return self._erase() + self._suspend() + self._claim_and_play()
+            return self._erase() + self._suspend() + self._tournaments() + self._claim_and_play()
         finally:
             metrics.WORKER_LAG.labels("move").set(self.late_ms / 1000)
 
@@ -179,6 +181,32 @@ class Worker:
                 privacy.erase(games, player_id)
             registry.erased(player_id)
         return len(found)
+
+    def _tournaments(self) -> int:
+        """Advance the tournaments due now (shared/usecases/tournament_arena.py): under a
+        lease so copies share them, while the compare-and-set keeps every step once."""
+        owner = f"{os.getpid()}:{id(self)}"
+        done = 0
+        for games in self.games:
+            store = games.store.tournaments
+            for tid in store.due(seats.now_ms()):
+                if not store.lease(tid, owner, self.lease_ms):
+                    continue
+                try:
+                    try:
+                        later = tournament_arena.step(games, tid)
+                    except NotFound:  # expired
+                        later = None
+                    if later is None:
+                        store.unschedule(tid)
+                    else:
+                        store.schedule(tid, later)
+                except Exception:
+                    log.exception("tournament %s failed; retrying", tid)
+                finally:
+                    store.release(tid, owner)
+                done += 1
+        return done
 
     def _suspend(self) -> int:
         """Hand the seats of suspended players to the takeover bot in every service here

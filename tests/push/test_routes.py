@@ -29,7 +29,14 @@ def test_the_public_key_is_the_settings_own(make_app) -> None:
     assert r.status_code == 200
     assert r.get_json() == {
         "public_key": PUBLIC,
-        "events": ["your_turn", "game_over", "clock_low", "rematch", "digest"],
+        "events": [
+            "your_turn",
+            "game_over",
+            "tournament_game",
+            "clock_low",
+            "rematch",
+            "digest",
+        ],
     }
     other_private, other_public = generate()
     r = make_app("toy", PUSH_VAPID_PRIVATE_KEY=other_private).test_client().get("/push/key")
@@ -53,7 +60,13 @@ def test_subscribe_list_replace_remove(make_app, redis_client) -> None:
         phone["endpoint"],
         laptop["endpoint"],
     ]
-    assert seen["events"] == ["your_turn", "game_over", "clock_low", "rematch"]
+    assert seen["events"] == [
+        "your_turn",
+        "game_over",
+        "tournament_game",
+        "clock_low",
+        "rematch",
+    ]
     assert "keys" not in str(seen["subscriptions"])
     r = client.delete(f"/players/me/push/subscriptions/{first['id']}", headers=auth(key))
     assert r.status_code == 204

@@ -124,7 +124,9 @@ def test_set_read_replace_delete(make_app, redis_client) -> None:
     assert first.status_code == 201
     made = first.get_json()
     assert list(made) == ["id", "url", "events", "secret"]
-    assert made["events"] == ["your_turn", "game_over"] and made["secret"].startswith("whsec_")
+    assert made["events"] == ["your_turn", "game_over", "tournament_game"] and made[
+        "secret"
+    ].startswith("whsec_")
     seen = client.get("/players/me/webhook", headers=_auth(key)).get_json()
     assert seen == {k: made[k] for k in ("id", "url", "events")}
     stored = redis_client.hget(f"players:{{{player}}}", "webhook")

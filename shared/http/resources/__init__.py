@@ -10,6 +10,7 @@ thin HTTP wiring around :class:`shared.games.Games`.
   (reports, suspensions, the audit log);
 - ``matches``: quick match; ``rematch``: the next game after an ended one;
 - ``leaderboards``: a player's public profile and ratings, the leaderboard;
+- ``tournaments``: tournaments (Swiss, arena): create, register, start, standings;
 - ``moves``: legal moves, make a move; ``hints``: a bot's move for a seat;
   ``analysis``: a finished game's analysis;
 - ``events``: the long-poll page and the SSE stream (the chat among the events);
@@ -48,6 +49,7 @@ from shared.http.resources import (
     records,
     rematch,
     seats,
+    tournaments,
 )
 from shared.http.resources.blueprint import KitBlueprint, bearer, problems
 
@@ -71,6 +73,7 @@ def make_blueprint(options_schema: type[Schema], move_schema: type[Schema]) -> K
     matches.add_routes(blp, options_schema)
     rematch.add_routes(blp)
     leaderboards.add_routes(blp)
+    tournaments.add_routes(blp, options_schema)
     games.add_start_cancel_and_read(blp)
     moves.add_routes(blp)
     hints.add_routes(blp)

@@ -1,0 +1,187 @@
+"""The tournaments resource (shared/usecases/tournaments.py; the worker runs the rounds,
+shared/usecases/tournament_rounds.py): create, list, read, register, withdraw or
+remove, check in, start, end, standings.
+
+May import the games layer, the use cases and the HTTP layer's own modules.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from marshmallow import Schema
+
+from shared.games import ratings
+from shared.games.errors import NotFound
+from shared.http.errors import invalid
+from shared.http.identity import current_player
+from shared.http.resources.blueprint import BEARER, KitBlueprint, games, json_answer, problems, send
+from shared.http.schemas import tournaments as t
+from shared.usecases import tournaments
+
+TID = re.compile(r"[0-9a-f]{16}", re.ASCII)
+
+
+def _offset(cursor: str | None) -> int:
+    if cursor is None:
+        return 0
+    if not cursor.isdigit() or len(cursor) > 15:
+        raise invalid(
+            "query", "cursor", "The cursor is not one this service issued.", "Invalid cursor."
+        )
+    return int(cursor)
+
+
+def _read(tid: str) -> dict[str, Any]:
+    doc = games().store.tournaments.read(tid)[0] if TID.fullmatch(tid) else None
+    if doc is None:
+        raise NotFound("tournament-not-found", "No tournament {id}.", id=tid)
+    return doc
+
+
+def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
+    """The ``/tournaments`` routes."""
+
+    @blp.route("/tournaments", methods=["POST"])
+    @blp.arguments(t.create_schema(options_schema)(), description="The tournament.")
+    @blp.response(201, t.TournamentSchema)
+    @blp.doc(security=BEARER, operationId="createTournament")
+    @blp.doc(responses=problems(400, 401, 403, 413, 422, 503))
+    def create_tournament(spec: dict[str, Any]) -> Any:
+        """Create a tournament (Swiss) of this game, hosted by the player.
+
+        The games' `options` need a `clock`. Players of the host's API key only may register.
+        It starts at `starts_at`, or when the host starts it; the worker pairs,
+        seats and closes each round."""
+        player, fields = current_player()
+        doc = tournaments.create(games(), spec, str(player), fields.get("tenant", ""))
+        return send(json_answer(doc, 201, {"Location": f"/tournaments/{doc['id']}"}))
+
+    @blp.route("/tournaments", methods=["GET"])
+    @blp.arguments(t.TournamentListQuerySchema(), location="query")
+    @blp.response(200, t.TournamentListSchema)
+    @blp.doc(security=[], operationId="listTournaments")
+    @blp.doc(responses=problems(422, 503))
+    def list_tournaments(query: dict[str, Any]) -> Any:
+        """List this game's tournaments.
+
+        Newest first, without their entries and rounds; `next_cursor` to the next page.
+        """
+        store = games().store.tournaments
+        before = query.get("cursor")
+        if before is not None and not before.isdigit():
+            raise invalid(
+                "query", "cursor", "The cursor is not one this service issued.", "Invalid cursor."
+            )
+        found = store.page(query["limit"], int(before) if before else None)
+        items = [d for d in (store.read(tid)[0] for tid, _ in found) if d is not None]
+        nxt = str(found[-1][1]) if len(found) == query["limit"] else None
+        summary = [{k: v for k, v in d.items() if k not in ("entries", "history")} for d in items]
+        return send(json_answer({"items": summary, "next_cursor": nxt}))
+
+    @blp.route("/tournaments/<tid>", methods=["GET"])
+    @blp.response(200, t.TournamentSchema)
+    @blp.doc(security=[], operationId="getTournament")
+    @blp.doc(responses=problems(404, 503))
+    def get_tournament(tid: str) -> Any:
+        """Read a tournament.
+
+        Its settings, status, every round's tables with their games and byes, and its
+        entries (points, opponents, games, missed games). Public.
+        """
+        return send(json_answer(_read(tid)))
+
+    @blp.route("/tournaments/<tid>/players", methods=["POST"])
+    @blp.response(200, t.TournamentSchema)
+    @blp.doc(security=BEARER, operationId="registerTournament")
+    @blp.doc(responses=problems(401, 403, 404, 409, 503))
+    def register(tid: str) -> Any:
+        """Register the player.
+
+        Before the start, up to `max_players`; a player of the host's API key only.
+        The player's rating in this game now is kept (a tie-break, and round 1's
+        order). Registering again changes nothing.
+        """
+        player, fields = current_player()
+        _read(tid)
+        kit = games()
+        rating = float(ratings.rating_of(fields, kit.engine.NAME, 0)["rating"])
+        tenant = fields.get("tenant", "")
+        doc = tournaments.register(kit, tid, str(player), fields["name"], tenant, rating)
+        return send(json_answer(doc))
+
+    @blp.route("/tournaments/<tid>/players/<player_id>", methods=["DELETE"])
+    @blp.response(200, t.TournamentSchema)
+    @blp.doc(security=BEARER, operationId="withdrawTournament")
+    @blp.doc(responses=problems(401, 403, 404, 503))
+    def withdraw(tid: str, player_id: str) -> Any:
+        """Withdraw, or remove a player.
+
+        `me` (or the player's own id) withdraws; the host may remove anyone. Before the
+        start the entry goes; later the player is seated no more (points are kept).
+        """
+        player, _ = current_player()
+        _read(tid)
+        who = str(player) if player_id == "me" else player_id
+        return send(json_answer(tournaments.withdraw(games(), tid, who, str(player))))
+
+    @blp.route("/tournaments/<tid>/checkin", methods=["POST"])
+    @blp.response(200, t.TournamentSchema)
+    @blp.doc(security=BEARER, operationId="checkInTournament")
+    @blp.doc(responses=problems(401, 404, 409, 503))
+    def check_in(tid: str) -> Any:
+        """Check in.
+
+        Within `checkin_seconds` before `starts_at`, when the tournament has a check-in
+        window: at the start, players who did not check in are dropped.
+        """
+        player, _ = current_player()
+        _read(tid)
+        return send(json_answer(tournaments.check_in(games(), tid, str(player))))
+
+    def _host(tid: str, action: str) -> Any:
+        player, _ = current_player()
+        _read(tid)
+        return send(json_answer(tournaments.host_action(games(), tid, str(player), action)))
+
+    @blp.route("/tournaments/<tid>/start", methods=["POST"])
+    @blp.response(200, t.TournamentSchema)
+    @blp.doc(security=BEARER, operationId="startTournament")
+    @blp.doc(responses=problems(401, 403, 404, 409, 503))
+    def start_tournament(tid: str) -> Any:
+        """Start a tournament now (the host).
+
+        The worker pairs and seats the first round at its next tick.
+        """
+        return _host(tid, "start")
+
+    @blp.route("/tournaments/<tid>/end", methods=["POST"])
+    @blp.response(200, t.TournamentSchema)
+    @blp.doc(security=BEARER, operationId="endTournament")
+    @blp.doc(responses=problems(401, 403, 404, 503))
+    def end_tournament(tid: str) -> Any:
+        """End a tournament early (the host).
+
+        Before the start it is cancelled at once; later it finishes when the round being
+        played closes, and its standings are final.
+        """
+        return _host(tid, "end")
+
+    @blp.route("/tournaments/<tid>/standings", methods=["GET"])
+    @blp.arguments(t.StandingsQuerySchema(), location="query")
+    @blp.response(200, t.TournamentStandingsSchema)
+    @blp.doc(security=[], operationId="getTournamentStandings")
+    @blp.doc(responses=problems(404, 422, 503))
+    def standings(query: dict[str, Any], tid: str) -> Any:
+        """A tournament's standings.
+
+        Best first: points, then Buchholz (the sum of the opponents' points), then
+        rating, then registration order. They change only when a round closes, so pages
+        read while a round runs agree; `next_cursor` to the next page.
+        """
+        doc = _read(tid)
+        page, nxt = tournaments.standings_page(doc, query["limit"], _offset(query.get("cursor")))
+        body = {"round": doc["round"], "status": doc["status"], "items": page}
+        body["next_cursor"] = None if nxt is None else str(nxt)
+        return send(json_answer(body))

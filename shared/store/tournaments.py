@@ -1,0 +1,87 @@
+"""The tournaments of one service: each a JSON document written by compare-and-set, a
+listing and the worker's schedule of them.
+
+- ``<p>:tn:{<id>}``: a hash, ``v`` (the version, 1 up) and ``doc`` (the tournament's
+  JSON, shared/usecases/tournaments.py); written only by :meth:`Tournaments.swap`, a
+  compare-and-set on ``v`` (one script, one slot), so two workers or a worker and a
+  request never both write the same version;
+- ``<p>:tournaments``: a sorted set, id -> creation time in ms (the list, newest first);
+- ``<p>:tn:due``: a sorted set, id -> when the worker looks at it next (ms). An id
+  leaves it only once its tournament is over;
+- ``<p>:tn:{<id>}:lease``: the worker copy looking at it now (``SET NX PX``): spreads
+  the work, while the compare-and-set alone keeps every step once.
+
+May import the standard library and redis (through the client it is given).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+SWAP = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if (v or '0') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'doc', ARGV[3])
+if ARGV[4] ~= '0' then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1
+"""
+
+
+class Tournaments:
+    """The tournaments' keys of one service (key prefix ``prefix``)."""
+
+    def __init__(self, client: Any, prefix: str) -> None:
+        self.client = client
+        self.prefix = prefix
+        self.index = f"{prefix}:tournaments"
+        self.due_key = f"{prefix}:tn:due"
+        self._swap = client.register_script(SWAP)
+
+    def key(self, tid: str) -> str:
+        return f"{self.prefix}:tn:{{{tid}}}"
+
+    def read(self, tid: str) -> tuple[dict[str, Any] | None, int]:
+        """The tournament and its version (``None, 0`` when there is none)."""
+        version, raw = self.client.hmget(self.key(tid), ["v", "doc"])
+        if raw is None:
+            return None, 0
+        return json.loads(raw), int(version)
+
+    def swap(self, tid: str, version: int, doc: dict[str, Any], ttl_ms: int = 0) -> bool:
+        """Write ``doc`` as version ``version + 1`` if ``version`` is still the stored one
+        (0: create it); whether it was written."""
+        text = json.dumps(doc, separators=(",", ":"))
+        args = [version, version + 1, text, ttl_ms]
+        return bool(self._swap(keys=[self.key(tid)], args=args))
+
+    def listed(self, tid: str, created_ms: int) -> None:
+        self.client.zadd(self.index, {tid: created_ms})
+
+    def page(self, limit: int, before_ms: float | None) -> list[tuple[str, int]]:
+        """Ids newest first, created before ``before_ms`` (``None``: from the newest)."""
+        top = f"({before_ms}" if before_ms is not None else "+inf"
+        found = self.client.zrevrangebyscore(
+            self.index, top, "-inf", start=0, num=limit, withscores=True
+        )
+        return [(tid.decode() if isinstance(tid, bytes) else tid, int(s)) for tid, s in found]
+
+    def schedule(self, tid: str, at_ms: int) -> None:
+        self.client.zadd(self.due_key, {tid: at_ms})
+
+    def unschedule(self, tid: str) -> None:
+        self.client.zrem(self.due_key, tid)
+
+    def due(self, now_ms: int, limit: int = 50) -> list[str]:
+        found = self.client.zrangebyscore(self.due_key, "-inf", now_ms, start=0, num=limit)
+        return [t.decode() if isinstance(t, bytes) else t for t in found]
+
+    def lease(self, tid: str, owner: str, ms: int) -> bool:
+        """Take the worker's lease on ``tid`` for ``ms`` (refused while another holds it)."""
+        return bool(self.client.set(f"{self.key(tid)}:lease", owner, nx=True, px=ms))
+
+    def release(self, tid: str, owner: str) -> None:
+        key = f"{self.key(tid)}:lease"
+        held = self.client.get(key)
+        if held is not None and (held.decode() if isinstance(held, bytes) else held) == owner:
+            self.client.delete(key)

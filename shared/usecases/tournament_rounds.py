@@ -1,0 +1,254 @@
+"""A tournament's rounds, run by the worker (shared/worker/loop.py): start, pair a
+round, seat its games, close it, finish.
+
+Exactly once, by compare-and-set on the tournament's document
+(shared/usecases/tournaments.py :func:`change`): a round's tables and their game ids are
+written first (the round is then ``seating``), and only the copy whose write landed
+goes on; its games have ids derived from the tournament, the round and the table, so a
+copy that takes over a round a killed copy was seating creates only the games still
+missing and seats only the players not seated yet (a player sits at most once in a
+game). A round closes (points, Buchholz, byes, missed games) in one write once every
+game of it is over, and the next is paired in that same write: no round is skipped or
+paired twice.
+
+A registered player who does not take their seat is timed out by the game's clock and
+played by the takeover bot from then on, and scores as their seat places; after
+``MISSED_LIMIT`` such games they are withdrawn. Each seat reaches its player as a
+``tournament_game`` notification written with the game's start (shared/games/notify.py:
+the player's webhook, and Web Push), then the game's own ``your_turn``.
+
+May import the games layer, the use cases beside it and the pure tournaments' rules.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from typing import Any
+
+from shared.games import CANCELLED as GAME_CANCELLED
+from shared.games import OPEN, Games, seats
+from shared.games.base import Outcome
+from shared.games.errors import Conflict, Invalid, NotFound
+from shared.games.lifecycle import started_outcome
+from shared.games.notify import TOURNAMENT_OWNER
+from shared.games.tokens import PlayerRef
+from shared.tournaments import points as scoring
+from shared.tournaments import swiss
+from shared.usecases.tournaments import (
+    CANCELLED,
+    FINISHED,
+    MISSED_LIMIT,
+    REGISTERING,
+    RUNNING,
+    Doc,
+    change,
+    now_ms,
+    ranked,
+)
+
+RECHECK_MS = 1000
+"""How soon the worker looks again at a round still playing."""
+
+
+def game_id(tid: str, round_no: int, table: int) -> str:
+    return hashlib.sha256(f"{tid}:{round_no}:{table}".encode()).hexdigest()[:16]
+
+
+def advance(games: Games, tid: str) -> int | None:
+    """One step of tournament ``tid``: when to look again (ms), ``None`` once over."""
+    doc = change(games, tid, lambda d: _decide(games, d))
+    if doc["status"] in (FINISHED, CANCELLED):
+        return None
+    if doc["status"] == REGISTERING:
+        return doc["starts_at"] or now_ms() + 3_600_000
+    current = doc["history"][-1]
+    if current["state"] == "seating":
+        try:
+            seat_round(games, doc, current)
+        except Invalid as error:  # options no game accepts now: stop, and say why
+            code = error.code
+            change(games, tid, lambda d: failed(d, code))
+            return None
+        change(games, tid, lambda d: _seated(d, current["round"]))
+    return now_ms() + RECHECK_MS
+
+
+def starting(doc: Doc) -> bool | None:
+    """For a tournament in registration: ``None`` while it waits; else it starts now
+    (``True``, ``status`` running, players who missed the check-in dropped) or is
+    cancelled for too few players (``False``)."""
+    if not (doc.get("start_requested") or (doc["starts_at"] and now_ms() >= doc["starts_at"])):
+        return None
+    if doc.get("checkin_seconds") and doc.get("starts_at"):
+        doc["entries"] = {
+            p: e for p, e in doc["entries"].items() if e.get("checked_in") or "bot" in e
+        }
+    if len(doc["entries"]) < doc["min_size"]:
+        doc["status"] = CANCELLED
+        return False
+    doc["status"] = RUNNING
+    return True
+
+
+def _decide(games: Games, doc: Doc) -> Doc | None:
+    if doc["status"] == REGISTERING:
+        started = starting(doc)
+        if started is None:
+            return None
+        return _pair(games, doc) if started else doc
+    if doc["status"] != RUNNING:
+        return None
+    current = doc["history"][-1]
+    if current["state"] != "playing":
+        return None
+    finished = []
+    for table in current["tables"]:  # stops at the first game still on: one read, often
+        rows = final(games, table["game"])
+        if rows is False:
+            return None
+        finished.append(rows)
+    _close(doc, current, finished)
+    if doc["round"] >= doc["rounds"] or doc.get("end_requested"):
+        doc["status"] = FINISHED
+        return doc
+    return _pair(games, doc)
+
+
+def _pair(games: Games, doc: Doc) -> Doc:
+    """The next round's tables, written as ``seating`` (the claim of the round)."""
+    active = [pid for pid, e, _ in ranked(doc) if not e["withdrawn"]]
+    met: dict[str, dict[str, int]] = {}
+    for pid in active:
+        counts: dict[str, int] = {}
+        for o in doc["entries"][pid]["opponents"]:
+            counts[o] = counts.get(o, 0) + 1
+        met[pid] = counts
+    byes = {pid: doc["entries"][pid]["byes"] for pid in active}
+    avoided = {
+        pid: frozenset(games.store.moderation.avoided(pid)) for pid in active if ":" not in pid
+    }
+    rd = swiss.pair_round(active, doc["table_size"], doc["min_size"], met, byes, avoided)
+    doc["round"] += 1
+    tables = [
+        {"game": game_id(doc["id"], doc["round"], i), "players": t} for i, t in enumerate(rd.tables)
+    ]
+    doc["history"].append(
+        {"round": doc["round"], "state": "seating", "tables": tables, "byes": rd.byes}
+    )
+    return doc
+
+
+def failed(doc: Doc, code: str) -> Doc:
+    """The tournament cancelled because its games cannot be made (``error``: the code)."""
+    doc["status"], doc["error"] = CANCELLED, code
+    return doc
+
+
+def _seated(doc: Doc, round_no: int) -> Doc | None:
+    current = doc["history"][-1]
+    if current["round"] != round_no or current["state"] != "seating":
+        return None
+    current["state"] = "playing"
+    return doc
+
+
+def seat_round(games: Games, doc: Doc, current: Doc) -> None:
+    """Create the round's games still missing and seat the players not seated yet."""
+    for table in current["tables"]:
+        seat_table(games, doc, table)
+
+
+def seat_table(games: Games, doc: Doc, table: Doc) -> None:
+    gid, players = table["game"], table["players"]
+    entries = doc["entries"]
+    bots = [p for p in players if "bot" in entries[p]]
+    humans = [p for p in players if "bot" not in entries[p]]
+    options = {**doc["options"], "players": len(players), "start": "when_full"}
+    options["rated"] = doc["rated"]
+    bot_seats = [
+        {**seats.new_player(i, entries[p]["name"], "", entries[p]["bot"]), "player": p}
+        for i, p in enumerate(bots)
+    ]
+    owner = TOURNAMENT_OWNER + doc["id"]  # its start tells the seats (shared/games/notify.py)
+    with contextlib.suppress(Conflict):  # created by a copy that died: seat the rest
+        games.lifecycle.create(options, owner, game_id=gid, bots=bot_seats)  # type: ignore[arg-type]
+    for pid in humans:
+        _join(games, gid, entries[pid]["name"], pid)
+    if not humans:
+        _start(games, gid)
+
+
+def _join(games: Games, gid: str, name: str, pid: str) -> None:
+    label = name
+    for attempt in range(2, 10):
+        try:
+            games.lifecycle.join(gid, label, player=PlayerRef(pid))
+            return
+        except Conflict as error:
+            if error.code == "name-taken":
+                label = f"{name[:27]} ({attempt})"
+                continue
+            if error.code in ("already-seated", "game-full", "game-not-open"):
+                return
+            raise
+
+
+def _start(games: Games, gid: str) -> None:
+    def decide(doc: Any) -> Outcome:
+        if doc["status"] != OPEN:
+            raise Conflict("game-not-open", "Only an open game can be started.")
+        return started_outcome(games.engine, doc, [])
+
+    with contextlib.suppress(Conflict):
+        games.writes.mutate(gid, decide)
+
+
+def final(games: Games, gid: str) -> Any:
+    """The game's result rows by player (``None``: gone or cancelled), ``False``: on."""
+    try:
+        doc = games.writes.load(gid)
+    except NotFound:
+        return None
+    if doc["status"] == GAME_CANCELLED:
+        return None
+    if doc["status"] != "finished":
+        return False
+    by_seat = {p["seat"]: p for p in doc["players"]}
+    rows = (doc.get("result") or {}).get("standings") or []
+    return [
+        (by_seat[r["seat"]].get("player"), r["rank"], by_seat[r["seat"]].get("status"))
+        for r in rows
+    ]
+
+
+def _close(doc: Doc, current: Doc, finished: list[Any]) -> None:
+    """Points, opponents, byes and missed games of the round just over."""
+    entries = doc["entries"]
+    for p in current["byes"]:
+        entries[p]["points"] += doc["bye_points"]
+        entries[p]["byes"] += 1
+    for table, rows in zip(current["tables"], finished, strict=True):
+        score_table(doc, table, rows)
+    current["state"] = "done"
+
+
+def score_table(doc: Doc, table: Doc, rows: list[Any] | None) -> None:
+    """One table's game over: games, opponents, points per place, missed games."""
+    entries = doc["entries"]
+    players = table["players"]
+    for p in players:
+        entries[p]["games"].append(table["game"])
+        entries[p]["opponents"].extend(o for o in players if o != p)
+    if not rows:
+        return
+    custom = {int(k): v for k, v in doc["points"].items()}
+    got = scoring.award([r[1] for r in rows], scoring.points_for_size(len(rows), custom))
+    for (pid, _, status), pts in zip(rows, got, strict=True):
+        if pid not in entries:
+            continue
+        entries[pid]["points"] += pts
+        if status == seats.ABANDONED and "bot" not in entries[pid]:
+            entries[pid]["missed"] += 1
+            if entries[pid]["missed"] >= MISSED_LIMIT:
+                entries[pid]["withdrawn"] = True
