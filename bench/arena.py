@@ -36,7 +36,7 @@ def tune(spec: str) -> None:
     ``margin=0.5,k=6``), to measure an idea on and off without a new level."""
     if not spec:
         return
-    fields = {}
+    fields: dict[str, Any] = {}
     for part in spec.split(","):
         name, _, value = part.partition("=")
         fields[name.strip()] = float(value) if "." in value else int(value)
