@@ -6,7 +6,8 @@ seat, rotating the seats game by game so that every bot sits everywhere equally 
 (use a multiple of the number of players), over ``--procs`` processes (default: the
 machine's cores). Every decision goes through :func:`shared.bots.decide` with the level's
 budget (``--budget-ms`` overrides the search levels' time cap, ``--iterations`` their
-playouts); each is timed in its process (``perf_counter``: under load, wall time).
+playouts, ``--plan margin=0.5`` any field of their plans: an idea measured on and off);
+each is timed in its process (``perf_counter``: under load, wall time).
 
 Prints, per bot level: seats played, win share (a shared win counts 1/k for each of the
 k winners; the share of one seat of that level), its 95% confidence interval (normal
@@ -24,14 +25,32 @@ import os
 import sys
 import time
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 
-from shared.bots import LEVELS, decide
+from shared.bots import LEVELS, SEARCH_LEVELS, decide
+
+
+def tune(spec: str) -> None:
+    """Override fields of every search level's plans in this process (``--plan``:
+    ``margin=0.5,k=6``), to measure an idea on and off without a new level."""
+    if not spec:
+        return
+    fields: dict[str, Any] = {}
+    for part in spec.split(","):
+        name, _, value = part.partition("=")
+        fields[name.strip()] = float(value) if "." in value else int(value)
+    for name in SEARCH_LEVELS:
+        level = LEVELS[name]
+        games = {g: replace(p, **fields) for g, p in level.games.items()}
+        plan = replace(level.plan, **fields) if level.plan else None
+        LEVELS[name] = replace(level, plan=plan, games=games)
 
 
 def play_game(args: tuple[str, list[str], int, float | None, int | None]) -> dict[str, Any]:
     """One game: ``bots[seat]`` plays ``seat``; the result and each decision's ms."""
     game, bots, seed, budget_ms, iterations = args
+    tune(os.environ.get("ARENA_PLAN", ""))
     engine = importlib.import_module(f"services.{game}.rules").ENGINE
     state = engine.setup(len(bots), {}, seed)
     times: dict[int, list[float]] = defaultdict(list)
@@ -110,7 +129,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--iterations", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--procs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--plan", default="", help="search plan fields, e.g. margin=0.5")
     args = parser.parse_args(argv)
+    os.environ["ARENA_PLAN"] = args.plan
     bots = args.bots.split(",")
     unknown = [b for b in bots if b not in LEVELS]
     if unknown:

@@ -8,12 +8,12 @@ public board; it copies no rule. Shared by the CLI's ``bot`` command and the wor
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Callable
 from typing import Any
 
-from .board import index, piece
-from .scoring import building_points, majority_points, tallest_points
+from .board import CITIES, LOTS, index, piece
 
 Json = dict[str, Any]
 Strategy = Callable[[Json, list[Json], random.Random], Json]
@@ -22,23 +22,6 @@ Strategy = Callable[[Json, list[Json], random.Random], Json]
 def random_strategy(view: Json, legal: list[Json], rng: random.Random) -> Json:
     """A uniformly random legal move."""
     return rng.choice(legal)
-
-
-def board_of(state: Json) -> list[list[int]]:
-    """The rules' board (54 buildings of piece codes) rebuilt from the public view."""
-    board: list[list[int]] = [[] for _ in range(54)]
-    for city in state["cities"]:
-        for lot in city["lots"]:
-            board[index(city["city"], lot["lot"])] = [
-                piece(p["seat"], p["floors"]) for p in lot["pieces"]
-            ]
-    return board
-
-
-def round_points(board: list[list[int]], n: int) -> list[int]:
-    """Points each seat would score if the round ended now (no promotion card)."""
-    parts = (tallest_points(board, n), majority_points(board, n), building_points(board, n))
-    return [sum(points) for points in zip(*parts, strict=True)]
 
 
 def _exposure(building: list[int], seat: int, n: int) -> float:
@@ -54,6 +37,67 @@ def _exposure(building: list[int], seat: int, n: int) -> float:
     return worst
 
 
+class _Leads:
+    """``seat``'s round-scoring lead (its points minus the best opponent's, as
+    :func:`round_points` would give) after one placement, from a survey of the board made
+    once: a placement changes one building, so only that building, its city's majority
+    and the tallest building are looked at again (the same figures, 5-10 times cheaper
+    than rescoring the whole board per candidate: greedy runs in every playout)."""
+
+    def __init__(self, lots: list[Json], n: int, seat: int) -> None:
+        """``lots``: the view's 54 lots in board order (each with its height and owner)."""
+        self.n, self.seat = n, seat
+        self.heights = [lot["height"] for lot in lots]
+        self.owners = [-1 if lot["owner"] is None else lot["owner"] for lot in lots]
+        self.counts = [[0] * n for _ in range(CITIES)]
+        for i, o in enumerate(self.owners):
+            if o >= 0:
+                self.counts[i // LOTS][o] += 1
+        self.owned = [sum(c[s] for c in self.counts) for s in range(n)]
+        self.majority = [_majority(c) for c in self.counts]
+        ranked = heapq.nlargest(3, range(len(lots)), key=self.heights.__getitem__)
+        self.top = [(self.heights[i], i) for i in ranked if self.heights[i] > 0]
+
+    def _tallest_other(self, i: int) -> tuple[int, int | None]:
+        """The tallest height among the buildings but ``i``, and its single owner (None:
+        tied, or no building)."""
+        rest = [(h, j) for h, j in self.top if j != i]
+        if not rest:
+            return 0, None
+        h = rest[0][0]
+        tied = sum(1 for hh in self.heights if hh == h) - (self.heights[i] == h)
+        return h, self.owners[rest[0][1]] if tied == 1 else None
+
+    def __call__(self, i: int, floors: int) -> int:
+        seat = self.seat
+        pts = self.owned.copy()
+        old = self.owners[i]
+        if old >= 0:
+            pts[old] -= 1
+        pts[seat] += 1
+        city = i // LOTS
+        counts = self.counts[city].copy()
+        if old >= 0:
+            counts[old] -= 1
+        counts[seat] += 1
+        for c, s in enumerate(self.majority):
+            s = _majority(counts) if c == city else s
+            if s is not None:
+                pts[s] += 2
+        h = self.heights[i] + floors
+        other, owner = self._tallest_other(i)
+        if h > other:
+            pts[seat] += 3
+        elif h < other and owner is not None:
+            pts[owner] += 3
+        return pts[seat] - max(p for s, p in enumerate(pts) if s != seat)
+
+
+def _majority(counts: list[int]) -> int | None:
+    most = max(counts)
+    return counts.index(most) if most and counts.count(most) == 1 else None
+
+
 def greedy(view: Json, legal: list[Json], rng: random.Random) -> Json:
     """Place where the score lead grows most; select a balanced set of pieces.
 
@@ -65,19 +109,19 @@ def greedy(view: Json, legal: list[Json], rng: random.Random) -> Json:
     seat = view["you"]
     kinds = {m["type"] for m in legal}
     if "place" in kinds:
-        board = board_of(state)
+        lots = [lot for city in state["cities"] for lot in city["lots"]]
         n = len(state["players"])
+        lead_after = _Leads(lots, n, seat)
         best, best_v = legal[0], float("-inf")
         for m in legal:
             if m["type"] != "place":
                 continue
             i = index(m["city"], m["lot"])
-            after = board.copy()
-            after[i] = [*board[i], piece(seat, m["floors"])]
-            pts = round_points(after, n)
-            lead = pts[seat] - max(p for s, p in enumerate(pts) if s != seat)
-            risk = _exposure(after[i], seat, n)
-            v = lead - 0.25 * m["floors"] - 0.6 * risk + rng.random() * 0.01
+            building = [piece(p["seat"], p["floors"]) for p in lots[i]["pieces"]]
+            building.append(piece(seat, m["floors"]))
+            risk = _exposure(building, seat, n)
+            v = lead_after(i, m["floors"]) - 0.25 * m["floors"] - 0.6 * risk
+            v += rng.random() * 0.01
             if v > best_v:
                 best, best_v = m, v
         return best

@@ -11,6 +11,7 @@ payments) that the strategy uses only to rank plans.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -32,7 +33,9 @@ def _sq(col: int, row: int) -> str:
     return f"{_WC_COLS[col]}{row}"
 
 
+@functools.cache
 def _pos(square: str) -> tuple[int, int]:
+    """A square's column index and row (cached: the playouts ask for a few hundred)."""
     return _WC_COLS.index(square[0]), int(square[1:])
 
 
