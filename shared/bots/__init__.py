@@ -62,8 +62,8 @@ def _plans(ms: float, iterations: int, width: int, sampled: int) -> Level:
 LEVELS: dict[str, Level] = {
     "random": Level(strategy="random"),
     "greedy": Level(strategy="greedy"),
-    "medium": _plans(25.0, 800, 4, 1),
-    "strong": _plans(100.0, 2000, 6, 2),
+    "medium": _plans(100.0, 800, 4, 1),
+    "strong": _plans(250.0, 2000, 6, 2),
 }
 """Every level by name, weakest first, with its budget per decision."""
 
