@@ -26,7 +26,7 @@ from shared.games import ratings
 from shared.games.access import require_seat
 from shared.games.base import RUNNING, Outcome
 from shared.games.document import GameDoc
-from shared.games.errors import Conflict, Forbidden, Invalid
+from shared.games.errors import Conflict, Forbidden
 
 if TYPE_CHECKING:
     from shared.games import Games
@@ -52,15 +52,6 @@ def used(doc: GameDoc) -> list[int]:
 def public(doc: GameDoc) -> dict[str, Any]:
     """The hints part of a game's public head: ``allowed`` per seat, ``used`` by seat."""
     return {"allowed": allowance(doc), "used": used(doc)}
-
-
-def check_create(kit: dict[str, Any]) -> None:
-    """A create's ``hints`` above 0 needs ``rated: false`` (a rated game allows none)."""
-    if kit.get("hints") and kit.get("rated") is not False:
-        raise Invalid(
-            "hints-in-rated-game",
-            "A game that may be rated allows no hints: set rated to false to allow them.",
-        )
 
 
 def seed_of(doc: GameDoc, seat: int) -> int:

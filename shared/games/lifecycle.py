@@ -13,7 +13,6 @@ from shared.engine import Engine, RuleError
 from shared.games import (
     audience,
     fairness,
-    hints,
     holds,
     names,
     ratings,
@@ -97,7 +96,6 @@ class Lifecycle:
         seated at once (shared/usecases/rematch.py)."""
         engine, store, settings = self.ctx.engine, self.ctx.store, self.ctx.settings
         kit, options = kit_options.split(options)
-        hints.check_create(kit)
         count = kit.get("players") or engine.MAX_PLAYERS
         seed = kit.get("seed")
         salt = commitment = None

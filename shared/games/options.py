@@ -248,8 +248,8 @@ OPTIONS: tuple[KitOption, ...] = (
         "hints",
         Whole(0, 20),
         "Hints each seat may ask for in the game (`POST /games/{{id}}/hint`), 0..20. A "
-        "rated game allows none: above 0 needs `rated: false` (else 422 "
-        "`hints-in-rated-game`), and a game that turns out rated allows 0.",
+        "rated game allows none, whatever this says (a game is rated when every human "
+        "seat is a player's, unless `rated` is false).",
         example=0,
         default=3,
         shown=True,
