@@ -177,7 +177,7 @@ def check_target(doc: GameDoc, target: str, muter: str) -> str:
             target=target[:40],
         )
     if f"seat:{target}" == muter or target == muter:
-        raise Invalid("cannot-mute-yourself", "A reader cannot mute itself.")
+        raise Conflict("cannot-mute-yourself", "A reader cannot mute itself.")
     return target
 
 

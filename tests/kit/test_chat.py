@@ -189,7 +189,7 @@ def test_a_mute_hides_a_sender_from_the_muter_only(toy_client):
     assert toy_client.get(url, headers=auth(tokens[0])).get_json() == {"mutes": ["1"]}
     assert toy_client.delete(f"{url}/1", headers=auth(tokens[0])).get_json() == {"mutes": []}
     assert len(chat(toy_client, game_id, tokens[0])["messages"]) == 2
-    assert_problem(toy_client.put(f"{url}/0", headers=auth(tokens[0])), 422, "cannot-mute-yourself")
+    assert_problem(toy_client.put(f"{url}/0", headers=auth(tokens[0])), 409, "cannot-mute-yourself")
     r = toy_client.put(f"{url}/7", headers=auth(tokens[0]))
     assert_problem(r, 404, "mute-target-not-found")
     assert_problem(toy_client.put(f"{url}/1"), 401, "missing-token")

@@ -72,6 +72,33 @@ class GameCancelledEvent(EventBase):
     type = event_type("game_cancelled")
 
 
+class PlayerErasedEvent(EventBase):
+    """A player deleted itself: its seats' names are the placeholder from now on."""
+
+    type = event_type("player_erased")
+    seats = fields.List(fields.Integer(), **REQ)
+
+
+class RematchCreatedEvent(EventBase):
+    """A finished game's rematch was created (``next_game`` in its view)."""
+
+    type = event_type("rematch_created")
+    game_id = fields.String(**REQ)
+
+
+class HintUsedEvent(SeatEvent):
+    """A seat asked for a hint (``POST /games/{id}/hint``); ``used``: its count so far."""
+
+    type = event_type("hint_used")
+    used = fields.Integer(**REQ)
+
+
+class AnalysisReadyEvent(EventBase):
+    """A finished game's analysis is ready (``GET /games/{id}/analysis``)."""
+
+    type = event_type("analysis_ready")
+
+
 class ChatEvent(EventBase):
     """A table chat message (GET /games/{id}/events only, for those who read its
     channel; never in the log)."""
@@ -90,5 +117,9 @@ KIT_EVENTS: dict[str, type[Schema]] = {
     "player_left": PlayerLeftEvent,
     "seat_timed_out": SeatTimedOutEvent,
     "seat_abandoned": SeatAbandonedEvent,
+    "player_erased": PlayerErasedEvent,
+    "rematch_created": RematchCreatedEvent,
+    "hint_used": HintUsedEvent,
+    "analysis_ready": AnalysisReadyEvent,
     "chat": ChatEvent,
 }
