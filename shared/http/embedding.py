@@ -20,8 +20,9 @@ from shared.games.tokens import EmbedRef
 from shared.http.errors import ApiError
 
 # what an embed session may reach: its game's view, legal moves, moves, resigning,
-# score, log and events, and its own refresh; nothing else (a player's own data,
-# hosting, joining, webhooks, other games)
+# score, log, events and table chat (its messages and mutes), and its own refresh;
+# nothing else (a player's own data, blocks and reports, hosting, joining, webhooks,
+# other games)
 SESSION_ENDPOINTS = frozenset(
     {
         "games.get_game",
@@ -31,6 +32,11 @@ SESSION_ENDPOINTS = frozenset(
         "games.get_score",
         "games.get_log",
         "games.get_events",
+        "games.get_chat",
+        "games.post_chat",
+        "games.get_mutes",
+        "games.mute",
+        "games.unmute",
         "games.refresh_embed_session",
     }
 )

@@ -106,6 +106,14 @@ def test_a_session_reaches_nothing_but_its_own_game(platform):
     forged = as_a["Authorization"][:-3] + "AAA"
     r = client.get(f"/games/{game_a}", headers={"Authorization": forged})
     assert_problem(r, 401, "embed-session-invalid")
+    # its table chat is its game's: it talks as its seat, and not in another game
+    said = client.post(f"/games/{game_a}/chat", json={"phrase": "gg"}, headers=as_a)
+    assert said.status_code == 201, said.get_json()
+    assert said.get_json()["message"]["seat"] is not None
+    assert client.get(f"/games/{game_a}/chat/mutes", headers=as_a).status_code == 200
+    r = client.post(f"/games/{game_b}/chat", json={"phrase": "gg"}, headers=as_a)
+    assert_problem(r, 403, "embed-scope")
+    assert_problem(client.get("/players/me/blocks", headers=as_a), 403, "embed-scope")
 
 
 def test_an_expired_or_forged_link_is_refused(platform, monkeypatch):

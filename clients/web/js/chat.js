@@ -250,6 +250,13 @@ export class Chat {
       const key = senderKey(m);
       if (this.muted.has(key) && !out.has(key)) out.set(key, m);
     }
+    // a mute whose sender said nothing this page holds (the API leaves a muted sender's
+    // messages out of what it sends): named by its seat, else a spectator's id
+    for (const key of this.muted) {
+      if (out.has(key)) continue;
+      const seat = /^\d+$/.test(key) ? Number(key) : null;
+      out.set(key, { seat, player: seat === null ? key.replace(/^player:/, "") : null, name: seat === null ? key.replace(/^player:/, "") : "" });
+    }
     return [...out.values()];
   }
 
