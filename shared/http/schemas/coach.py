@@ -19,7 +19,7 @@ class HintSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "The game's version."})
 
 
-class ChancesSchema(Schema):
+class MoveChancesSchema(Schema):
     index = fields.Integer(
         required=True, metadata={"description": "Moves played so far (0: the start)."}
     )
@@ -61,6 +61,6 @@ class AnalysisSchema(Schema):
     game = fields.String(**REQ)
     seats = fields.Integer(**REQ)
     moves = fields.Integer(required=True, metadata={"description": "Moves in the game."})
-    chances = fields.List(fields.Nested(ChancesSchema), **REQ)
+    chances = fields.List(fields.Nested(MoveChancesSchema), **REQ)
     drops = fields.List(fields.Nested(SeatDropsSchema), **REQ)
     method = fields.Dict(required=True, metadata={"description": "The budget used (docs/bots.md)."})
