@@ -30,6 +30,7 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,12 +176,7 @@ class Worker:
         if not self.games:
             return 0
         registry = self.games[0].store.registry
-        found = registry.erasing()
-        for player_id in found:
-            for games in self.games:
-                privacy.erase(games, player_id)
-            registry.erased(player_id)
-        return len(found)
+        return self._each_service(registry.erasing(), privacy.erase, registry.erased)
 
     def _tournaments(self) -> int:
         """Advance the tournaments due now (shared/usecases/tournament_arena.py): under a
@@ -215,11 +211,17 @@ class Worker:
         if not self.games:
             return 0
         store = self.games[0].store.moderation
-        found = store.suspending()
+        return self._each_service(store.suspending(), moderation.take_over, store.taken_over)
+
+    def _each_service(
+        self, found: Any, apply: Callable[[Games, str], Any], done: Callable[[str], Any]
+    ) -> int:
+        """Apply ``apply`` to each player of ``found`` in every service here, then mark it
+        ``done``; how many there were."""
         for player_id in found:
             for games in self.games:
-                moderation.take_over(games, player_id)
-            store.taken_over(player_id)
+                apply(games, player_id)
+            done(player_id)
         return len(found)
 
     def boards_loop(self) -> None:
