@@ -29,6 +29,9 @@ def test_hint_button_and_analysis_chart(open_page, live_manhattan, redis_url):
     page.wait_for_selector("#hint-move")
     assert "The bot would play:" in page.inner_text("#hint-move")
     assert game.view()["hints"]["used"] == [1, 0]
+    # the hint_used event (a new version) reaches the page and the hint stays shown
+    page.wait_for_function(f"document.body.dataset.version === '{game.view()['version']}'")
+    assert "The bot would play:" in page.inner_text("#hint-move")
     page.wait_for_function("document.querySelector('#hint-ask').disabled")
     assert "0 left" in page.inner_text("#hint-ask")
 

@@ -30,7 +30,9 @@ async function askHint(page) {
   page.hintError = "";
   try {
     const answer = await call("POST", `/games/${encodeURIComponent(page.id)}/hint`, { token: page.token });
-    page.hint = { ...answer, at: page.view.version };
+    // The hint is counted by a write (its hint_used event bumps the version): it stands
+    // for the position at the version the answer names, whichever arrives first.
+    page.hint = { ...answer, at: answer.version };
     page.view.hints.used[answer.seat] = answer.used;
   } catch (error) {
     page.hintError = error instanceof Problem ? error.message : String(error);
@@ -43,7 +45,7 @@ export function renderHint(page) {
   const hints = page.view.hints;
   if (!hints || !hints.allowed || !page.myTurn) return null;
   const left = Math.max(0, hints.allowed - (hints.used[page.seat] || 0));
-  const shown = page.hint && page.hint.at === page.view.version ? page.hint : null;
+  const shown = page.hint && page.hint.at >= page.view.version ? page.hint : null;
   return h("div", { class: "hint", id: "hint" },
     h("button", { type: "button", id: "hint-ask", disabled: left <= 0, onclick: () => askHint(page) },
       t("coach.hint.ask", { left })),
