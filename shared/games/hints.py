@@ -6,8 +6,9 @@ time cap (:data:`HINT_ITERATIONS`): a function of what the seat may see and a se
 a hint on a state and on its redeal for the seat is the same (tests/bots/test_hints.py).
 
 How many hints a seat may ask per game is the kit option ``hints`` (default
-:data:`DEFAULT_HINTS`, shared/games/options.py); a rated game allows none, and its
-create refuses a ``hints`` above 0 unless ``rated`` is ``false``. Each hint is counted
+:data:`DEFAULT_HINTS`, shared/games/options.py); a rated game allows none, whatever the
+option says (a game is rated only once its seats are known, so create cannot refuse it;
+``"rated": false`` keeps a table's hints). Each hint is counted
 first (one compare-and-set write: ``hints_used`` on the seat's player entry, public in
 every view and the log, with a ``hint_used`` event), then computed in the web process.
 
