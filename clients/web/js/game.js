@@ -2,21 +2,21 @@
 // live updates, the final score and a step-through of the finished game.
 import { LETTERS, Problem, call, forgetSeat, gameLink, howtoLink, loadPlayer, loadSeat, postMove, saveSeat } from "./api.js";
 import { fill, h, rerender } from "./dom.js";
-import { clockTime, dec1, joined, num, remaining, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { openChat } from "./chat.js";
 import { offerAfterMove } from "./notifications.js";
 import { follow } from "./live.js";
-import { changeText, leaderboardLink, profileLink, ratingText } from "./leaderboard.js";
+import { leaderboardLink } from "./leaderboard.js";
 import { renderAnalysis, renderHint } from "./coach.js";
+import { seatPanel } from "./gameseat.js";
+import { renderStatus, tickClock } from "./gamestatus.js";
+import { playersPanel, resultPanel } from "./gameresult.js";
+import { describeEvent, logPanel, replayPanel, scorePanel } from "./gamelog.js";
 
 const LOG_SIZE = 40;
-const MIN_PLAYERS = 2; // both games start with 2 players or more
 const NEXT_GAME_POLL_MS = 3000; // a finished game's page looks for a rematch (its stream has ended)
 const NEXT_GAME_POLL_FOR_MS = 10 * 60 * 1000; // as long as a rematch holds the seats
 // The bot levels a host may seat, weakest first (the API's `bot` of a join; docs/bots.md).
-const BOT_LEVELS = ["random", "greedy", "medium", "strong"];
-const STATUS_TEXT = { bot: "game.seat.bot", abandoned: "game.seat.abandoned", resigned: "game.seat.resigned" };
-const statusText = (status) => (STATUS_TEXT[status] ? t(STATUS_TEXT[status]) : status);
 
 export class GamePage {
   constructor(config, gameId, watch, rules, invite) {
@@ -299,29 +299,6 @@ export class GamePage {
     if (back) back.focus();
   }
 
-  /** The earliest deadline (ms since the epoch) of the seats to act, or null. */
-  nextDeadline() {
-    const v = this.view;
-    if (!v || v.status !== "running") return null;
-    const times = v.players.filter((p) => v.to_act.includes(p.seat) && p.deadline).map((p) => Date.parse(p.deadline));
-    return times.length ? Math.min(...times) : null;
-  }
-
-  /** Refresh the countdown in the status bar (once a second; no re-render). */
-  tickClock() {
-    const clock = document.getElementById("clock");
-    if (!clock) return;
-    const deadline = this.nextDeadline();
-    clock.hidden = deadline === null;
-    const text = deadline === null ? "" : t("game.clock.left", { time: remaining(deadline - Date.now()) });
-    if (clock.textContent !== text) clock.textContent = text;
-    if (deadline !== null) clock.dataset.deadline = new Date(deadline).toISOString();
-    for (const cell of document.querySelectorAll("[data-deadline-of]")) {
-      const left = t("game.clock.left", { time: remaining(Date.parse(cell.dataset.deadlineOf) - Date.now()) });
-      if (cell.textContent !== left) cell.textContent = left;
-    }
-  }
-
   async host(action) {
     const path = `/games/${encodeURIComponent(this.id)}${action === "start" ? "/start" : ""}`;
     try {
@@ -355,50 +332,6 @@ export class GamePage {
     if (live) live.textContent = this.live === "ended" || !this.live ? "" : t(`game.live.${this.live}`);
   }
 
-  turnText() {
-    const v = this.view;
-    if (v.status === "open") {
-      const host = Boolean(this.record && this.record.host);
-      const seats = t("game.turn.seats", { taken: v.players.length, seats: v.options.players });
-      if (v.players.length >= v.options.players) {
-        return host ? t("game.turn.full_host", { seats }) : t("game.turn.full", { seats });
-      }
-      // The view does not say how a game starts: a table this browser made or found says.
-      if (this.record && this.record.whenFull) return t("game.turn.waiting_when_full", { seats });
-      if (!host) return t("game.turn.waiting_host", { seats });
-      return v.players.length >= MIN_PLAYERS
-        ? t("game.turn.waiting_start", { seats })
-        : t("game.turn.waiting_invite", { seats });
-    }
-    if (v.status === "cancelled") return t("game.turn.cancelled");
-    if (v.status === "finished") {
-      const resigned = new Set((v.result.standings || []).filter((s) => s.resigned).map((s) => s.seat));
-      const winners = (v.result.winners || []).filter((s) => !resigned.has(s)).map((s) => this.name(s));
-      if (!winners.length && resigned.size) return t("game.turn.over_resigned");
-      return t("game.turn.over", { count: winners.length, winners: joined(winners) });
-    }
-    if (this.myTurn) return t("game.turn.yours", { hint: this.rules.hint(this.context()) });
-    const who = joined(v.to_act.map((s) => `${this.name(s)} (${LETTERS[s]})`));
-    return t("game.turn.waiting_for", { who });
-  }
-
-  renderStatus() {
-    const status = document.getElementById("status");
-    const text = this.turnText();
-    if (status.dataset.text !== text) {
-      status.dataset.text = text;
-      fill(status, h("span", { id: "turn", class: this.myTurn ? "mine" : "" }, text),
-        h("span", { class: "status-side" },
-          // role=timer is not announced every second; the time is in view in the sticky bar.
-          h("span", { id: "clock", class: "clock", role: "timer", "aria-label": t("game.clock.label"), hidden: true }),
-          h("span", { id: "live", class: "live" })));
-      this.renderLive();
-    }
-    this.tickClock();
-    if (!this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
-    status.classList.toggle("mine", this.myTurn);
-  }
-
   renderLinks() {
     const here = `${location.origin}/play?game=${encodeURIComponent(this.id)}`;
     fill(document.getElementById("links"),
@@ -411,208 +344,20 @@ export class GamePage {
     return here;
   }
 
-  renderSeatPanel(joinLink) {
-    const v = this.view;
-    const parts = [];
-    if (v.status === "open") {
-      const unlisted = v.visibility === "unlisted";
-      if (joinLink) {
-        parts.push(h("div", { class: "share" },
-          h("label", { for: "join-link" }, unlisted ? t("game.seat.invite_private") : t("game.seat.invite")),
-          h("input", { id: "join-link", readonly: true, value: joinLink, onfocus: (e) => e.target.select() })));
-      } else if (this.record && this.record.rematch) {
-        // A rematch holds its seats for the last game's players: nobody needs an invite.
-        parts.push(h("p", { id: "held-note" }, t("game.seat.held_note")));
-      } else if (unlisted) {
-        parts.push(h("p", { id: "private-note" }, t("game.seat.private_note")));
-      }
-      if (this.seat === null && !this.watch) {
-        const form = h("form", { id: "join", class: "inline" },
-          h("label", { for: "join-name" }, t("game.seat.your_name")),
-          h("input", {
-            id: "join-name", name: "name", required: true, maxlength: 32, autocomplete: "nickname",
-            value: this.player ? this.player.name : null,
-          }),
-          h("button", { type: "submit", class: "primary" }, t("game.seat.join")));
-        form.addEventListener("submit", (event) => {
-          event.preventDefault();
-          const name = form.elements.name.value.trim();
-          if (name) this.join(name);
-        });
-        parts.push(form);
-      }
-      if (this.record && this.record.host && v.players.length < v.options.players) {
-        const bot = h("form", { id: "add-bot-form", class: "inline" },
-          h("label", { for: "bot-kind" }, t("game.seat.bot_label")),
-          h("select", { id: "bot-kind", name: "bot" }, BOT_LEVELS.map((level) =>
-            h("option", { value: level, selected: level === "greedy" }, t(`game.seat.bot_level.${level}`)))),
-          h("button", { type: "submit", id: "add-bot" }, t("game.seat.add_bot")));
-        bot.addEventListener("submit", (event) => { event.preventDefault(); this.addBot(bot.elements.bot.value); });
-        parts.push(bot);
-      }
-      if (this.record && this.record.host) {
-        parts.push(h("div", { class: "inline" },
-          h("button", { type: "button", id: "start-game", class: "primary", onclick: () => this.host("start") }, t("game.seat.start")),
-          h("button", { type: "button", id: "cancel-game", class: "quiet", onclick: () => this.host("cancel") }, t("game.seat.cancel"))));
-      }
-    } else if (this.seat === null) {
-      parts.push(h("p", {}, t("game.seat.watching")));
-      if (v.next_game) {
-        parts.push(h("p", {}, h("a", { href: gameLink(v.next_game, { watch: true }), id: "watch-next" }, t("game.seat.watch_next"))));
-      }
-    } else if (v.status === "finished") {
-      parts.push(h("div", { class: "inline", id: "again" }, v.next_game
-        ? [h("p", {}, t("game.seat.next_asked")),
-          h("button", { type: "button", id: "next-game", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, t("game.seat.next_go"))]
-        : h("button", { type: "button", id: "play-again", class: "primary", disabled: this.busy, onclick: () => this.playAgain() }, t("game.seat.play_again"))));
-    } else if (v.status === "running") {
-      const me = v.players.find((p) => p.seat === this.seat);
-      if (me && me.status === "active") parts.push(this.renderResign());
-      else if (me) parts.push(h("p", { id: "seat-status" }, t("game.seat.status", { status: statusText(me.status) })));
-    }
-    return parts;
-  }
+  renderSeatPanel(joinLink) { return seatPanel(this, joinLink); } // embed.js narrows it
 
-  renderResign() {
-    if (!this.confirmingResign) {
-      return h("div", { class: "inline" }, h("button", {
-        type: "button", id: "resign-open", class: "quiet", "aria-haspopup": "true",
-        onclick: () => {
-          this.confirmingResign = true; this.render();
-          document.getElementById("resign-confirm").focus();
-        },
-      }, t("game.resign.open")));
-    }
-    return h("div", { class: "confirm", id: "resign-box", role: "group", "aria-labelledby": "resign-question" },
-      h("p", { id: "resign-question" }, t("game.resign.question")),
-      h("div", { class: "inline" },
-        h("button", { type: "button", id: "resign-confirm", class: "danger", onclick: () => this.resign() }, t("game.resign.confirm")),
-        h("button", {
-          type: "button", id: "resign-cancel",
-          onclick: () => { this.confirmingResign = false; this.render(); document.getElementById("resign-open").focus(); },
-        }, t("game.resign.keep"))));
-  }
-
-  renderPlayers() {
-    const v = this.view;
-    return h("section", { class: "panel", "aria-labelledby": "players-title" },
-      h("h2", { id: "players-title" }, t("game.players.title")),
-      v.options.clock ? h("p", { class: "clock-rule", id: "clock-rule" },
-        t("game.players.clock", { seconds: v.options.clock.turn_seconds, timeouts: v.options.clock.max_timeouts })) : null,
-      h("ul", { class: "players" }, v.players.map((p) => h("li", { class: v.to_act.includes(p.seat) ? "to-act" : "" },
-        this.tag(p.seat), p.seat === this.seat ? t("common.you") : "",
-        v.to_act.includes(p.seat) ? h("span", { class: "badge" }, t("game.players.to_act")) : null,
-        h("span", { class: `seat-status ${p.status || "active"}`, dataset: { seatStatus: p.status || "active" } },
-          p.status && p.status !== "active" ? `${statusText(p.status)}${p.bot ? ` (${t(`game.bot.${p.bot}`)})` : ""}` : t("game.players.active")),
-        p.deadline && v.status === "running" && v.to_act.includes(p.seat)
-          ? h("span", { class: "deadline", dataset: { deadlineOf: p.deadline }, title: t("game.players.deadline", { time: clockTime(new Date(p.deadline)) }) }, "") : null,
-        p.timeouts ? h("span", { class: "timeouts" }, t("game.players.missed", { count: p.timeouts })) : null,
-        v.state ? h("div", { class: "details" }, this.rules.playerDetails(this.context(), p.seat)) : null))));
-  }
-
-  renderResult() {
-    const v = this.view;
-    if (v.status !== "finished" || !v.result) return null;
-    // A rated game's result says each seat's rating before and after it.
-    const rated = new Map((v.result.ratings || []).map((r) => [r.seat, r]));
-    return h("section", { class: "panel result", "aria-labelledby": "result-title", id: "result" },
-      h("h2", { id: "result-title" }, t("game.result.title")),
-      h("table", {}, h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("game.result.rank")), h("th", { scope: "col" }, t("board.player")),
-        h("th", { scope: "col", class: "num" }, t("game.result.total")), rated.size ? h("th", { scope: "col", class: "num" }, t("board.rating")) : null)),
-        h("tbody", {}, v.result.standings.map((s) => h("tr", {},
-          // Resigned seats share the last place: they say so rather than show a rank.
-          h("td", { dataset: { rank: s.resigned ? "resigned" : String(s.rank) } }, s.resigned ? t("game.result.resigned") : num(s.rank)),
-          h("td", {}, this.tag(s.seat)), h("td", { class: "num" }, num(s.total)),
-          rated.size ? this.ratingCell(rated.get(s.seat)) : null)))),
-      rated.size ? h("p", { class: "hint" }, t("game.result.rating_hint"), " ",
-        h("a", { href: leaderboardLink() }, t("nav.leaderboard"))) : null);
-  }
-
-  /** "+193" (up or down), with "1000 → 1193" under it and mu ± sigma on hover; a bot's rating is fixed. */
-  ratingCell(entry) {
-    if (!entry || entry.before.rating === undefined) return h("td", {}); // a result stored before ratings were shown
-    const [before, after] = [entry.before.rating, entry.after.rating];
-    const detail = `${ratingText(before)} → ${ratingText(after)}`;
-    const title = t("game.result.rating_title", {
-      before: ratingText(before), before_mu: dec1(entry.before.mu), before_sigma: dec1(entry.before.sigma),
-      after: ratingText(after), after_mu: dec1(entry.after.mu), after_sigma: dec1(entry.after.sigma),
-    });
-    if (entry.bot) return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat } }, ratingText(after), h("span", { class: "spread" }, t("game.result.bot_fixed")));
-    const delta = after - before;
-    const change = h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, changeText(delta));
-    return h("td", { class: "num rating-change", title, dataset: { seat: entry.seat, before: String(before), after: String(after) } },
-      entry.player ? h("a", { href: profileLink(entry.player), "aria-label": t("game.result.change_label", { name: this.name(entry.seat), change: changeText(delta), detail }) }, change) : change,
-      h("span", { class: "spread" }, detail));
-  }
-
-  renderLog() {
-    const section = h("section", { class: "panel", "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, t("game.log.title")));
-    const ctx = this.context();
-    section.append(h("ol", { class: "log", id: "log", reversed: true, start: this.eventCount || null, tabindex: 0, "aria-label": t("game.log.label") },
-      this.events.map((e) => h("li", {}, this.describe(e, ctx)))));
-    return section;
-  }
-
-  describe(event, ctx) {
-    const own = this.rules.describe(event, ctx);
-    if (own) return own;
-    switch (event.type) {
-      case "game_created": case "game_started": case "game_cancelled": case "game_finished":
-        return t(`event.${event.type}`);
-      case "player_joined": return t("event.player_joined", { name: event.name, seat: LETTERS[event.seat], bot: event.bot ? "yes" : "no" });
-      case "player_left": return t("event.player_left", { name: event.name });
-      case "seat_resigned": case "seat_timed_out": case "seat_abandoned":
-        return t(`event.${event.type}`, { name: this.name(event.seat) });
-      default: return t("event.other", { type: event.type.replace(/_/g, " ") });
-    }
-  }
-
-  renderScorePanel(ctx) {
-    if (!this.score || !this.score.score || !this.rules.renderScore) return null;
-    return h("section", { class: "panel", "aria-labelledby": "score-title", id: "scores" },
-      h("h2", { id: "score-title" }, t("game.scores")), this.rules.renderScore(ctx, this.score.score));
-  }
-
-  async openReplay() {
-    try {
-      const log = await call("GET", `/games/${encodeURIComponent(this.id)}/log`, { token: this.token });
-      this.replay = { events: log.events, index: log.events.length };
-      this.render();
-    } catch (error) { this.say(error.message); }
-  }
-
-  /** A finished game's step-through, beside the board it steps. */
-  renderReplay() {
-    return this.replay ? this.renderStepper()
-      : h("button", { type: "button", id: "replay-open", onclick: () => this.openReplay() }, t("game.replay.open"));
-  }
-
-  renderStepper() {
-    const r = this.replay;
-    const go = (i) => { r.index = Math.max(0, Math.min(r.events.length, i)); this.render(); };
-    const current = r.index > 0 ? this.describe(r.events[r.index - 1], this.context()) : t("game.replay.start");
-    return h("div", { class: "stepper" },
-      h("div", { class: "inline" },
-        h("button", { type: "button", "data-key": "first", onclick: () => go(0) }, t("game.replay.first")),
-        h("button", { type: "button", "data-key": "back", onclick: () => go(r.index - 1) }, t("game.replay.back")),
-        h("button", { type: "button", "data-key": "next", onclick: () => go(r.index + 1) }, t("game.replay.next")),
-        h("button", { type: "button", "data-key": "last", onclick: () => go(r.events.length) }, t("game.replay.last")),
-        h("button", { type: "button", "data-key": "close", onclick: () => { this.replay = null; this.render(); } }, t("game.replay.close"))),
-      h("label", { for: "replay-range" }, t("game.replay.position", { index: r.index, count: r.events.length })),
-      h("input", { type: "range", id: "replay-range", min: 0, max: r.events.length, value: r.index, oninput: (e) => go(Number(e.target.value)) }),
-      h("p", { id: "replay-now", "aria-live": "polite" }, current));
-  }
+  describe(event, ctx) { return describeEvent(this, event, ctx); }
 
   render() {
     this.renderFlags();
-    this.renderStatus();
+    renderStatus(this);
     const joinLink = this.renderLinks();
     const ctx = this.context();
     rerender(this.main, () => {
       const title = h("h1", { class: "sr" }, t("game.heading", { title: this.config.title, id: this.id }));
       const seatParts = this.renderSeatPanel(joinLink);
       const seatPanel = seatParts.length ? h("section", { class: "panel", id: "seat", "aria-label": t("game.seat.label") }, seatParts) : null;
-      if (!this.view.state) return [title, h("div", { class: "layout solo" }, h("div", { class: "side" }, seatPanel, this.chat.nodes(), this.renderPlayers()))];
+      if (!this.view.state) return [title, h("div", { class: "layout solo" }, h("div", { class: "side" }, seatPanel, this.chat.nodes(), playersPanel(this)))];
       const boardState = this.replay ? this.rules.replayState(this.replay.events.slice(0, this.replay.index), ctx) : null;
       const board = h("section", { class: "board-area", "aria-label": t("game.board") }, this.rules.renderBoard(ctx, boardState));
       // The controls come next to the board (beside it on a wide screen, right under it
@@ -622,14 +367,14 @@ export class GamePage {
       if (this.view.status === "running" && this.seat !== null) {
         controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.move") }, this.rules.renderControls(ctx), renderHint(this));
       } else if (ended) {
-        controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.replay") }, this.renderReplay());
+        controls = h("section", { class: "panel controls", id: "controls", "aria-label": t("game.controls.replay") }, replayPanel(this));
       }
       return [title, h("div", { class: `layout${controls ? " with-controls" : ""}` },
         board, controls,
-        h("div", { class: "side" }, seatPanel, this.chat.nodes(), this.renderResult(), renderAnalysis(this), this.renderPlayers(),
-          this.rules.renderInfo ? this.rules.renderInfo(ctx) : null, this.renderScorePanel(ctx), this.renderLog()))];
+        h("div", { class: "side" }, seatPanel, this.chat.nodes(), resultPanel(this), renderAnalysis(this), playersPanel(this),
+          this.rules.renderInfo ? this.rules.renderInfo(ctx) : null, scorePanel(this, ctx), logPanel(this)))];
     });
-    this.tickClock();
+    tickClock(this);
   }
 }
 
