@@ -10,7 +10,8 @@ How many hints a seat may ask per game is the kit option ``hints`` (default
 option says (a game is rated only once its seats are known, so create cannot refuse it;
 ``"rated": false`` keeps a table's hints). Each hint is counted
 first (one compare-and-set write: ``hints_used`` on the seat's player entry, public in
-every view and the log, with a ``hint_used`` event), then computed in the web process.
+every view and the log, with a ``hint_used`` event), then computed in the web process,
+off its event loop (shared/http/offload.py).
 
 Part of the games layer; imports its leaf modules and the bots (shared/bots).
 """
@@ -18,6 +19,7 @@ Part of the games layer; imports its leaf modules and the bots (shared/bots).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from shared import bots
@@ -91,13 +93,23 @@ def _count(seat_of: list[int]) -> Any:
     return decide
 
 
-def hint(kit: Games, game_id: str, credential: str | None) -> dict[str, Any]:
-    """Count a hint for the bearer's seat and answer the suggested move."""
+def _now(work: Callable[[], Move]) -> Move:
+    return work()
+
+
+def hint(
+    kit: Games,
+    game_id: str,
+    credential: str | None,
+    run: Callable[[Callable[[], Move]], Move] = _now,
+) -> dict[str, Any]:
+    """Count a hint for the bearer's seat and answer the suggested move; ``run`` runs the
+    search (the HTTP layer's runs it off its event loop: shared/http/offload.py)."""
     doc = kit.writes.load(game_id)
     seat = require_seat(doc, credential)
     new = kit.writes.mutate(game_id, _count([seat]))[0]
-    engine = kit.ctx.engine
-    move = suggest(engine, cast(State, new["state"]), seat, seed_of(new, seat))
+    state, seed = cast(State, new["state"]), seed_of(new, seat)
+    move = run(lambda: suggest(kit.ctx.engine, state, seat, seed))
     count = used(new)[seat]
     return {
         "move": move,

@@ -76,6 +76,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     "WORKER_LEASE_SECONDS": (float, 5.0),
     "WORKER_BATCH": (int, 50),
     "WORKER_BOT_PROCESSES": (int, 1),  # processes where search bots think (0: in the worker)
+    # a hint's search (POST /games/{id}/hint) runs in the gevent hub's thread pool, so
+    # the worker's other requests go on meanwhile (shared/http/offload.py); off: on the loop
+    "HINTS_OFF_LOOP": (bool, True),
     # finished games' analyses (shared/worker/analysing.py): on or off, in a process of
     # their own (0: in a thread of the worker), the claim's lease (renewed while working)
     "WORKER_ANALYSIS": (bool, True),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games import hints
+from shared.http.offload import cpu_bound
 from shared.http.resources.blueprint import (
     BEARER,
     KitBlueprint,
@@ -35,5 +36,5 @@ def add_routes(blp: KitBlueprint) -> None:
         409 `not-your-turn` when the seat is not to act. The move is postable to
         `/moves` unchanged.
         """
-        body = hints.hint(games(), game_id, bearer())
+        body = hints.hint(games(), game_id, bearer(), run=cpu_bound)
         return send(json_answer(body, 200))
