@@ -1,6 +1,7 @@
 """Manhattan's cards: the rotation table (the board lot a card allows from each side),
 one move per lot however many cards allow it, the reshuffle of played cards into the
-deck, and the engine's inlined shuffle giving what the plain code gives."""
+deck, and the kit's inlined shuffle (shared/rng.py, the deck's) giving what the plain
+Fisher-Yates over ``rng.below`` gives."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 import shared.rng as rng
 from services.manhattan import rules as m
-from services.manhattan.rules.cards import ROTATION, shuffle
+from services.manhattan.rules.cards import ROTATION
 
 from .playout import check_invariants, code_of, make_state, place
 
@@ -84,11 +85,20 @@ def test_reshuffle_of_played_cards() -> None:
     assert [e["type"] for e in events] == ["piece_placed"]
 
 
+def plain_shuffle(s: int, items: list[int]) -> tuple[int, list[int]]:
+    """Fisher-Yates with one ``rng.below`` per item: what the inlined code must equal."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        s, j = rng.below(s, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return s, out
+
+
 @settings(max_examples=300, deadline=None)
 @given(s=st.integers(0, rng.MASK), items=st.lists(st.integers(), max_size=60))
-def test_inlined_shuffle_equals_shared_rng_shuffle(s: int, items: list[int]) -> None:
+def test_inlined_shuffle_equals_the_plain_code(s: int, items: list[int]) -> None:
     before = list(items)
-    assert shuffle(s, items) == rng.shuffle(s, items)
+    assert rng.shuffle(s, items) == plain_shuffle(s, items)
     assert items == before  # both return a copy
 
 
@@ -97,4 +107,4 @@ def test_inlined_shuffle_on_many_random_inputs() -> None:
     for _ in range(2000):
         s = r.choice([0, 1, rng.MASK, r.getrandbits(64)])
         items = [r.randint(1, 9) for _ in range(r.randint(0, 50))]
-        assert shuffle(s, items) == rng.shuffle(s, items)
+        assert rng.shuffle(s, items) == plain_shuffle(s, items)

@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
-from shared.rng import MASK
-
-T = TypeVar("T")
-
 SIDE_NAMES = ("S", "W", "N", "E")
 """Compass sides clockwise; the index is the side number used by the rotation table."""
 
@@ -31,17 +25,3 @@ COPIES_PER_LOT = 5
 HAND_SIZE = 4
 DECK = tuple(card for card in range(1, 10) for _ in range(COPIES_PER_LOT))
 """The 45 building cards, 5 per printed lot."""
-
-
-def shuffle(s: int, items: list[T]) -> tuple[int, list[T]]:
-    """:func:`shared.rng.shuffle` with its splitmix64 steps inlined: the same draws and
-    the same result (the differential check compares them), without two calls per card;
-    setup shuffles the deck and every reshuffle the played cards."""
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        s = (s + 0x9E3779B97F4A7C15) & MASK
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        j = (z ^ (z >> 31)) % (i + 1)
-        out[i], out[j] = out[j], out[i]
-    return s, out

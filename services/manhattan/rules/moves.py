@@ -14,9 +14,10 @@ from __future__ import annotations
 from bisect import insort
 
 from shared.engine import Event, Move, RuleError
+from shared.rng import shuffle
 
 from .board import CITIES, LOTS
-from .cards import SIDES_BY_COUNT, UNROTATION, shuffle
+from .cards import SIDES_BY_COUNT, UNROTATION
 from .listing import floors_needed, placements, stuck_move
 from .options import rounds
 from .round_end import end_round

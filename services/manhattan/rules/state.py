@@ -15,7 +15,7 @@ import shared.rng as rng
 from shared.engine import RuleError, State
 
 from .board import CITIES, LOTS, PIECES
-from .cards import DECK, HAND_SIZE, shuffle
+from .cards import DECK, HAND_SIZE
 from .options import validate
 from .promos import PROMO_IDS
 
@@ -76,7 +76,7 @@ def new_state(num_players: int, options: dict[str, Any] | None, seed: int) -> Ma
     n = num_players
     s = rng.seed_state(seed)
     s, start = rng.below(s, n)
-    s, deck = shuffle(s, list(DECK))
+    s, deck = rng.shuffle(s, list(DECK))
     hands = []
     for _ in range(n):
         hands.append(sorted(deck[-HAND_SIZE:]))
@@ -84,7 +84,7 @@ def new_state(num_players: int, options: dict[str, Any] | None, seed: int) -> Ma
     promo_deck: list[str] = []
     revealed: list[str | None] = []
     if opts["promo_cards"]:
-        s, promo_deck = shuffle(s, list(PROMO_IDS))
+        s, promo_deck = rng.shuffle(s, list(PROMO_IDS))
         revealed = [promo_deck.pop(0)]
     return {
         "num_players": n,
