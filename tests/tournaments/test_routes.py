@@ -80,6 +80,8 @@ def test_a_tournament_from_creation_to_standings(toy_app: Flask, toy_client: Fla
     assert all(len(row["games"]) == 2 for row in rows if row["byes"] == 0)
     listed = toy_client.get("/tournaments").get_json()
     assert [item["id"] for item in listed["items"]] == [tid]
+    assert listed["items"][0]["players"] == len(final["entries"])  # a count, not the entries
+    assert "entries" not in listed["items"][0]
 
 
 def test_bad_tournaments_are_problems_not_errors(toy_client: FlaskClient) -> None:

@@ -106,6 +106,9 @@ class TournamentSchema(Schema):
     table_size = fields.Integer()
     history = fields.List(fields.Dict())
     entries = fields.Dict()
+    players = fields.Integer(
+        metadata={"description": "In the list only (without `entries`): how many entries."}
+    )
 
 
 class TournamentListSchema(Schema):
