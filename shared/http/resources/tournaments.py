@@ -95,9 +95,11 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         """Read a tournament.
 
         Its settings, status, every round's tables with their games and byes, and its
-        entries (points, opponents, games, missed games). Public.
+        entries (points, opponents, games, missed games); `place_points`, the points per
+        place of every table size its rounds may seat. Public.
         """
-        return send(json_answer(_read(tid)))
+        doc = _read(tid)
+        return send(json_answer({**doc, "place_points": tournaments.place_points(doc)}))
 
     @blp.route("/tournaments/<tid>/players", methods=["POST"])
     @blp.response(200, t.TournamentSchema)
