@@ -9,8 +9,8 @@
 // game) has closed, since they change only then.
 import { call, gameLink, loadPlayer, tournamentsLink } from "./api.js";
 import { fill, h, rerender } from "./dom.js";
-import { dateTime, num, remaining, t } from "./i18n.js";
-import { statusText, tournamentLinks } from "./tournaments.js";
+import { num, remaining, t, tn } from "./i18n.js";
+import { moment, statusText, tournamentLinks } from "./tournaments.js";
 import { currentTables, earlierGames, settingsList, standingRow, standingsTable, tablesList } from "./tournamentview.js";
 
 const POLL_MS = { registering: 10000, running: 3000 };
@@ -179,7 +179,7 @@ class TournamentPage {
       const opens = doc.checkin_seconds && doc.starts_at ? doc.starts_at - doc.checkin_seconds * 1000 : null;
       if (opens && entry.checked_in) out.push(h("p", { id: "checked-in" }, t("tournament.me.checked_in")));
       else if (opens && Date.now() >= opens) out.push(h("p", { class: "hint" }, t("tournament.me.checkin_needed")), button("checkin", t("tournament.me.checkin"), "POST", "/checkin", "primary"));
-      else if (opens) out.push(h("p", { class: "hint" }, t("tournament.me.checkin_opens", { when: dateTime(new Date(opens)) })));
+      else if (opens) out.push(h("p", { class: "hint" }, tn("tournament.me.checkin_opens", { when: moment(opens) })));
       out.push(button("withdraw", t("tournament.me.withdraw"), "DELETE", "/players/me"));
       return out;
     }

@@ -3,7 +3,7 @@
 // header's links, a tournament's format, status and start in words.
 import { call, howtoLink, tournamentLink, tournamentsLink } from "./api.js";
 import { fill, h } from "./dom.js";
-import { dateTime, t } from "./i18n.js";
+import { dateTime, t, tn } from "./i18n.js";
 import { leaderboardLink } from "./leaderboard.js";
 
 const PAGE = 20;
@@ -28,8 +28,11 @@ export function statusText(doc) {
   return t(`tournament.status.${doc.status}`);
 }
 
-/** When it starts: a date, or "when the host starts it". */
-export const startText = (doc) => (doc.starts_at ? dateTime(new Date(doc.starts_at)) : t("tournament.starts_by_host"));
+/** A moment (ms since the epoch) as a <time> in the page's language. */
+export const moment = (ms) => h("time", { datetime: new Date(ms).toISOString() }, dateTime(new Date(ms)));
+
+/** When it starts: a <time>, or "when the host starts it". */
+export const startText = (doc) => (doc.starts_at ? moment(doc.starts_at) : t("tournament.starts_by_host"));
 
 function row(doc) {
   return h("li", { class: "game-row tournament-row", dataset: { id: doc.id, status: doc.status } },
@@ -39,7 +42,7 @@ function row(doc) {
       h("span", { class: `badge status-${doc.status}` }, statusText(doc)),
       h("span", {}, t("tournaments.players", { n: doc.players ?? 0 })),
       doc.status === "registering"
-        ? h("span", {}, t("tournaments.starts", { when: startText(doc) }))
+        ? h("span", {}, tn("tournaments.starts", { when: startText(doc) }))
         : null));
 }
 

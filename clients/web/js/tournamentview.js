@@ -3,8 +3,8 @@
 // standings' rows. Names only ever become text nodes (dom.js `h`).
 import { gameLink } from "./api.js";
 import { h } from "./dom.js";
-import { dateTime, joined, num, t } from "./i18n.js";
-import { formatText, startText } from "./tournaments.js";
+import { joined, num, t, tn } from "./i18n.js";
+import { formatText, moment, startText } from "./tournaments.js";
 
 /** One fact of the settings: a term and its value. */
 const fact = (term, ...value) => [h("dt", {}, term), h("dd", {}, ...value)];
@@ -15,7 +15,7 @@ export function settingsList(doc) {
   const sizes = Object.entries(doc.place_points || {}).sort(([a], [b]) => Number(b) - Number(a));
   const points = h("ul", { class: "place-points" }, sizes.map(([size, per]) => h("li", { dataset: { size } },
     t("tournament.settings.points_at", { n: Number(size), points: joined(per.map((p) => num(p))) }))));
-  const window = doc.checkin_seconds && doc.starts_at ? doc.starts_at - doc.checkin_seconds * 1000 : null;
+  const opens = doc.checkin_seconds && doc.starts_at ? doc.starts_at - doc.checkin_seconds * 1000 : null;
   return h("dl", { class: "facts", id: "tournament-settings" },
     fact(t("tournament.settings.format"), formatText(doc)),
     fact(t("tournament.settings.table_size"), t("tournament.settings.players_a_table", { n: doc.table_size })),
@@ -25,7 +25,7 @@ export function settingsList(doc) {
     doc.format === "arena" ? null : fact(t("tournament.settings.bye"), t("tournament.settings.points_n", { n: doc.bye_points })),
     fact(t("tournament.settings.rated"), doc.rated ? t("tournament.settings.yes") : t("tournament.settings.no")),
     fact(t("tournament.settings.start"), startText(doc)),
-    window ? fact(t("tournament.settings.checkin"), t("tournament.settings.checkin_from", { when: dateTime(new Date(window)) })) : null,
+    opens ? fact(t("tournament.settings.checkin"), tn("tournament.settings.checkin_from", { when: moment(opens) })) : null,
     fact(t("tournament.settings.entries"), t("tournament.settings.entries_of", { n: Object.keys(doc.entries).length, max: doc.max_players })));
 }
 
