@@ -1,7 +1,8 @@
 """``boardgames tournament play GAME ID``: take part in a tournament from the terminal.
 
-It registers your player when registration is still open (you asked to play it), then
-waits for the start, and follows you from table to table: each time the worker seats
+It registers your player when registration is still open (you asked to play it), checks
+you in when the tournament has a check-in window (once it opens), waits for the start,
+and follows you from table to table: each time the worker seats
 you (a Swiss round's table, or an arena's next one), it plays that game with ``play``'s
 own loop (:class:`clients.cli.play.PlaySession`, your player key acting for your seat),
 and when the game is over it waits for your next seat. A bye, a round still being
@@ -35,7 +36,10 @@ OVER = ("finished", "cancelled")
 
 def standings_table(page: Json) -> Table:
     """A page of ``GET /tournaments/{id}/standings`` as a table (names as plain text)."""
-    table = Table(title=_("standings after round {n}", n=page.get("round", 0)), box=None)
+    done = page.get("round") or 0  # an arena has no rounds
+    table = Table(
+        title=_("standings after round {n}", n=done) if done else _("standings"), box=None
+    )
     for head in (_("place"), _("name"), _("points"), _("Buchholz"), _("games")):
         table.add_column(head)
     for row in page.get("items") or []:
@@ -103,6 +107,7 @@ class Follower:
                 self.say(_("you are withdrawn: you are seated no more"), "yellow")
                 break
             if doc["status"] == "registering":
+                doc = self.check_in(doc, entry)
                 self.say(self.waiting_line(doc))
             else:
                 table, bye = seat_of(doc, self.me)
@@ -129,6 +134,17 @@ class Follower:
             doc = self.read()
         self.finish(doc)
         return 0
+
+    def check_in(self, doc: Json, entry: Json) -> Json:
+        """Check in once the tournament's check-in window is open (it has one)."""
+        window, start = doc.get("checkin_seconds"), doc.get("starts_at")
+        if not window or not start or entry.get("checked_in"):
+            return doc
+        if time.time() * 1000 < start - window * 1000:
+            return doc
+        doc = self.client._request("POST", f"{self.path}/checkin", token=self.key)
+        self.say(_("checked in for {name}", name=doc["name"]), "green")
+        return doc
 
     def waiting_line(self, doc: Json) -> str:
         if doc.get("starts_at"):

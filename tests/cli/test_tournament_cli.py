@@ -42,8 +42,8 @@ def test_create_join_start_and_standings(cli) -> None:
 
 
 def test_play_follows_the_player_from_table_to_table(cli, workers, live_manhattan) -> None:
-    """``tournament play``: Ann is not registered yet, so it registers her, waits for the
-    start (a time, three seconds on), plays her table of round 1 (typing the menu's first
+    """``tournament play``: Ann is not registered yet, so it registers her, checks her in
+    (the check-in window is open), waits for the start (three seconds on), plays her table of round 1 (typing the menu's first
     move each turn), waits for round 2, plays that table too, and prints the final
     standings. The worker pairs and seats the rounds; three random bots fill the tables
     of two."""
@@ -55,6 +55,7 @@ def test_play_follows_the_player_from_table_to_table(cli, workers, live_manhatta
         "clock": {"turn_seconds": 60},
         "bots": ["random"] * 3,
         "starts_at": int(time.time() * 1000) + 3000,
+        "checkin_seconds": 60,  # open already: a player who does not check in is dropped
     }
     made = requests.post(
         f"{live_manhattan}/tournaments",
@@ -69,7 +70,7 @@ def test_play_follows_the_player_from_table_to_table(cli, workers, live_manhatta
         "tournament", "play", "manhattan", tid, "--poll", "0.3", stdin="1\n" * 5000, timeout=150
     )
     out = played.stdout
-    assert "registered for Two rounds" in out
+    assert "registered for Two rounds" in out and "checked in for Two rounds" in out
     assert "waiting for the start at" in out
     doc = requests.get(f"{live_manhattan}/tournaments/{tid}", timeout=10).json()
     assert doc["status"] == "finished" and [r["round"] for r in doc["history"]] == [1, 2]
