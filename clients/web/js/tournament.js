@@ -59,7 +59,7 @@ class TournamentPage {
           p.host),
         h("div", { class: "tournament-main" },
           h("section", { class: "card-panel", id: "tournament-games", "aria-labelledby": "round-title" }, p.round),
-          h("section", { class: "card-panel board-panel", "aria-labelledby": "standings-title" },
+          h("section", { class: "card-panel", "aria-labelledby": "standings-title" },
             h("h2", { id: "standings-title" }, t("tournament.standings.title")),
             p.standingsNote, standingsTable(p.rows), p.more),
           h("section", { class: "card-panel", "aria-labelledby": "settings-title" },
