@@ -57,6 +57,9 @@ def test_register_start_and_your_table(
     expect(row).to_contain_text("Swiss, 2 rounds")
     expect(row).to_contain_text("registration open")
     expect(row).to_contain_text("3 players")  # the bots, so far
+    listed = requests.get(f"{base}/tournaments?limit=20", timeout=10).json()
+    more = page.locator("#tournaments-more")  # the list's next page, when there is one
+    expect(more).to_be_visible() if listed["next_cursor"] else expect(more).to_be_hidden()
     assert_fits(page)
     row.locator("a").click()
     expect(page.locator("#tournament-name")).to_have_text(spec["name"])
