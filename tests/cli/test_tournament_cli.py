@@ -45,8 +45,8 @@ def test_play_follows_the_player_from_table_to_table(cli, workers, live_manhatta
     """``tournament play``: Ann is not registered yet, so it registers her, checks her in
     (the check-in window is open), waits for the start (three seconds on), plays her
     table of round 1 (typing the menu's first move each turn), waits for round 2, plays
-    that table too, and prints the final standings. The worker pairs and seats the rounds; three random bots fill the tables
-    of two."""
+    that table too, and prints the final standings. The worker pairs and seats the
+    rounds; three random bots fill the tables of two."""
     host = requests.post(f"{live_manhattan}/players", json={"name": "Host"}, timeout=10).json()
     spec = {
         "name": "Two rounds",
