@@ -14,6 +14,9 @@ import { moment, statusText, tournamentLinks } from "./tournaments.js";
 import { currentTables, earlierGames, settingsList, standingRow, standingsTable, tablesList } from "./tournamentview.js";
 
 const POLL_MS = { registering: 10000, running: 3000 };
+/** A running tournament is read every 3 s, up to every 15 s for the biggest (its
+ * document grows with its players: about 1 MB at 10,000). */
+const pollRunning = (players) => Math.min(15000, Math.max(POLL_MS.running, players * 1.5));
 const STANDINGS_PAGE = 50;
 const OVER = ["finished", "cancelled"];
 
@@ -77,7 +80,7 @@ class TournamentPage {
     clearTimeout(this.timer);
     const doc = this.doc;
     if (OVER.includes(doc.status)) return;
-    let wait = POLL_MS[doc.status] || POLL_MS.running;
+    let wait = doc.status === "registering" ? POLL_MS.registering : pollRunning(Object.keys(doc.entries).length);
     if (doc.status === "registering" && doc.starts_at) wait = Math.max(1000, Math.min(wait, doc.starts_at - Date.now() + 1500));
     this.timer = setTimeout(() => this.poll(), wait);
   }

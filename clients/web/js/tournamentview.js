@@ -43,10 +43,17 @@ export function currentTables(doc) {
   return current && current.state !== "done" ? current.tables.map((table) => ({ ...table, state: current.state })) : [];
 }
 
+/** How many tables a list shows (the first ones: the leaders'), the player's own
+ * always; a big tournament's others are left to their count. */
+const SHOWN_TABLES = 24;
+
 /** A list of tables: the players, and a link to each game (to play it when it is the
  * player's, else to watch it). */
 export function tablesList(doc, tables, me, id) {
-  return h("ol", { class: "games tables", id }, tables.map((table, i) => {
+  const shown = tables.map((table, i) => [table, i])
+    .filter(([table, i]) => i < SHOWN_TABLES || (me && table.players.includes(me.id)));
+  const rest = tables.length - shown.length;
+  return [h("ol", { class: "games tables", id }, shown.map(([table, i]) => {
     const mine = me && table.players.includes(me.id);
     const seated = table.state !== "seating";
     return h("li", { class: `game-row${mine ? " my-turn" : ""}`, dataset: { game: table.game } },
@@ -56,7 +63,7 @@ export function tablesList(doc, tables, me, id) {
           mine ? t("tournament.games.open") : t("lobby.row.watch"),
           h("span", { class: "sr" }, t("lobby.row.sr_game", { id: table.game })))
         : h("span", { class: "hint" }, t("tournament.games.seating"))));
-  }));
+  })), rest > 0 ? h("p", { class: "hint" }, t("tournament.games.more", { n: rest })) : null];
 }
 
 /** Every round over (Swiss) or every game over (arena), newest first, in a disclosure. */
