@@ -10,7 +10,7 @@ boardgames player PLAYER_ID             (a player's public profile and ratings)
 boardgames export [--output FILE]       (everything both services store about you)
 boardgames delete-player --yes          (erase your player everywhere)
 boardgames leaderboard GAME             (players by rating)
-boardgames tournament list|create|join|start|standings GAME ...   (tournaments)
+boardgames tournament list|create|join|start|standings|play GAME ...   (tournaments)
 boardgames notify [--events ...] [--quiet HH:MM-HH:MM] ...   (your push notifications)
 boardgames watch --all                  (the bell when it is your turn, in any game)
 boardgames demo

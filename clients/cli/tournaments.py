@@ -1,7 +1,7 @@
-"""Tournaments in the CLI: ``boardgames tournament list|create|join|start|standings GAME``
-(``docs/api.md``, "Tournaments"). Creating, joining and starting need your player
-(``boardgames register NAME``); the list and the standings are public. Following your
-games from table to table is ``boardgames games`` and ``play`` as for any game.
+"""Tournaments in the CLI: ``boardgames tournament list|create|join|start|standings|play
+GAME`` (``docs/api.md``, "Tournaments"). Creating, joining, starting and playing need
+your player (``boardgames register NAME``); the list and the standings are public.
+``play`` follows you from table to table (clients/cli/tournament_play.py).
 """
 
 from __future__ import annotations
@@ -16,13 +16,16 @@ from .client import GAMES, client_for
 from .commands_kit import Command, UsageError, emit
 from .i18n import _
 from .players import _need_player
+from .tournament_play import cmd_play, standings_table
 
 Json = dict[str, Any]
 
 
 def add_parser(games: Any) -> None:
     """``tournament``, under the top-level subparsers ``games``."""
-    top = games.add_parser("tournament", help=_("tournaments: list, create, join, standings"))
+    top = games.add_parser(
+        "tournament", help=_("tournaments: list, create, join, start, standings, play")
+    )
     sub = top.add_subparsers(dest="action", required=True, metavar="ACTION")
     for action, text in (
         ("list", _("a game's tournaments, newest first")),
@@ -30,13 +33,15 @@ def add_parser(games: Any) -> None:
         ("join", _("register for a tournament")),
         ("start", _("start a tournament you host now")),
         ("standings", _("a tournament's standings")),
+        ("play", _("play your tables of a tournament, one after another")),
     ):
         p = sub.add_parser(action, help=text)
         p.add_argument("which", metavar="GAME", choices=GAMES, help=_("manhattan or windcity"))
-        if action in ("join", "start", "standings"):
+        if action in ("join", "start", "standings", "play"):
             p.add_argument("tournament", metavar="ID", help=_("the tournament's id"))
         p.add_argument("--url", help=_("the service's base URL (default: $MANHATTAN_URL / ...)"))
-        p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
+        if action != "play":  # an interactive session: no JSON
+            p.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
         if action == "create":
             p.add_argument("--name", default="Tournament", metavar="NAME", help=_("its name"))
             p.add_argument("--format", choices=("swiss", "arena"), default="swiss")
@@ -53,6 +58,26 @@ def add_parser(games: Any) -> None:
                 default="",
                 metavar="LEVELS",
                 help=_("bot entries: levels, comma-separated"),
+            )
+        if action == "play":
+            size = p.add_mutually_exclusive_group()
+            size.add_argument(
+                "--compact",
+                action="store_true",
+                help=_(
+                    "a screen that fits the terminal (80x24): compact board, paged menu "
+                    "(default when the full view does not fit)"
+                ),
+            )
+            size.add_argument(
+                "--full", action="store_true", help=_("always the full board and menu")
+            )
+            p.add_argument(
+                "--poll",
+                type=float,
+                default=2.0,
+                metavar="S",
+                help=_("while waiting, look again every S seconds (2)"),
             )
         if action == "standings":
             p.add_argument(
@@ -113,15 +138,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         raise UsageError(_("--limit: 1 to 200"))
     path = f"/tournaments/{args.tournament}/standings"
     page = _call(args, "GET", path, params={"limit": args.limit}, retry=True)
-    table = Table(title=_("standings after round {n}", n=page.get("round", 0)), box=None)
-    for head in (_("place"), _("name"), _("points"), _("Buchholz"), _("games")):
-        table.add_column(head)
-    for row in page.get("items") or []:
-        games = str(len(row.get("games") or []))
-        table.add_row(
-            str(row["place"]), row["name"], str(row["points"]), str(row["buchholz"]), games
-        )
-    emit(args, page, table)
+    emit(args, page, standings_table(page))
     return 0
 
 
@@ -131,4 +148,5 @@ COMMANDS: dict[str, Command] = {
     "join": cmd_join,
     "start": cmd_start,
     "standings": cmd_standings,
+    "play": cmd_play,
 }

@@ -208,6 +208,14 @@ def host_action(games: Games, tid: str, by: str, action: str) -> Doc:
     return doc
 
 
+def place_points(doc: Doc) -> dict[str, list[int]]:
+    """The points per place (best first) of every table size its rounds may seat, from
+    the game's minimum to ``table_size``: the tournament's own, else the defaults."""
+    custom = {int(k): v for k, v in doc["points"].items()}
+    sizes = range(doc["min_size"], doc["table_size"] + 1)
+    return {str(n): list(scoring.points_for_size(n, custom)) for n in sizes}
+
+
 def ranked(doc: Doc) -> list[tuple[str, Doc, int]]:
     """The entries in standings order: (id, entry, Buchholz)."""
     entries = [

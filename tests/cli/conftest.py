@@ -179,7 +179,8 @@ def workers(redis_url: str) -> Iterator[subprocess.Popen]:
 
 @pytest.fixture
 def cli(tmp_path, live_manhattan: str, live_windcity: str):
-    """``python -m clients.cli ARGS`` with a private BOARDGAMES_HOME (``home=`` another)."""
+    """``python -m clients.cli ARGS`` with a private BOARDGAMES_HOME (``home=`` another;
+    ``stdin=`` the text typed in)."""
     env = {
         **os.environ,
         "MANHATTAN_URL": live_manhattan,
@@ -189,13 +190,20 @@ def cli(tmp_path, live_manhattan: str, live_windcity: str):
     }
     env.pop("BOARDGAMES_API_KEY", None)
 
-    def run(*args: str, home: str = "ann", check: bool = True) -> subprocess.CompletedProcess:
+    def run(
+        *args: str,
+        home: str = "ann",
+        check: bool = True,
+        stdin: str | None = None,
+        timeout: float = 60,
+    ) -> subprocess.CompletedProcess:
         proc = subprocess.run(
             [sys.executable, "-m", "clients.cli", *args],
             capture_output=True,
             text=True,
+            input=stdin,
             env={**env, "BOARDGAMES_HOME": str(tmp_path / home)},
-            timeout=60,
+            timeout=timeout,
             cwd=ROOT,
         )
         if check and proc.returncode != 0:

@@ -60,6 +60,7 @@ def test_a_tournament_from_creation_to_standings(toy_app: Flask, toy_client: Fla
     assert mid["round"] == 1 and all(row["points"] == 0 for row in mid["items"])
     # Ann's seat: her table's game holds her, bound to her player
     doc = toy_client.get(f"/tournaments/{tid}").get_json()
+    assert doc["place_points"]["4"] == [6, 4, 2, 0]  # the defaults, as the page shows them
     (table,) = [t for t in doc["history"][0]["tables"] if ann in t["players"]]
     game = toy_client.get(f"/games/{table['game']}").get_json()
     assert game["status"] == "running"
@@ -80,6 +81,8 @@ def test_a_tournament_from_creation_to_standings(toy_app: Flask, toy_client: Fla
     assert all(len(row["games"]) == 2 for row in rows if row["byes"] == 0)
     listed = toy_client.get("/tournaments").get_json()
     assert [item["id"] for item in listed["items"]] == [tid]
+    assert listed["items"][0]["players"] == len(final["entries"])  # a count, not the entries
+    assert "entries" not in listed["items"][0]
 
 
 def test_bad_tournaments_are_problems_not_errors(toy_client: FlaskClient) -> None:

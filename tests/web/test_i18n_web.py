@@ -2,8 +2,9 @@
 
 - Every string on a page comes from a catalog: the pages are shown with a pseudo-locale
   (``en.json`` served with every message wrapped in ⟦…⟧), and every text node, label,
-  title and placeholder is then catalog text or data (player names, game ids, squares,
-  numbers, symbols).
+  title and placeholder is then catalog text or data (player and tournament names, game
+  ids, dates, squares, numbers, symbols); the tournaments' list and a tournament's page
+  included.
 - Each game in each language, at 390×844 and 1280×800 (the lobby, "How to play", a turn
   and a finished game with its result and step-through): nothing wider than the screen
   (German is long) and, in Japanese and German, no English word of the English catalog
@@ -127,6 +128,13 @@ def listed_names(base: str) -> list[str]:
     return names
 
 
+def tournament_names(base: str) -> list[str]:
+    """The names of the tournaments the list shows (other tests' too), and the bot
+    entries' ("Bot 1"): data in every language."""
+    items = get(base, "/tournaments?limit=100")["items"]
+    return [t["name"] for t in items] + [f"Bot {n}" for n in range(1, 65)]
+
+
 def phrase_texts(base: str, language: str = "en") -> list[str]:
     """The table chat's canned phrases as the service says them (data: the API's words,
     GET /chat/phrases, not the page's catalog)."""
@@ -212,23 +220,29 @@ def test_every_string_on_every_page_comes_from_a_catalog(
         now.open_as(page, None)
         page.wait_for_selector("#log li")
 
+    # a tournament Ann hosts and is registered for (its page: her part and the host's)
+    spec = {"name": "Cup", "clock": {"turn_seconds": 60}, "bots": ["random"]}
+    cup = post(base, "/tournaments", spec, token=ann["key"])
+    post(base, f"/tournaments/{cup['id']}/players", {}, token=ann["key"])
     extra = [
         ("leaderboard", visit("/play?leaderboard=1", "#leaderboard")),
         ("profile", visit(f"/play?player={ann['id']}", "#profile")),
         ("spectator", spectator),
+        ("tournaments", visit("/play?tournaments=1", "#tournament-list li")),
+        ("tournament", visit(f"/play?tournament={cup['id']}", "#standings-rows tr")),
     ]
     for name, show in [*shown, *extra]:
         page = open_page(locale="en-US")
         pseudo(page)
         with_player(page, base, ann)
         show(page)
-        ids = page.evaluate(
-            "() => [...document.querySelectorAll('.game-id')].map(e => e.textContent)"
+        ids = page.evaluate(  # (and dates, in the page's language)
+            "() => [...document.querySelectorAll('.game-id, time')].map(e => e.textContent)"
         )
         texts = page.evaluate(TEXTS)
         assert any("⟦" in t for t in texts), f"{name}: the pseudo-locale was not used"
         data = [*NAMES, *listed_names(base), ann["id"], *ids, *shown_ids, now.id, base]
-        data += phrase_texts(base)
+        data += phrase_texts(base) + tournament_names(base)
         assert outside_catalog(texts, data) == [], f"{game} {name}"
         assert script_errors(page) == [], page.errors
 

@@ -170,6 +170,10 @@ export function gameLink(id, { watch = false, invite = null } = {}) {
   return `/play?${query}`;
 }
 
+/** The tournaments of this service, newest first; one tournament's page. */
+export const tournamentsLink = () => "/play?tournaments=1";
+export const tournamentLink = (id) => `/play?${new URLSearchParams({ tournament: id })}`;
+
 /** The page explaining this service's game ("How to play"). */
 export const howtoLink = (from = null) => (from ? `/play?${new URLSearchParams({ howto: "1", back: from })}` : "/play?howto=1");
 

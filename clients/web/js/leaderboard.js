@@ -3,7 +3,7 @@
 // (everyone starts at 1000), explained in words, mu ± sigma only on hover; the
 // leaderboard says how many rated games a player needs to show on it (its page's
 // `min_games`) and how many more the browser's own player needs (`games_to_rank`).
-import { call, howtoLink, loadPlayer } from "./api.js";
+import { call, howtoLink, loadPlayer, tournamentsLink } from "./api.js";
 import { fill, h } from "./dom.js";
 import { dec1, num, percent, t } from "./i18n.js";
 
@@ -34,7 +34,8 @@ function links() {
   fill(document.getElementById("links"),
     h("a", { href: "/play" }, t("nav.lobby")),
     h("a", { href: howtoLink(), id: "howto-link" }, t("nav.howto")),
-    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
+    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")),
+    h("a", { href: tournamentsLink(), id: "tournaments-link" }, t("nav.tournaments")));
 }
 
 function row(entry, me) {

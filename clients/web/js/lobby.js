@@ -1,7 +1,7 @@
 // The lobby: open and running games, a creation form, and this browser's own games;
 // with a player (POST /players, its key kept in localStorage): "My games" with their
 // your-turn badges and a quick match.
-import { apiBase, call, gameLink, howtoLink, loadPlayer, loadSeat, mySeats, saveSeat, savePlayer } from "./api.js";
+import { apiBase, call, gameLink, howtoLink, loadPlayer, loadSeat, mySeats, saveSeat, savePlayer, tournamentsLink } from "./api.js";
 import { fill, h } from "./dom.js";
 import { ago, joined, t } from "./i18n.js";
 import { leaderboardLink } from "./leaderboard.js";
@@ -355,7 +355,8 @@ export async function showLobby(config) {
   const mine = mySeats(config.game).filter((m) => !games.ids.has(m.id)).slice(0, 10);
   fill(document.getElementById("links"),
     h("a", { href: howtoLink(), id: "howto-link" }, t("nav.howto")),
-    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")));
+    h("a", { href: leaderboardLink(), id: "leaderboard-link" }, t("nav.leaderboard")),
+    h("a", { href: tournamentsLink(), id: "tournaments-link" }, t("nav.tournaments")));
   fill(main,
     h("h1", {}, t("lobby.heading", { title: config.title })),
     games.section, // first, across the page: where it is the player's turn

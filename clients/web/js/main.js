@@ -1,5 +1,6 @@
 // Entry point: the page's language, which game this service serves, then the lobby, a
-// game page, the leaderboard, a profile, the game's "How to play" or the notifications.
+// game page, the leaderboard, a profile, the tournaments (their list, one's page), the
+// game's "How to play" or the notifications.
 import { LANGUAGES, language, loadLanguage, setLanguage, t } from "./i18n.js";
 import { setBase, setWatchCode } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -42,6 +43,14 @@ async function main() {
     titled("page.title.leaderboard");
     const { showLeaderboard } = await import("./leaderboard.js");
     await showLeaderboard(config);
+  } else if (params.get("tournament")) {
+    titled("page.title.tournaments");
+    const { showTournament } = await import("./tournament.js");
+    await showTournament(config, params.get("tournament"));
+  } else if (params.has("tournaments")) {
+    titled("page.title.tournaments");
+    const { showTournaments } = await import("./tournaments.js");
+    await showTournaments(config);
   } else if (params.has("notifications")) {
     titled("page.title.notifications");
     const { showNotifications } = await import("./settings.js");

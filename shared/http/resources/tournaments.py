@@ -66,7 +66,8 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     def list_tournaments(query: dict[str, Any]) -> Any:
         """List this game's tournaments.
 
-        Newest first, without their entries and rounds; `next_cursor` to the next page.
+        Newest first, without their entries and rounds (`players`: how many entries);
+        `next_cursor` to the next page.
         """
         store = games().store.tournaments
         before = query.get("cursor")
@@ -77,7 +78,13 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         found = store.page(query["limit"], int(before) if before else None)
         items = [d for d in (store.read(tid)[0] for tid, _ in found) if d is not None]
         nxt = str(found[-1][1]) if len(found) == query["limit"] else None
-        summary = [{k: v for k, v in d.items() if k not in ("entries", "history")} for d in items]
+        summary = [
+            {
+                **{k: v for k, v in d.items() if k not in ("entries", "history")},
+                "players": len(d["entries"]),
+            }
+            for d in items
+        ]
         return send(json_answer({"items": summary, "next_cursor": nxt}))
 
     @blp.route("/tournaments/<tid>", methods=["GET"])
@@ -88,9 +95,11 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         """Read a tournament.
 
         Its settings, status, every round's tables with their games and byes, and its
-        entries (points, opponents, games, missed games). Public.
+        entries (points, opponents, games, missed games); `place_points`, the points per
+        place of every table size its rounds may seat. Public.
         """
-        return send(json_answer(_read(tid)))
+        doc = _read(tid)
+        return send(json_answer({**doc, "place_points": tournaments.place_points(doc)}))
 
     @blp.route("/tournaments/<tid>/players", methods=["POST"])
     @blp.response(200, t.TournamentSchema)

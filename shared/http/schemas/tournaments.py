@@ -106,6 +106,15 @@ class TournamentSchema(Schema):
     table_size = fields.Integer()
     history = fields.List(fields.Dict())
     entries = fields.Dict()
+    place_points = fields.Dict(
+        metadata={
+            "description": "One tournament only: the points per place (best first) by table"
+            " size, the tournament's own or the defaults."
+        }
+    )
+    players = fields.Integer(
+        metadata={"description": "In the list only (without `entries`): how many entries."}
+    )
 
 
 class TournamentListSchema(Schema):
