@@ -11,6 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.http.schemas.fields import ClockSchema
 from shared.http.schemas.options import KitOptionsSchema
+from shared.webhooks.schemas import TournamentWebhookSchema, secret_field
 
 
 class PointsSchema(Schema):
@@ -74,6 +75,13 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
                 validate=validate.Length(0, 64),
                 metadata={"description": "Bot entries, a level each (the host's)."},
             ),
+            "webhook": fields.Nested(
+                TournamentWebhookSchema,
+                metadata={
+                    "description": "Call this URL on `round_started`, `standings` (a round "
+                    "closed) and `finished` (Standard Webhooks)."
+                },
+            ),
         },
     )
 
@@ -106,6 +114,8 @@ class TournamentSchema(Schema):
     table_size = fields.Integer()
     history = fields.List(fields.Dict())
     entries = fields.Dict()
+    webhook_id = fields.String(metadata={"description": "Its webhook's id (creation only)."})
+    webhook_secret = secret_field()
 
 
 class TournamentListSchema(Schema):
