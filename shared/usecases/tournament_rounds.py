@@ -9,7 +9,9 @@ copy that takes over a round a killed copy was seating creates only the games st
 missing and seats only the players not seated yet (a player sits at most once in a
 game). A round closes (points, Buchholz, byes, missed games) in one write once every
 game of it is over, and the next is paired in that same write: no round is skipped or
-paired twice.
+paired twice. With ``round_minutes`` (rounds at fixed times) the next round is paired
+at the start plus ``round_minutes`` per round played, or when its last game is over if
+that is later (:func:`next_round_ms`); the round closes as soon as its games are over.
 
 A registered player who does not take their seat is timed out by the game's clock and
 played by the takeover bot from then on, and scores as their seat places; after
@@ -63,6 +65,8 @@ def advance(games: Games, tid: str) -> int | None:
     if doc["status"] == REGISTERING:
         return doc["starts_at"] or now_ms() + 3_600_000
     current = doc["history"][-1]
+    if current["state"] == "done":  # the next round waits for its time
+        return max(next_round_ms(doc), now_ms() + RECHECK_MS)
     if current["state"] == "seating":
         try:
             seat_round(games, doc, current)
@@ -87,7 +91,7 @@ def starting(doc: Doc) -> bool | None:
     if len(doc["entries"]) < doc["min_size"]:
         doc["status"] = CANCELLED
         return False
-    doc["status"] = RUNNING
+    doc["status"], doc["started_ms"] = RUNNING, now_ms()
     return True
 
 
@@ -100,6 +104,11 @@ def _decide(games: Games, doc: Doc) -> Doc | None:
     if doc["status"] != RUNNING:
         return None
     current = doc["history"][-1]
+    if current["state"] == "done":  # closed, waiting for the next round's fixed time
+        if doc.get("end_requested"):
+            doc["status"] = FINISHED
+            return doc
+        return _pair(games, doc) if now_ms() >= next_round_ms(doc) else None
     if current["state"] != "playing":
         return None
     finished = []
@@ -112,7 +121,21 @@ def _decide(games: Games, doc: Doc) -> Doc | None:
     if doc["round"] >= doc["rounds"] or doc.get("end_requested"):
         doc["status"] = FINISHED
         return doc
+    if now_ms() < next_round_ms(doc):
+        doc["next_round_ms"] = next_round_ms(doc)
+        return doc
     return _pair(games, doc)
+
+
+def next_round_ms(doc: Doc) -> int:
+    """When the round after ``doc["round"]`` may be paired: at once (0), or with
+    ``round_minutes`` at the start plus that many minutes per round played. (It is
+    paired at that time or when the last game of the round before is over, whichever
+    is later: no game is cut short.)"""
+    minutes = doc.get("round_minutes")
+    if not minutes:
+        return 0
+    return int(doc["started_ms"]) + doc["round"] * int(minutes) * 60_000
 
 
 def _pair(games: Games, doc: Doc) -> Doc:
@@ -130,6 +153,7 @@ def _pair(games: Games, doc: Doc) -> Doc:
     }
     rd = swiss.pair_round(active, doc["table_size"], doc["min_size"], met, byes, avoided)
     doc["round"] += 1
+    doc.pop("next_round_ms", None)
     tables = [
         {"game": game_id(doc["id"], doc["round"], i), "players": t} for i, t in enumerate(rd.tables)
     ]

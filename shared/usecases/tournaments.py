@@ -59,7 +59,9 @@ def change(games: Games, tid: str, decide: Callable[[Doc], Doc | None]) -> Doc:
 
 def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> Doc:
     """A new tournament in registration. ``spec``: ``name``, ``format`` (``swiss`` or
-    ``arena``), ``rounds`` (Swiss), ``minutes`` (an arena's window), ``table_size``,
+    ``arena``), ``rounds`` (Swiss), ``round_minutes`` (Swiss: a round every that many
+    minutes from the start, none: each as soon as the last is over), ``minutes`` (an
+    arena's window), ``table_size``,
     ``clock`` (required), ``options`` (the game's),
     ``rated``, ``max_players``, ``starts_at`` (ms, or none: the host starts it),
     ``checkin_seconds`` (before ``starts_at``), ``points`` (per table size),
@@ -92,6 +94,7 @@ def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> D
         "name": spec.get("name") or "Tournament",
         "format": spec.get("format") or "swiss",
         "rounds": int(spec.get("rounds") or 3),
+        "round_minutes": spec.get("round_minutes"),  # Swiss: rounds at fixed times
         "minutes": int(spec.get("minutes") or 30),  # an arena's window
         "table_size": size,
         "min_size": engine.MIN_PLAYERS,

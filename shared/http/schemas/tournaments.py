@@ -43,6 +43,15 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
                 validate=validate.OneOf(["swiss", "arena"]), load_default="swiss"
             ),
             "rounds": fields.Integer(validate=validate.Range(1, 20), load_default=3),
+            "round_minutes": fields.Integer(
+                validate=validate.Range(1, 10_080),
+                allow_none=True,
+                metadata={
+                    "description": "Swiss: round k + 1 starts at the start + k × this, or "
+                    "when the last game of round k is over if later (none, the default: "
+                    "as soon as it is over)."
+                },
+            ),
             "minutes": fields.Integer(
                 validate=validate.Range(1, 1440),
                 metadata={"description": "An arena's window from its start (default 30)."},
