@@ -76,6 +76,15 @@ class Moderation:
         keys = [player_key(player_id, "blocks"), player_key(player_id, "blockers")]
         return set(self.client.sunion(keys))
 
+    def avoided_many(self, player_ids: list[str]) -> dict[str, set[str]]:
+        """:meth:`avoided` of each of ``player_ids``: one pipelined round trip (a
+        tournament's pairing reads all its players' at once)."""
+        pipe = self.client.pipeline(transaction=False)
+        for player_id in player_ids:
+            pipe.sunion([player_key(player_id, "blocks"), player_key(player_id, "blockers")])
+        replies = pipe.execute() if player_ids else []
+        return {p: set(found) for p, found in zip(player_ids, replies, strict=True)}
+
     def drop_blocks(self, player_id: str) -> None:
         """A deleted player's blocks go, both ways (the others' sets too)."""
         mine = self.client.smembers(player_key(player_id, "blocks"))

@@ -31,7 +31,7 @@ from typing import Any
 from shared.games import CANCELLED as GAME_CANCELLED
 from shared.games import OPEN, Games, seats
 from shared.games.base import Outcome
-from shared.games.errors import Conflict, Invalid, NotFound
+from shared.games.errors import Conflict, Invalid
 from shared.games.lifecycle import started_outcome
 from shared.games.notify import TOURNAMENT_OWNER
 from shared.games.tokens import PlayerRef
@@ -111,12 +111,9 @@ def _decide(games: Games, doc: Doc) -> Doc | None:
         return _pair(games, doc) if now_ms() >= next_round_ms(doc) else None
     if current["state"] != "playing":
         return None
-    finished = []
-    for table in current["tables"]:  # stops at the first game still on: one read, often
-        rows = final(games, table["game"])
-        if rows is False:
-            return None
-        finished.append(rows)
+    finished = finals(games, [t["game"] for t in current["tables"]], until_on=True)
+    if False in finished:
+        return None
     _close(doc, current, finished)
     if doc["round"] >= doc["rounds"] or doc.get("end_requested"):
         doc["status"] = FINISHED
@@ -148,9 +145,8 @@ def _pair(games: Games, doc: Doc) -> Doc:
             counts[o] = counts.get(o, 0) + 1
         met[pid] = counts
     byes = {pid: doc["entries"][pid]["byes"] for pid in active}
-    avoided = {
-        pid: frozenset(games.store.moderation.avoided(pid)) for pid in active if ":" not in pid
-    }
+    humans = [pid for pid in active if ":" not in pid]
+    avoided = {p: frozenset(a) for p, a in games.store.moderation.avoided_many(humans).items()}
     rd = swiss.pair_round(active, doc["table_size"], doc["min_size"], met, byes, avoided)
     doc["round"] += 1
     doc.pop("next_round_ms", None)
@@ -228,13 +224,26 @@ def _start(games: Games, gid: str) -> None:
         games.writes.mutate(gid, decide)
 
 
-def final(games: Games, gid: str) -> Any:
-    """The game's result rows by player (``None``: gone or cancelled), ``False``: on."""
-    try:
-        doc = games.writes.load(gid)
-    except NotFound:
-        return None
-    if doc["status"] == GAME_CANCELLED:
+READ_CHUNK = 200
+"""Games read in one round trip when a step looks at a round's (or an arena's) games."""
+
+
+def finals(games: Games, gids: list[str], until_on: bool = False) -> list[Any]:
+    """:func:`final` of each game, read ``READ_CHUNK`` at a time (a pipelined round trip
+    each); with ``until_on``, up to the first chunk with a game still on (a round still
+    playing costs one round trip)."""
+    out: list[Any] = []
+    for start in range(0, len(gids), READ_CHUNK):
+        docs = games.store.read_many(gids[start : start + READ_CHUNK])
+        out += [final(doc) for doc in docs]
+        if until_on and False in out:
+            break
+    return out
+
+
+def final(doc: Any) -> Any:
+    """A game's result rows by player (``None``: gone or cancelled), ``False``: on."""
+    if doc is None or doc["status"] == GAME_CANCELLED:
         return None
     if doc["status"] != "finished":
         return False
