@@ -59,7 +59,7 @@ def game_id(tid: str, round_no: int, table: int) -> str:
 
 def advance(games: Games, tid: str) -> int | None:
     """One step of tournament ``tid``: when to look again (ms), ``None`` once over."""
-    doc = change(games, tid, lambda d: _decide(games, d))
+    doc = pair_step(games, tid)
     if doc["status"] in (FINISHED, CANCELLED):
         return None
     if doc["status"] == REGISTERING:
@@ -76,6 +76,12 @@ def advance(games: Games, tid: str) -> int | None:
             return None
         change(games, tid, lambda d: _seated(d, current["round"]))
     return now_ms() + RECHECK_MS
+
+
+def pair_step(games: Games, tid: str) -> Doc:
+    """The step's one compare-and-set: start the tournament, close the round whose
+    games are all over and pair the next (written ``seating``); the document after it."""
+    return change(games, tid, lambda d: _decide(games, d))
 
 
 def starting(doc: Doc) -> bool | None:
