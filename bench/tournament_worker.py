@@ -3,7 +3,8 @@ redis-server, Manhattan's service (bench/inproc.py), tables of 4.
 
 - **Swiss: pairing a round** of ``--players`` (1,000 and 10,000) players who are all
   humans (so their blocks are read): three rounds simulated before (random places), the
-  third one's games stored finished; then the worker's step that closes round 3 and
+  third one's games stored finished (copies of a real finished game, engine state and
+  codec as stored); then the worker's step that closes round 3 and
   pairs round 4 (``tournament_rounds.pair_step``: read the tournament, read the round's
   games, close it, read every player's blocks, pair, compare-and-set) timed, with its
   Redis round trips counted on the client (each redis-py ``send_packed_command`` and
@@ -17,7 +18,7 @@ redis-server, Manhattan's service (bench/inproc.py), tables of 4.
   5-25 s after it started, from a thread of its own, while the main thread is the
   worker's loop: the tournament's step when it is due (it asks to be looked at again
   ``RECHECK_MS`` = 1 s later, as the worker schedules it). Measured per player: from the
-  write that ended its game to the end of the step that seated it again (its new
+  start of the write that ended its game to the end of the step that seated it again (its new
   game created and every seat taken), p50/p99/max, with the steps' wall time and round
   trips. Players wait only for a full table of free players who did not sit together
   last game; the wait for the step (up to 1 s) is part of the figure.
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import random
 import statistics
 import sys
@@ -43,12 +43,14 @@ import redis.connection
 
 from bench.common import redis_server
 from bench.inproc import make_app
-from shared.games import Games
+from shared.games import Games, seats
 from shared.games.base import Outcome
 from shared.store import connection as fastcall
+from shared.store import document_codec as doccodec
 from shared.tournaments import swiss
 from shared.usecases import tournament_arena, tournaments
 from shared.usecases import tournament_rounds as rounds
+from shared.usecases.autoplay import NothingDue, play_due
 
 SIZE = 4
 CLOCK = {"turn_seconds": 600}
@@ -84,38 +86,57 @@ def counted() -> Iterator[list[float]]:
 
 @contextlib.contextmanager
 def old_reads(kit: Games) -> Iterator[None]:
-    """The step as it was: one round trip per game and per player's blocks."""
+    """The step as it was: each game of the round read (one round trip each, up to the
+    first still on) at every look, and each player's blocks (one round trip each)."""
     moderation = kit.store.moderation
-    chunk = rounds.READ_CHUNK
+    chunk, results = rounds.READ_CHUNK, rounds.results
     rounds.READ_CHUNK = 1
-    moderation.avoided_many = lambda pids: {p: moderation.avoided(p) for p in pids}  # type: ignore[method-assign]
+
+    def every_game(games: Games, tid: str, gids: list[str]) -> list[Any] | None:
+        found = rounds.finals(games, gids, until_on=True)
+        return None if False in found else found
+
+    rounds.results = every_game  # type: ignore[assignment]
+    moderation.avoided_many = lambda ids: {p: moderation.avoided(p) for p in ids}  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
-        rounds.READ_CHUNK = chunk
+        rounds.READ_CHUNK, rounds.results = chunk, results  # type: ignore[assignment]
         del moderation.avoided_many
 
 
-def finished_game(gid: str, players: list[str], rng: random.Random) -> dict[str, Any]:
-    """A stored game over, as the step reads it (plain JSON: the codec reads it)."""
+def real_game(kit: Games) -> dict[str, Any]:
+    """A real 4-player game of Manhattan played to its end by random bots (its document
+    as stored, the engine state included): what the step reads, in size and codec."""
+    bots = [seats.new_player(i, f"Bot {i}", "", "random") for i in range(SIZE)]
+    options = {"players": SIZE, "start": "when_full", "clock": CLOCK}
+    doc, _, _ = kit.lifecycle.create(options, "bench", bots=bots)  # type: ignore[arg-type]
+    rounds._start(kit, doc["id"])
+    with contextlib.suppress(NothingDue):
+        for _ in range(5000):
+            play_due(kit, doc["id"])
+    stored, _ = kit.store.read(doc["id"])
+    assert stored is not None and stored["status"] == "finished"
+    return stored
+
+
+def finished_game(
+    model: dict[str, Any], gid: str, players: list[str], rng: random.Random
+) -> dict[str, Any]:
+    """``model`` as game ``gid`` of ``players``, over with random places."""
     order = list(range(len(players)))
     rng.shuffle(order)
-    return {
-        "version": 50,
-        "events_from": 1,
-        "id": gid,
-        "game": "manhattan",
-        "status": "finished",
-        "players": [
-            {"seat": s, "name": p, "player": p, "status": "playing"} for s, p in enumerate(players)
-        ],
-        "result": {"standings": [{"seat": s, "rank": r + 1} for r, s in enumerate(order)]},
-    }
+    seated = [{**model["players"][s], "player": p} for s, p in enumerate(players)]
+    result = {**model["result"]}
+    result["standings"] = [{"seat": s, "rank": r + 1} for r, s in enumerate(order)]
+    return {**model, "id": gid, "players": seated, "result": result}
 
 
-def swiss_tournament(kit: Games, n: int, seed: int) -> str:
-    """A Swiss tournament of ``n`` humans in round 3, its games all over (stored)."""
+def swiss_tournament(kit: Games, n: int, seed: int) -> tuple[str, dict[str, Any]]:
+    """A Swiss tournament of ``n`` humans in round 3, its games all over (stored) but
+    the last one, still on; and that last game over."""
     rng = random.Random(seed)
+    model = real_game(kit)
     doc = tournaments.create(kit, {"rounds": 6, "table_size": SIZE, "clock": CLOCK}, "bench")
     tid = doc["id"]
     for i in range(n):
@@ -131,35 +152,48 @@ def swiss_tournament(kit: Games, n: int, seed: int) -> str:
                 met.setdefault(pid, {})[o] = met.get(pid, {}).get(o, 0) + 1
         byes = {pid: e["byes"] for pid, e in doc["entries"].items()}
         rd = swiss.pair_round(ranked, SIZE, 2, met, byes)
-        tables = [
+        tables: list[dict[str, Any]] = [
             {"game": rounds.game_id(tid, round_no, i), "players": t}
             for i, t in enumerate(rd.tables)
         ]
         current = {"round": round_no, "state": "playing", "tables": tables, "byes": rd.byes}
         doc["history"].append(current)
         doc["round"] = round_no
-        games = [finished_game(t["game"], t["players"], rng) for t in tables]
+        games = [finished_game(model, t["game"], t["players"], rng) for t in tables]
         if round_no < 3:
             rows = [rounds.final(g) for g in games]
             rounds._close(doc, current, rows)  # (the step's own scoring)
-        else:
-            pipe = kit.store.client.pipeline(transaction=False)
-            for g in games:
-                pipe.set(kit.store.keys(g["id"])[0], json.dumps(g), ex=3600)
-            pipe.execute()
+        else:  # the last game still on (then over: the last of the round to end)
+            store_games(kit, games[:-1])
+            store_games(kit, [{**games[-1], "status": "running"}])
+            last = games[-1]
     _, version = kit.store.tournaments.read(tid)
     assert kit.store.tournaments.swap(tid, version, doc)
-    return tid
+    return tid, last
 
 
-def swiss_figures(kit: Games, n: int, baseline: bool) -> dict[str, float]:
-    tid = swiss_tournament(kit, n, seed=n + baseline)
+def store_games(kit: Games, games: list[dict[str, Any]]) -> None:
+    pipe = kit.store.client.pipeline(transaction=False)
+    for g in games:
+        pipe.set(kit.store.keys(g["id"])[0], doccodec.pack(g), ex=3600)
+    pipe.execute()
+
+
+def swiss_figures(kit: Games, n: int, code: str) -> dict[str, float]:
+    """``code``: ``baseline`` (the step as it was), ``cold`` (no game's rows kept: the
+    step decodes every game of the round) or ``now`` (the worker's look a second before
+    found every game over but the last: the steady state)."""
+    baseline = code == "baseline"
+    tid, last = swiss_tournament(kit, n, seed=n + len(code))
+    if code == "now":
+        assert rounds.pair_step(kit, tid)["round"] == 3  # (the look before: one still on)
+    store_games(kit, [last])
     with old_reads(kit) if baseline else contextlib.nullcontext(), counted() as step:
         doc = rounds.pair_step(kit, tid)
     current = doc["history"][-1]
     assert doc["round"] == 4 and current["state"] == "seating", doc["round"]
     seated = [0.0, 0.0]
-    if not baseline:
+    if code == "now":
         with counted() as seated:
             rounds.seat_round(kit, doc, current)
     return {
@@ -178,7 +212,7 @@ def end_game(kit: Games, gid: str, rng: random.Random) -> None:
         order = list(range(len(doc["players"])))
         rng.shuffle(order)
         result = {"standings": [{"seat": s, "rank": r + 1} for r, s in enumerate(order)]}
-        new = {**doc, "status": "finished", "to_act": [], "result": result}
+        new: Any = {**doc, "status": "finished", "to_act": [], "result": result}
         return Outcome(new, [{"type": "game_finished", "result": result}])
 
     kit.writes.mutate(gid, decide)
@@ -208,9 +242,9 @@ def arena_figures(kit: Games, n: int, seconds: float, baseline: bool) -> dict[st
                 for g in due:
                     del ends[g]
             for g in due:
-                end_game(kit, g, local)
-                with lock:
+                with lock:  # (from the start of the write that ends it)
                     ended_at[g] = time.monotonic()
+                end_game(kit, g, local)
             stop.wait(0.01)
 
     waits: list[float] = []
@@ -272,11 +306,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{'players':>8} {'code':>9} {'step ms':>8} {'step RTs':>9} {'tables':>7} "
               f"{'seating s':>10} {'seating RTs':>12}")  # fmt: skip
         for n in (int(x) for x in args.players.split(",")):
-            for baseline in ([True] if not args.no_baseline else []) + [False]:
-                f = swiss_figures(kit, n, baseline)
-                seat = f"{f['seat_s']:>10.1f} {f['seat_rt']:>12.0f}" if not baseline else ""
-                label = "baseline" if baseline else "now"
-                print(f"{n:>8} {label:>9} {f['step_ms']:>8.0f} {f['step_rt']:>9.0f} "
+            for code in ([] if args.no_baseline else ["baseline"]) + ["cold", "now"]:
+                f = swiss_figures(kit, n, code)
+                seat = f"{f['seat_s']:>10.1f} {f['seat_rt']:>12.0f}" if code == "now" else ""
+                print(f"{n:>8} {code:>9} {f['step_ms']:>8.0f} {f['step_rt']:>9.0f} "
                       f"{f['tables']:>7} {seat}")  # fmt: skip
                 kit.store.client.flushdb()
         print(f"Arena of {args.arena}: from a game's end to the player's next seat, "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from collections import Counter
 from typing import Any
 
 from shared.games import CANCELLED as GAME_CANCELLED
@@ -117,8 +118,8 @@ def _decide(games: Games, doc: Doc) -> Doc | None:
         return _pair(games, doc) if now_ms() >= next_round_ms(doc) else None
     if current["state"] != "playing":
         return None
-    finished = finals(games, [t["game"] for t in current["tables"]], until_on=True)
-    if False in finished:
+    finished = results(games, doc["id"], [t["game"] for t in current["tables"]])
+    if finished is None:
         return None
     _close(doc, current, finished)
     if doc["round"] >= doc["rounds"] or doc.get("end_requested"):
@@ -138,18 +139,13 @@ def next_round_ms(doc: Doc) -> int:
     minutes = doc.get("round_minutes")
     if not minutes:
         return 0
-    return int(doc["started_ms"]) + doc["round"] * int(minutes) * 60_000
+    return int(doc["started_ms"]) + int(doc["round"]) * int(minutes) * 60_000
 
 
 def _pair(games: Games, doc: Doc) -> Doc:
     """The next round's tables, written as ``seating`` (the claim of the round)."""
     active = [pid for pid, e, _ in ranked(doc) if not e["withdrawn"]]
-    met: dict[str, dict[str, int]] = {}
-    for pid in active:
-        counts: dict[str, int] = {}
-        for o in doc["entries"][pid]["opponents"]:
-            counts[o] = counts.get(o, 0) + 1
-        met[pid] = counts
+    met = {pid: Counter(doc["entries"][pid]["opponents"]) for pid in active}
     byes = {pid: doc["entries"][pid]["byes"] for pid in active}
     humans = [pid for pid in active if ":" not in pid]
     avoided = {p: frozenset(a) for p, a in games.store.moderation.avoided_many(humans).items()}
@@ -232,6 +228,24 @@ def _start(games: Games, gid: str) -> None:
 
 READ_CHUNK = 200
 """Games read in one round trip when a step looks at a round's (or an arena's) games."""
+
+
+def results(games: Games, tid: str, gids: list[str]) -> list[Any] | None:
+    """:func:`final` of every game of a round once all are over, else ``None``. The rows
+    of the games found over are kept (shared/store/tournaments.py ``keep_rows``), so a
+    look at a round decodes only the games not known to be over, up to the first chunk
+    with a game still on: the step that closes a round reads the last games to end."""
+    store = games.store.tournaments
+    known = store.known_rows(tid, gids)
+    missing = [g for g in gids if g not in known]
+    found = finals(games, missing, until_on=True)
+    over = {g: rows for g, rows in zip(missing, found, strict=False) if rows is not False}
+    if over:
+        store.keep_rows(tid, over)
+    if len(over) < len(missing):
+        return None
+    known |= over
+    return [known[g] for g in gids]
 
 
 def finals(games: Games, gids: list[str], until_on: bool = False) -> list[Any]:
