@@ -250,10 +250,11 @@ def arena_figures(kit: Games, n: int, seconds: float, baseline: bool) -> dict[st
     waits: list[float] = []
     steps: list[tuple[float, float]] = []
     last_game: dict[str, str] = {}
+    seen: set[str] = set()
     thread = threading.Thread(target=ender, daemon=True)
     with old_reads(kit) if baseline else contextlib.nullcontext():
         start = time.monotonic()
-        first = True
+        first = True  # (the first step seats everyone: not counted)
         thread.start()
         while time.monotonic() - start < seconds:
             with counted() as step:
@@ -263,15 +264,16 @@ def arena_figures(kit: Games, n: int, seconds: float, baseline: bool) -> dict[st
                 steps.append((step[0], step[1]))
             doc, _ = kit.store.tournaments.read(tid)
             for table in doc["live"]:
-                if table["game"] in ends or table["game"] in ended_at:
+                if table["game"] in seen:
                     continue
+                seen.add(table["game"])
                 with lock:
                     ends[table["game"]] = now + rng.uniform(5, 25)
-                for p in table["players"]:
-                    before = last_game.get(p)
-                    if before is not None and not first:
-                        waits.append(now - ended_at[before])
-                    last_game[p] = table["game"]
+                    for p in table["players"]:
+                        before = last_game.get(p)
+                        if before is not None:
+                            waits.append(now - ended_at[before])
+                        last_game[p] = table["game"]
             first = False
             assert later is not None
             time.sleep(max(0.0, (later - tournaments.now_ms()) / 1000))
