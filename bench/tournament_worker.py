@@ -96,12 +96,12 @@ def old_reads(kit: Games) -> Iterator[None]:
         found = rounds.finals(games, gids, until_on=True)
         return None if False in found else found
 
-    rounds.results = every_game  # type: ignore[assignment]
+    rounds.results = every_game
     moderation.avoided_many = lambda ids: {p: moderation.avoided(p) for p in ids}  # type: ignore[method-assign,assignment]
     try:
         yield
     finally:
-        rounds.READ_CHUNK, rounds.results = chunk, results  # type: ignore[assignment]
+        rounds.READ_CHUNK, rounds.results = chunk, results
         del moderation.avoided_many
 
 
@@ -110,7 +110,7 @@ def real_game(kit: Games) -> dict[str, Any]:
     as stored, the engine state included): what the step reads, in size and codec."""
     bots = [seats.new_player(i, f"Bot {i}", "", "random") for i in range(SIZE)]
     options = {"players": SIZE, "start": "when_full", "clock": CLOCK}
-    doc, _, _ = kit.lifecycle.create(options, "bench", bots=bots)  # type: ignore[arg-type]
+    doc, _, _ = kit.lifecycle.create(options, "bench", bots=bots)
     rounds._start(kit, doc["id"])
     with contextlib.suppress(NothingDue):
         for _ in range(5000):

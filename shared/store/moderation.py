@@ -58,6 +58,7 @@ class Moderation:
 
     def __init__(self, client: Any) -> None:
         self.client = client
+        self.cluster = isinstance(client, redis.RedisCluster)
         self._avoided = client.register_script(AVOIDED)
 
     # -- blocks -----------------------------------------------------------------------
@@ -95,7 +96,7 @@ class Moderation:
         keys = [player_key(p, w) for p in player_ids for w in ("blocks", "blockers")]
         if not keys:
             return {}
-        if not isinstance(self.client, redis.RedisCluster):
+        if not self.cluster:
             found = self._avoided(keys=keys)
             return {player_ids[int(i) - 1]: set(members) for i, members in found}
         pipe = self.client.pipeline(transaction=False)

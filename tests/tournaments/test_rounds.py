@@ -270,7 +270,12 @@ def test_a_round_s_games_are_decoded_once_each(games: Games, monkeypatch) -> Non
             play_due(games, gid)
     read: list[str] = []
     real = games.store.read_many
-    monkeypatch.setattr(games.store, "read_many", lambda ids: read.extend(ids) or real(ids))
+
+    def reading(ids: list[str]) -> Any:
+        read.extend(ids)
+        return real(ids)
+
+    monkeypatch.setattr(games.store, "read_many", reading)
     rounds.advance(games, tid)
     assert read == [first, *rest] and doc["status"] == tournaments.RUNNING
     read.clear()
