@@ -6,8 +6,8 @@ Exactly once, by compare-and-set on the tournament's document
 written first (the round is then ``seating``), and only the copy whose write landed
 goes on; its games have ids derived from the tournament, the round and the table, so a
 copy that takes over a round a killed copy was seating creates only the games still
-missing and seats only the players not seated yet (a player sits at most once in a
-game). A round closes (points, Buchholz, byes, missed games) in one write once every
+missing (each created with its players in their seats, then started: two writes a
+table). A round closes (points, Buchholz, byes, missed games) in one write once every
 game of it is over, and the next is paired in that same write: no round is skipped or
 paired twice. With ``round_minutes`` (rounds at fixed times) the next round is paired
 at the start plus ``round_minutes`` per round played, or when its last game is over if
@@ -26,16 +26,17 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import random
 from collections import Counter
 from typing import Any
 
 from shared.games import CANCELLED as GAME_CANCELLED
-from shared.games import OPEN, Games, seats
+from shared.games import OPEN, Games, names, seats
 from shared.games.base import Outcome
+from shared.games.document import PlayerEntry
 from shared.games.errors import Conflict, Invalid
 from shared.games.lifecycle import started_outcome
 from shared.games.notify import TOURNAMENT_OWNER
-from shared.games.tokens import PlayerRef
 from shared.tournaments import points as scoring
 from shared.tournaments import swiss
 from shared.usecases.tournaments import (
@@ -182,38 +183,35 @@ def seat_round(games: Games, doc: Doc, current: Doc) -> None:
 
 
 def seat_table(games: Games, doc: Doc, table: Doc) -> None:
-    gid, players = table["game"], table["players"]
+    """Create the table's game with every player already in its seat (bound to the
+    player; a bot entry's seat played by its bot), in an order drawn from the game's id,
+    then start it: two writes a table, whoever makes them (a game already created by a
+    copy that died is only started, one already started is left as it is)."""
+    gid, players = table["game"], list(table["players"])
     entries = doc["entries"]
-    bots = [p for p in players if "bot" in entries[p]]
-    humans = [p for p in players if "bot" not in entries[p]]
+    random.Random(gid).shuffle(players)  # (the same order in any copy)
     options = {**doc["options"], "players": len(players), "start": "when_full"}
     options["rated"] = doc["rated"]
-    bot_seats = [
-        {**seats.new_player(i, entries[p]["name"], "", entries[p]["bot"]), "player": p}
-        for i, p in enumerate(bots)
-    ]
+    seated: list[PlayerEntry] = []
+    for i, pid in enumerate(players):
+        label = _label(entries[pid]["name"], seated)
+        seated.append({**seats.new_player(i, label, "", entries[pid].get("bot")), "player": pid})
     owner = TOURNAMENT_OWNER + doc["id"]  # its start tells the seats (shared/games/notify.py)
-    with contextlib.suppress(Conflict):  # created by a copy that died: seat the rest
-        games.lifecycle.create(options, owner, game_id=gid, bots=bot_seats)  # type: ignore[arg-type]
-    for pid in humans:
-        _join(games, gid, entries[pid]["name"], pid)
-    if not humans:
-        _start(games, gid)
+    with contextlib.suppress(Conflict):  # created by a copy that died: start it
+        games.lifecycle.create(options, owner, game_id=gid, bots=seated)
+    _start(games, gid)
 
 
-def _join(games: Games, gid: str, name: str, pid: str) -> None:
+def _label(name: str, seated: list[PlayerEntry]) -> str:
+    """``name``, or ``name (2)``... when it is too like a name at the table already."""
     label = name
     for attempt in range(2, 10):
         try:
-            games.lifecycle.join(gid, label, player=PlayerRef(pid))
-            return
-        except Conflict as error:
-            if error.code == "name-taken":
-                label = f"{name[:27]} ({attempt})"
-                continue
-            if error.code in ("already-seated", "game-full", "game-not-open"):
-                return
-            raise
+            names.refuse_taken(label, seated)
+            return label
+        except Conflict:
+            label = f"{name[:27]} ({attempt})"
+    return label
 
 
 def _start(games: Games, gid: str) -> None:
