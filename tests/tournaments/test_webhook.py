@@ -40,11 +40,16 @@ def hooked(make_app) -> Iterator[tuple[Flask, FlaskClient, Receiver]]:
     rec.stop()
 
 
-def _deliver(app: Flask) -> None:
-    deliverer = Deliverer([app.extensions["game_kit"].games.store], HOOKS)
-    deliverer.idle_ms = 0
-    deliverer.settle(10)
-    deliverer.close()
+def _deliver(app: Flask, copies: int = 1) -> None:
+    """What the workers' webhook threads do: ``copies`` deliverers at once."""
+    store = app.extensions["game_kit"].games.store
+    deliverers = [Deliverer([store], HOOKS) for _ in range(copies)]
+    threads = [threading.Thread(target=d.settle, args=(10,)) for d in deliverers]
+    for t in threads:
+        t.start()
+    for t, d in zip(threads, deliverers, strict=True):
+        t.join(30)
+        d.close()
 
 
 def _race(app: Flask, tid: str, seconds: float = 60) -> None:
@@ -94,7 +99,7 @@ def test_each_event_reaches_the_platform_once_signed(hooked) -> None:
         assert receiver.url("/tn") not in client.get(path).get_data(as_text=True)
     assert client.post(f"/tournaments/{tid}/start", headers=auth(key)).status_code == 200
     _race(app, tid)
-    _deliver(app)
+    _deliver(app, copies=2)
     doc = client.get(f"/tournaments/{tid}").get_json()
     assert doc["status"] == "finished"
     with receiver._lock:
