@@ -9,7 +9,7 @@ redis-server, Manhattan's service (bench/inproc.py), tables of 4.
   games, close it, read every player's blocks, pair, compare-and-set) timed, with its
   Redis round trips counted on the client (each redis-py ``send_packed_command`` and
   each ``ask`` of the store's lane; a pipeline is one); then seating that round
-  (``seat_round``: creating its games and seating each player, one join each) timed
+  (``seat_round``: each game created with its players seated, then started) timed
   and counted apart. ``baseline`` is the same step as it was before this change (one
   round trip per game of the round and one per player's blocks), in the same run.
 - **Arena: the next seat.** ``--arena`` (2,000) players seated 4 a table at the start;
