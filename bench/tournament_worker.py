@@ -10,8 +10,11 @@ redis-server, Manhattan's service (bench/inproc.py), tables of 4.
   Redis round trips counted on the client (each redis-py ``send_packed_command`` and
   each ``ask`` of the store's lane; a pipeline is one); then seating that round
   (``seat_round``: each game created with its players seated, then started) timed
-  and counted apart. ``baseline`` is the same step as it was before this change (one
-  round trip per game of the round and one per player's blocks), in the same run.
+  and counted apart. ``now``: the worker's look a second before found every game of
+  the round over but the last (their rows kept: the steady state); ``cold``: nothing
+  kept, every game decoded at the close; ``baseline``: the step as it was before this
+  change (one round trip per game of the round and one per player's blocks), in the
+  same run.
 - **Arena: the next seat.** ``--arena`` (2,000) players seated 4 a table at the start;
   for ``--seconds`` each game is ended programmatically (a compare-and-set write making
   it ``finished`` with random places, through the games' own write loop) a uniform
