@@ -33,6 +33,10 @@ FROM_EVENTS = {
 PLAYER_TYPES = ("your_turn", "game_over", "tournament_game")
 """What a player's webhook hears, in every game it sits in (``tournament_game``: a
 tournament's game with the player seated has started; shared/usecases/tournament_rounds.py)."""
+TOURNAMENT_TYPES = ("round_started", "standings", "finished")
+"""What a tournament's webhook (its creator's, for a platform) hears: a round's games
+started, a round closed (the standings after it), the tournament over
+(shared/usecases/tournaments.py)."""
 TOURNAMENT_OWNER = "tournament:"
 """The ``owner`` of a tournament's games: ``tournament:<tournament id>``."""
 REMATCH = "rematch"

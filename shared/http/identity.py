@@ -97,6 +97,27 @@ def current_player() -> tuple[PlayerRef, dict[str, str]]:
     raise ApiError(403, "player-key-required", "This needs a player key, not a seat token.")
 
 
+TENANT_ACTOR = "key:"
+"""Who acts when an API key comes without ``X-Player``: its tenant, ``key:<key id>``."""
+
+
+def current_actor() -> tuple[str, str]:
+    """Who the request acts for and its tenant: a player (as :func:`current_player`:
+    its id and its API key's id, or ``""``), or with API keys on, an API key alone
+    (``key:<key id>``, the key's id: a platform's backend acting as itself)."""
+    header = request.headers.get("Authorization") or ""
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    ring = current_app.extensions.get("api_key_ring")
+    alone = PLAYER_HEADER not in request.headers and not players.is_player_key(token)
+    if alone and ring is not None and scheme.lower() == "bearer" and 0 < len(token) <= 256:
+        key = ring.find(token)
+        if key is not None:
+            return TENANT_ACTOR + key.id, key.id
+    player, fields = current_player()
+    return str(player), fields.get("tenant", "")
+
+
 def _games() -> Games:
     found: Games = current_app.extensions["game_kit"].games
     return found

@@ -27,6 +27,15 @@ def for_game(kit: Games, body: dict[str, Any]) -> tuple[WebhookEntry | None, str
     return registry.register(kit.settings, spec, None)
 
 
+def for_tournament(kit: Games, spec: dict[str, Any]) -> str | None:
+    """Replace a new tournament's ``webhook`` with its checked registration; the secret."""
+    body = spec.get("webhook")
+    if body is None:
+        return None
+    spec["webhook"], secret = registry.register_tournament(kit.settings, body)
+    return secret
+
+
 def for_seat(
     kit: Games, body: dict[str, Any]
 ) -> tuple[Callable[[int], WebhookEntry] | None, str | None]:

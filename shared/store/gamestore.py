@@ -75,4 +75,4 @@ class GameStore(
         self.registry = Registry(client)  # the players, common to every service
         self.embeds = EmbedLinks(client)  # embed links' secret and one-use claims, common too
         self.moderation = Moderation(client)  # blocks, reports, audit, suspensions: common
-        self.tournaments = Tournaments(client, prefix)  # this service's tournaments
+        self.tournaments = Tournaments(client, prefix, self)  # this service's tournaments

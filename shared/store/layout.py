@@ -57,12 +57,18 @@ class Layout:
         return f"{self.prefix}:{{{game_id}}}:rl:{counter}"
 
     def outbox_key(self, game_id: str) -> str:
-        """The game's webhook outbox stream (same hash tag as the game)."""
-        return f"{self.prefix}:{{{game_id}}}:outbox"
+        """The game's webhook outbox stream (same hash tag as the game); a tournament's
+        (``game_id`` its address, :func:`tournament_address`) beside its document."""
+        return f"{self._hooks_base(game_id)}:outbox"
 
     def webhook_state_key(self, game_id: str) -> str:
         """The game's delivery state hash: cursors, attempts, statuses, the lock."""
-        return f"{self.prefix}:{{{game_id}}}:whstate"
+        return f"{self._hooks_base(game_id)}:whstate"
+
+    def _hooks_base(self, game_id: str) -> str:
+        if game_id.startswith(TOURNAMENT_ADDRESS):  # <p>:tn:{<id>}, the document's slot
+            return f"{self.prefix}:tn:{{{game_id[len(TOURNAMENT_ADDRESS) :]}}}"
+        return f"{self.prefix}:{{{game_id}}}"
 
     def shard_of(self, game_id: str) -> int:
         """The game's shard (k = crc32(id) % shards) among the webhooks' ready shards."""
@@ -101,6 +107,15 @@ class Layout:
 
     def ready_shard(self, shard: int) -> str:
         return f"{self.prefix}:whq:{{{shard}}}"
+
+
+TOURNAMENT_ADDRESS = "tn:"
+"""What the webhooks' outbox, delivery state and ready entries call a tournament:
+``tn:<tournament id>`` where they name a game by its id (no game id has a colon)."""
+
+
+def tournament_address(tid: str) -> str:
+    return TOURNAMENT_ADDRESS + tid
 
 
 ADDRESS_OWNER = "addr:"

@@ -20,12 +20,14 @@ Writes that span players (a block, a report) are a few commands on several slots
 pipeline: on Redis Cluster a crash between them can leave one side (a block without its
 ``blockers`` entry): a block is read from both sides, so it still holds one way.
 
-May import the store's own modules (players).
+May import the store's own modules (players) and redis.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import redis
 
 from shared.store import jsoncodec
 from shared.store.players import REGISTRY, registry_key
@@ -35,6 +37,14 @@ QUEUE = "moderation:queue"
 AUDIT = "moderation:audit"
 SUSPENDING = "players:suspending"
 AUDIT_KEPT = 1_000_000
+AVOIDED = """
+local out = {}
+for i = 1, #KEYS, 2 do
+  local found = redis.call('SUNION', KEYS[i], KEYS[i + 1])
+  if #found > 0 then out[#out + 1] = {(i + 1) / 2, found} end
+end
+return out
+"""
 STATUSES = ("open", "resolved")
 
 
@@ -48,6 +58,8 @@ class Moderation:
 
     def __init__(self, client: Any) -> None:
         self.client = client
+        self.cluster = isinstance(client, redis.RedisCluster)
+        self._avoided = client.register_script(AVOIDED)
 
     # -- blocks -----------------------------------------------------------------------
 
@@ -75,6 +87,24 @@ class Moderation:
         blocked it (one command)."""
         keys = [player_key(player_id, "blocks"), player_key(player_id, "blockers")]
         return set(self.client.sunion(keys))
+
+    def avoided_many(self, player_ids: list[str]) -> dict[str, set[str]]:
+        """:meth:`avoided` of each of ``player_ids`` that avoids anyone (a tournament's
+        pairing reads all its players' at once): on a single Redis one script that
+        answers only the players with blocks, on Redis Cluster (a player's keys in its
+        own slot) one pipeline of ``SMEMBERS``."""
+        keys = [player_key(p, w) for p in player_ids for w in ("blocks", "blockers")]
+        if not keys:
+            return {}
+        if not self.cluster:
+            found = self._avoided(keys=keys)
+            return {player_ids[int(i) - 1]: set(members) for i, members in found}
+        pipe = self.client.pipeline(transaction=False)
+        for key in keys:  # (a cluster pipeline takes no SUNION)
+            pipe.smembers(key)
+        replies = pipe.execute()
+        pairs = zip(replies[::2], replies[1::2], strict=True)
+        return {p: set(a) | set(b) for p, (a, b) in zip(player_ids, pairs, strict=True) if a or b}
 
     def drop_blocks(self, player_id: str) -> None:
         """A deleted player's blocks go, both ways (the others' sets too)."""

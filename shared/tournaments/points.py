@@ -64,7 +64,8 @@ class Entry:
     opponents: list[str] = field(default_factory=list)  # once per game shared
 
     def buchholz(self, points_of: Mapping[str, int]) -> int:
-        return sum(points_of.get(o, 0) for o in self.opponents)
+        get = points_of.get
+        return sum([get(o, 0) for o in self.opponents])
 
 
 def standings(entries: Iterable[Entry]) -> list[tuple[Entry, int]]:

@@ -13,8 +13,9 @@
   table last. A player who would repeat an opponent (``met``) or sit with someone they
   block or who blocks them (``blocked``) is passed over for the next player in order
   within a window of ``WINDOW`` places, and the least costly candidate is taken when all
-  conflict; then a repair pass swaps players (never the leader) between nearby tables
-  when that lowers the conflicts. A blocked pair costs ``BLOCK_COST`` repeats.
+  conflict; then a repair pass swaps players (never the leader, and nobody of a first
+  table without conflicts: the leaders stay together) between nearby tables when that
+  lowers the conflicts. A blocked pair costs ``BLOCK_COST`` repeats.
 - **Small rounds** (at most ``EXACT_UP_TO`` players after the byes) are searched
   exhaustively: the fewest conflicts with the leader at a full table, then the order
   above.
@@ -171,11 +172,12 @@ def _repair_table(
 ) -> bool:
     a = tables[ta]
     improved = False
+    leaders_apart = table_cost(tables[0], met, blocked) > 0  # else the leaders stay together
     for i in range(1 if ta == 0 else 0, len(a)):  # the leader stays at the first table
         if all(pair_cost(a[i], x, met, blocked) == 0 for x in a if x != a[i]):
             continue
         for tb in reach:
-            if tb == ta:
+            if tb == ta or (tb == 0 and not leaders_apart):
                 continue
             b = tables[tb]
             swapped = next(

@@ -78,8 +78,10 @@ def _decide(games: Games, doc: Doc) -> Doc | None:
 def _close_over(games: Games, doc: Doc) -> bool:
     still = []
     changed = False
+    playing = [t["game"] for t in doc["live"] if t["state"] == "playing"]
+    over = dict(zip(playing, rounds.finals(games, playing), strict=True))
     for table in doc["live"]:
-        rows: Any = rounds.final(games, table["game"]) if table["state"] == "playing" else False
+        rows: Any = over.get(table["game"], False)
         if rows is False:
             still.append(table)
             continue
@@ -96,7 +98,8 @@ def _seat_free(games: Games, doc: Doc) -> bool:
     busy = {p for t in doc["live"] for p in t["players"]}
     free = [pid for pid, e, _ in ranked(doc) if not e["withdrawn"] and pid not in busy]
     last = {p: frozenset(doc["entries"][p].get("last", ())) for p in free}
-    avoided = {p: frozenset(games.store.moderation.avoided(p)) for p in free if ":" not in p}
+    humans = [p for p in free if ":" not in p]
+    avoided = {p: frozenset(a) for p, a in games.store.moderation.avoided_many(humans).items()}
     tables = arena.next_tables(free, doc["table_size"], last, avoided)
     for players in tables:
         doc["tables_made"] += 1

@@ -20,6 +20,7 @@ from typing import Any
 
 from shared.games import Games
 from shared.games.errors import Conflict, Forbidden, Invalid, NotFound
+from shared.games.notify import now_iso
 from shared.tournaments import points as scoring
 
 Doc = dict[str, Any]
@@ -30,6 +31,8 @@ timeout to the end) before the tournament withdraws them."""
 MAX_PLAYERS = 10_000
 KEEP_MS = 30 * 24 * 3600 * 1000
 """How long a finished tournament is kept (standings and game links)."""
+TOP = 20
+"""The standings rows a ``standings`` or ``finished`` notification carries."""
 
 
 def now_ms() -> int:
@@ -44,22 +47,26 @@ def change(games: Games, tid: str, decide: Callable[[Doc], Doc | None]) -> Doc:
         doc, version = store.read(tid)
         if doc is None:
             raise NotFound("tournament-not-found", "No tournament {id}.", id=tid)
+        before = marks(doc)
         new = decide(doc)
         if new is None:
             return doc
         ttl = KEEP_MS if new["status"] in (FINISHED, CANCELLED) else 0
-        if store.swap(tid, version, new, ttl):
+        if store.swap(tid, version, new, ttl, notifications(before, new, version + 1)):
             return new
     raise Conflict("version-conflict", "The tournament changed meanwhile; try again.")
 
 
 def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> Doc:
     """A new tournament in registration. ``spec``: ``name``, ``format`` (``swiss`` or
-    ``arena``), ``rounds`` (Swiss), ``minutes`` (an arena's window), ``table_size``,
+    ``arena``), ``rounds`` (Swiss), ``round_minutes`` (Swiss: a round every that many
+    minutes from the start, none: each as soon as the last is over), ``minutes`` (an
+    arena's window), ``table_size``,
     ``clock`` (required), ``options`` (the game's),
     ``rated``, ``max_players``, ``starts_at`` (ms, or none: the host starts it),
     ``checkin_seconds`` (before ``starts_at``), ``points`` (per table size),
-    ``bye_points``, ``bots`` (bot entries, a level each). ``host``: the player id, or
+    ``bye_points``, ``bots`` (bot entries, a level each), ``webhook`` (a checked
+    registration, shared/webhooks/registry.py). ``host``: the player id, or
     ``key:<tenant>`` for an API key's tenant."""
     engine = games.engine
     options = dict(spec.get("options") or {})
@@ -87,6 +94,7 @@ def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> D
         "name": spec.get("name") or "Tournament",
         "format": spec.get("format") or "swiss",
         "rounds": int(spec.get("rounds") or 3),
+        "round_minutes": spec.get("round_minutes"),  # Swiss: rounds at fixed times
         "minutes": int(spec.get("minutes") or 30),  # an arena's window
         "table_size": size,
         "min_size": engine.MIN_PLAYERS,
@@ -105,6 +113,8 @@ def create(games: Games, spec: dict[str, Any], host: str, tenant: str = "") -> D
         "history": [],
         "created_ms": created,
     }
+    if spec.get("webhook"):
+        doc["webhook"] = spec["webhook"]
     for n, level in enumerate(spec.get("bots") or []):
         pid = f"bot:{n + 1}"
         doc["entries"][pid] = new_entry(len(doc["entries"]), f"Bot {n + 1}", bot=level)
@@ -250,3 +260,59 @@ def standings_page(doc: Doc, limit: int, cursor: int) -> tuple[list[Doc], int | 
     ]
     nxt = cursor + limit
     return page, (nxt if nxt < len(rows) else None)
+
+
+def public(doc: Doc) -> Doc:
+    """The tournament as every reader sees it: without its webhook's registration."""
+    return {k: v for k, v in doc.items() if k != "webhook"}
+
+
+def marks(doc: Doc) -> tuple[str, int, str]:
+    """What :func:`notifications` compares: the status, the round and its state."""
+    history = doc.get("history") or []
+    state = history[-1].get("state", "") if history and doc.get("format") != "arena" else ""
+    return doc["status"], doc["round"], state
+
+
+def notifications(before: tuple[str, int, str], doc: Doc, version: int) -> list[Doc]:
+    """The webhook notifications of the write that makes ``doc`` (version ``version``)
+    from a document with the :func:`marks` ``before``: ``standings`` when a Swiss round
+    closed, ``round_started`` when a round's games are all seated (an arena's: when it
+    starts), ``finished`` when it is over (finished or cancelled); in that order, each
+    of a type the registration hears. Written by the same compare-and-set as ``doc``,
+    so each is made once."""
+    reg = doc.get("webhook")
+    if not reg:
+        return []
+    status, round_no, state = before
+    base = {"tournament": doc["id"], "game": doc["game"], "version": version}
+    base |= {"status": doc["status"], "round": doc["round"], "rounds": doc["rounds"]}
+    happened: list[tuple[str, Doc]] = []
+    over = doc["status"] in (FINISHED, CANCELLED)
+    if doc.get("format") == "arena":
+        if status == REGISTERING and doc["status"] == RUNNING:
+            happened.append(("round_started", {"ends_ms": doc["ends_ms"]}))
+    else:
+        rows = {r["round"]: r for r in doc["history"]}
+        if state == "playing" and rows.get(round_no, {}).get("state") == "done":
+            happened.append(("standings", {"round": round_no, "standings": _top(doc)}))
+        current = doc["history"][-1] if doc["history"] else {}
+        if current.get("state") == "playing" and (current["round"], state) != (
+            round_no,
+            "playing",
+        ):
+            tables = [{"game": t["game"], "players": t["players"]} for t in current["tables"]]
+            happened.append(("round_started", {"tables": tables, "byes": current["byes"]}))
+    if over and status not in (FINISHED, CANCELLED):
+        extra = {"standings": _top(doc)} | ({"error": doc["error"]} if "error" in doc else {})
+        happened.append(("finished", extra))
+    stamp = now_iso()
+    return [
+        {"reg": reg["id"], "type": kind, "timestamp": stamp, "data": {**base, **extra}}
+        for kind, extra in happened
+        if kind in reg["events"]
+    ]
+
+
+def _top(doc: Doc) -> list[Doc]:
+    return standings_page(doc, TOP, 0)[0]

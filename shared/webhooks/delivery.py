@@ -1,5 +1,6 @@
 """The worker's side of webhooks: signed POSTs, in order per registration, with backoff,
-many at once and taking turns.
+many at once and taking turns. A tournament's notifications (its address ``tn:<id>``
+where a game's id stands, shared/webhooks/subjects.py) go the same way.
 
 Which games have notifications to send comes from the ready streams (``<p>:whq:{k}``,
 one Redis Streams consumer group ``webhooks`` shared by every worker). For a game with a
@@ -53,7 +54,7 @@ from typing import Any
 from shared.games.notify import message_id
 from shared.ops import metrics
 from shared.store import GameStore, dumps
-from shared.webhooks import attempts, players, signing
+from shared.webhooks import attempts, players, signing, subjects
 from shared.webhooks.players import _sid
 from shared.webhooks.sending import PushChannel, post
 
@@ -194,12 +195,12 @@ class Deliverer:
         """Read the game and its outbox; queue a job per registration with notifications
         after its cursor, or finish at once when there is none."""
         store = self.stores[key[0]]
-        doc, _ = store.read(key[1])
-        if doc is None:
+        found = subjects.registrations(store, key[1])  # a game's, or a tournament's
+        if found is None:
             metrics.WEBHOOK_DELIVERIES.labels("dropped").inc()
             self._ack(store, ready)  # the game expired: nothing left to tell
             return
-        run = Pass(ready, doc["version"], {r["id"]: [r] for r in doc.get("webhooks") or []})
+        run = Pass(ready, *found)
         self.planned += 1
         run.order = self.planned
         after = "-"

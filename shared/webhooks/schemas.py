@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from shared.games.notify import TOURNAMENT_TYPES
 from shared.webhooks.registry import TYPES
 from shared.webhooks.ssrf import MAX_URL
 
@@ -21,6 +22,20 @@ class GameWebhookSchema(Schema):
         fields.String(validate=validate.OneOf(TYPES)),
         validate=validate.Length(1, len(TYPES)),
         metadata={"description": "The types to send (default: all)."},
+    )
+
+
+class TournamentWebhookSchema(Schema):
+    url = fields.String(
+        required=True, validate=validate.Length(1, MAX_URL), metadata={"description": URL_DOC}
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(TOURNAMENT_TYPES)),
+        validate=validate.Length(1, len(TOURNAMENT_TYPES)),
+        metadata={
+            "description": "The types to send (default all): `round_started`, `standings`, "
+            "`finished`."
+        },
     )
 
 

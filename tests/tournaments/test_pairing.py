@@ -196,3 +196,47 @@ def test_sizes_and_byes() -> None:
     assert table_sizes(14, 4, 2) == ([4, 4, 4, 2], 0)
     assert table_sizes(13, 4, 3) == ([4, 4, 4], 1)
     assert table_sizes(1, 4, 2) == ([], 1)
+
+
+@QUICK
+@given(history(), SIZES)
+def test_from_round_two_the_leaders_sit_together_when_they_have_not_met(data, sizes) -> None:
+    """The first table is the leaders (the first seated players in standings order)
+    whenever they have not met each other before, whatever the rest have. (Rounds of
+    ``EXACT_UP_TO`` seated or fewer are searched for the fewest repeats first, which may
+    split them: test_repeats_are_the_fewest_possible_on_small_rounds.)"""
+    ranked, met, byes = data
+    low, size = sizes
+    rd = pair_round(ranked, size, low, met, byes)
+    seated = [p for p in ranked if p not in rd.byes]
+    if len(seated) <= EXACT_UP_TO:
+        return
+    top = seated[: len(rd.tables[0])]
+    if table_cost(top, met, {}) == 0:
+        assert sorted(rd.tables[0]) == sorted(top)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 60),
+    SIZES,
+    st.integers(2, 8),
+    st.randoms(use_true_random=False),
+)
+def test_byes_go_round_before_anyone_gets_a_second(n, sizes, rounds, rnd) -> None:
+    """Over several rounds (the standings shuffled between them), nobody has a second
+    bye while someone active has had none: the byes counts never differ by more than 1."""
+    low, size = sizes
+    players = [f"p{i}" for i in range(n)]
+    met: dict[str, dict[str, int]] = {}
+    byes: dict[str, int] = {}
+    for _ in range(rounds):
+        ranked = list(players)
+        rnd.shuffle(ranked)
+        rd = pair_round(ranked, size, low, met, byes)
+        check_round(ranked, size, low, rd, byes)
+        for p in rd.byes:
+            byes[p] = byes.get(p, 0) + 1
+        met_from(rd.tables, met)
+        counts = [byes.get(p, 0) for p in players]
+        assert max(counts) - min(counts) <= 1, counts

@@ -238,3 +238,50 @@ def test_players_of_another_api_key_cannot_register(games: Games) -> None:
         tournaments.register(games, tid, "pb", "PB", "key-b", 0.0)
     doc, _ = games.store.tournaments.read(tid)
     assert list(doc["entries"]) == ["pa"]
+
+
+def test_blocks_are_read_at_once_and_keep_players_apart(games: Games) -> None:
+    moderation = games.store.moderation
+    moderation.block("pa", "pb")  # pa blocked pb: both sides avoid each other
+    assert moderation.avoided_many(["pa", "pb", "pc"]) == {"pa": {"pb"}, "pb": {"pa"}}
+    assert moderation.avoided_many([]) == {}
+    spec = {"rounds": 1, "table_size": 4, "clock": CLOCK, "bots": ["random"] * 4}
+    tid = tournaments.create(games, spec, host="h")["id"]
+    for pid in ("pa", "pb", "pc", "pd"):  # the four best (rating): one table without blocks
+        tournaments.register(games, tid, pid, pid.upper(), "", 1500.0)
+    tournaments.host_action(games, tid, "h", "start")
+    rounds.advance(games, tid)
+    doc, _ = games.store.tournaments.read(tid)
+    tables = [set(t["players"]) for t in doc["history"][0]["tables"]]
+    assert not any({"pa", "pb"} <= t for t in tables) and len(tables) == 2
+
+
+def test_a_round_s_games_are_decoded_once_each(games: Games, monkeypatch) -> None:
+    """Each look at a round reads only the games not yet known to be over: a game found
+    over is not decoded again at the next look."""
+    spec = {"rounds": 1, "table_size": 2, "clock": CLOCK, "bots": ["random"] * 6}
+    tid = tournaments.create(games, spec, host="h")["id"]
+    tournaments.host_action(games, tid, "h", "start")
+    rounds.advance(games, tid)
+    doc, _ = games.store.tournaments.read(tid)
+    first, *rest = [t["game"] for t in doc["history"][0]["tables"]]
+    for gid in rest:  # all over but the first
+        while games.writes.load(gid)["status"] == "running":
+            play_due(games, gid)
+    read: list[str] = []
+    real = games.store.read_many
+
+    def reading(ids: list[str]) -> Any:
+        read.extend(ids)
+        return real(ids)
+
+    monkeypatch.setattr(games.store, "read_many", reading)
+    rounds.advance(games, tid)
+    assert read == [first, *rest] and doc["status"] == tournaments.RUNNING
+    read.clear()
+    rounds.advance(games, tid)
+    assert read == [first], "the games known over are not read again"
+    while games.writes.load(first)["status"] == "running":
+        play_due(games, first)
+    read.clear()
+    assert rounds.advance(games, tid) is None and read == [first]

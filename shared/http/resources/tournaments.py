@@ -14,8 +14,9 @@ from marshmallow import Schema
 
 from shared.games import ratings
 from shared.games.errors import NotFound
+from shared.http import webhooks
 from shared.http.errors import invalid
-from shared.http.identity import current_player
+from shared.http.identity import current_actor, current_player
 from shared.http.resources.blueprint import BEARER, KitBlueprint, games, json_answer, problems, send
 from shared.http.schemas import tournaments as t
 from shared.usecases import tournaments
@@ -49,14 +50,20 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     @blp.doc(security=BEARER, operationId="createTournament")
     @blp.doc(responses=problems(400, 401, 403, 413, 422, 503))
     def create_tournament(spec: dict[str, Any]) -> Any:
-        """Create a tournament (Swiss) of this game, hosted by the player.
+        """Create a tournament (Swiss or arena) of this game; the caller hosts it.
 
-        The games' `options` need a `clock`. Players of the host's API key only may register.
+        The host: a player (player key, or API key + `X-Player`), or with API keys on a
+        platform's API key alone (its tenant hosts). The games' `options` need a `clock`.
+        Players of the host's API key only may register.
         It starts at `starts_at`, or when the host starts it; the worker pairs,
         seats and closes each round."""
-        player, fields = current_player()
-        doc = tournaments.create(games(), spec, str(player), fields.get("tenant", ""))
-        return send(json_answer(doc, 201, {"Location": f"/tournaments/{doc['id']}"}))
+        host, tenant = current_actor()
+        secret = webhooks.for_tournament(games(), spec)
+        doc = tournaments.create(games(), spec, host, tenant)
+        body = tournaments.public(doc)
+        if secret is not None:
+            body |= {"webhook_id": doc["webhook"]["id"], "webhook_secret": secret}
+        return send(json_answer(body, 201, {"Location": f"/tournaments/{doc['id']}"}))
 
     @blp.route("/tournaments", methods=["GET"])
     @blp.arguments(t.TournamentListQuerySchema(), location="query")
@@ -78,11 +85,9 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         found = store.page(query["limit"], int(before) if before else None)
         items = [d for d in (store.read(tid)[0] for tid, _ in found) if d is not None]
         nxt = str(found[-1][1]) if len(found) == query["limit"] else None
+        hidden = ("entries", "history", "webhook")
         summary = [
-            {
-                **{k: v for k, v in d.items() if k not in ("entries", "history")},
-                "players": len(d["entries"]),
-            }
+            {**{k: v for k, v in d.items() if k not in hidden}, "players": len(d["entries"])}
             for d in items
         ]
         return send(json_answer({"items": summary, "next_cursor": nxt}))
@@ -99,7 +104,9 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         place of every table size its rounds may seat. Public.
         """
         doc = _read(tid)
-        return send(json_answer({**doc, "place_points": tournaments.place_points(doc)}))
+        return send(
+            json_answer({**tournaments.public(doc), "place_points": tournaments.place_points(doc)})
+        )
 
     @blp.route("/tournaments/<tid>/players", methods=["POST"])
     @blp.response(200, t.TournamentSchema)
@@ -118,7 +125,7 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         rating = float(ratings.rating_of(fields, kit.engine.NAME, 0)["rating"])
         tenant = fields.get("tenant", "")
         doc = tournaments.register(kit, tid, str(player), fields["name"], tenant, rating)
-        return send(json_answer(doc))
+        return send(json_answer(tournaments.public(doc)))
 
     @blp.route("/tournaments/<tid>/players/<player_id>", methods=["DELETE"])
     @blp.response(200, t.TournamentSchema)
@@ -127,13 +134,14 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
     def withdraw(tid: str, player_id: str) -> Any:
         """Withdraw, or remove a player.
 
-        `me` (or the player's own id) withdraws; the host may remove anyone. Before the
-        start the entry goes; later the player is seated no more (points are kept).
+        `me` (or the player's own id) withdraws; the host (a player, or the API key
+        alone that created it) may remove anyone. Before the start the entry goes; later
+        the player is seated no more (points are kept).
         """
-        player, _ = current_player()
+        actor, _ = current_actor()
         _read(tid)
-        who = str(player) if player_id == "me" else player_id
-        return send(json_answer(tournaments.withdraw(games(), tid, who, str(player))))
+        who = actor if player_id == "me" else player_id
+        return send(json_answer(tournaments.public(tournaments.withdraw(games(), tid, who, actor))))
 
     @blp.route("/tournaments/<tid>/checkin", methods=["POST"])
     @blp.response(200, t.TournamentSchema)
@@ -147,19 +155,21 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         """
         player, _ = current_player()
         _read(tid)
-        return send(json_answer(tournaments.check_in(games(), tid, str(player))))
+        doc = tournaments.check_in(games(), tid, str(player))
+        return send(json_answer(tournaments.public(doc)))
 
     def _host(tid: str, action: str) -> Any:
-        player, _ = current_player()
+        actor, _ = current_actor()
         _read(tid)
-        return send(json_answer(tournaments.host_action(games(), tid, str(player), action)))
+        doc = tournaments.host_action(games(), tid, actor, action)
+        return send(json_answer(tournaments.public(doc)))
 
     @blp.route("/tournaments/<tid>/start", methods=["POST"])
     @blp.response(200, t.TournamentSchema)
     @blp.doc(security=BEARER, operationId="startTournament")
     @blp.doc(responses=problems(401, 403, 404, 409, 503))
     def start_tournament(tid: str) -> Any:
-        """Start a tournament now (the host).
+        """Start a tournament now (the host: its player, or its API key alone).
 
         The worker pairs and seats the first round at its next tick.
         """

@@ -11,6 +11,7 @@ from marshmallow import Schema, fields, validate
 
 from shared.http.schemas.fields import ClockSchema
 from shared.http.schemas.options import KitOptionsSchema
+from shared.webhooks.schemas import TournamentWebhookSchema, secret_field
 
 
 class PointsSchema(Schema):
@@ -42,6 +43,15 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
                 validate=validate.OneOf(["swiss", "arena"]), load_default="swiss"
             ),
             "rounds": fields.Integer(validate=validate.Range(1, 20), load_default=3),
+            "round_minutes": fields.Integer(
+                validate=validate.Range(1, 10_080),
+                allow_none=True,
+                metadata={
+                    "description": "Swiss: round k + 1 starts at the start + k × this, or "
+                    "when the last game of round k is over if later (none, the default: "
+                    "as soon as it is over)."
+                },
+            ),
             "minutes": fields.Integer(
                 validate=validate.Range(1, 1440),
                 metadata={"description": "An arena's window from its start (default 30)."},
@@ -73,6 +83,13 @@ def create_schema(options_schema: type[Schema]) -> type[Schema]:
                 fields.String(validate=validate.OneOf(LEVELS)),
                 validate=validate.Length(0, 64),
                 metadata={"description": "Bot entries, a level each (the host's)."},
+            ),
+            "webhook": fields.Nested(
+                TournamentWebhookSchema,
+                metadata={
+                    "description": "Call this URL on `round_started`, `standings` (a round "
+                    "closed) and `finished` (Standard Webhooks)."
+                },
             ),
         },
     )
@@ -115,6 +132,8 @@ class TournamentSchema(Schema):
     players = fields.Integer(
         metadata={"description": "In the list only (without `entries`): how many entries."}
     )
+    webhook_id = fields.String(metadata={"description": "Its webhook's id (creation only)."})
+    webhook_secret = secret_field()
 
 
 class TournamentListSchema(Schema):
