@@ -61,6 +61,10 @@ class Tournaments:
     def key(self, tid: str) -> str:
         return f"{self.prefix}:tn:{{{tid}}}"
 
+    def version(self, tid: str) -> int:
+        """The tournament's version alone (0 when there is none): an ETag's check."""
+        return int(self.client.hget(self.key(tid), "v") or 0)
+
     def read(self, tid: str) -> tuple[dict[str, Any] | None, int]:
         """The tournament and its version (``None, 0`` when there is none)."""
         version, raw = self.client.hmget(self.key(tid), ["v", "doc"])

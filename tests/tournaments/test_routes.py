@@ -97,3 +97,22 @@ def test_bad_tournaments_are_problems_not_errors(toy_client: FlaskClient) -> Non
     assert toy_client.get("/tournaments/nope").status_code == 404
     assert toy_client.get("/tournaments/0123456789abcdef/standings").status_code == 404
     assert toy_client.get("/tournaments?cursor=x").status_code == 422
+
+
+def test_a_tournament_read_again_while_unchanged_is_a_bodiless_304(
+    toy_client: FlaskClient,
+) -> None:
+    _, host_key = new_player(toy_client, "Host")
+    tid = toy_client.post("/tournaments", json=SPEC, headers=auth(host_key)).get_json()["id"]
+    first = toy_client.get(f"/tournaments/{tid}")
+    version = first.get_json()["version"]
+    assert first.headers["ETag"] == f'"{version}"'
+    same = toy_client.get(f"/tournaments/{tid}", headers={"If-None-Match": f'"{version}"'})
+    assert same.status_code == 304 and same.data == b"" and same.headers["ETag"] == f'"{version}"'
+    _, ann_key = new_player(toy_client, "Ann")
+    toy_client.post(f"/tournaments/{tid}/players", headers=auth(ann_key))  # a change
+    moved = toy_client.get(f"/tournaments/{tid}", headers={"If-None-Match": f'"{version}"'})
+    assert moved.status_code == 200 and moved.get_json()["version"] > version
+    assert len(moved.get_json()["entries"]) == len(SPEC["bots"]) + 1  # the bots and Ann
+    missing = toy_client.get("/tournaments/t0000000000", headers={"If-None-Match": '"1"'})
+    assert missing.status_code == 404

@@ -98,7 +98,10 @@ class TournamentPage {
   }
 
   async refresh() {
-    this.doc = await call("GET", this.path);
+    // Nothing is sent back while the tournament is unchanged (If-None-Match: a 304).
+    const doc = await call("GET", this.path, { headers: { "If-None-Match": `"${this.doc.version}"` } });
+    if (!doc) return;
+    this.doc = doc;
     this.render();
     if (this.closedCount() !== this.closed) await this.loadStandings(true);
   }

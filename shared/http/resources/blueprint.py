@@ -34,6 +34,12 @@ ETAG_DOC = {
     "description": 'The game\'s version as an entity tag, e.g. `"7"` (send it in If-Match).',
 }
 ETAG = {"ETag": ETAG_DOC}
+IF_NONE_MATCH_DOC = {
+    "in": "header",
+    "name": "If-None-Match",
+    "schema": {"type": "string"},
+    "description": 'The ETag you hold, e.g. `"7"`: 304 with no body while it is current.',
+}
 IF_MATCH_DOC = {
     "in": "header",
     "name": "If-Match",
@@ -182,6 +188,13 @@ def json_answer(body: Any, status: int = 200, headers: Mapping[str, str] | None 
 def etag_headers(version: int) -> dict[str, str]:
     """Every answer carrying a version varies with the bearer (seat views differ)."""
     return {"ETag": f'"{version}"', "Vary": "Authorization"}
+
+
+def not_modified(if_none_match: str | None, version: int) -> Answer | None:
+    """The bodiless 304 (with its ETag) while ``If-None-Match`` holds ``version``."""
+    if if_none_match is None or not parse_etags(if_none_match).contains_weak(str(version)):
+        return None
+    return Answer(304, list(etag_headers(version).items()), b"")
 
 
 def send(answer: Answer) -> Response:

@@ -7,7 +7,6 @@ from urllib.parse import urlencode
 
 from flask import request
 from marshmallow import Schema
-from werkzeug.http import parse_etags
 
 from shared.games import Games, audience
 from shared.games.access import audience_of
@@ -20,6 +19,7 @@ from shared.http.resources.blueprint import (
     BEARER,
     ETAG,
     IF_MATCH_DOC,
+    IF_NONE_MATCH_DOC,
     Answer,
     KitBlueprint,
     bearer,
@@ -28,19 +28,13 @@ from shared.http.resources.blueprint import (
     games,
     if_match,
     json_answer,
+    not_modified,
     problems,
     reader,
     send,
 )
 from shared.http.schemas import answers as a
 from shared.http.schemas import requests as q
-
-IF_NONE_MATCH_DOC = {
-    "in": "header",
-    "name": "If-None-Match",
-    "schema": {"type": "string"},
-    "description": 'The ETag you hold, e.g. `"7"`: 304 with no body while it is current.',
-}
 
 
 def game_answer(
@@ -61,13 +55,13 @@ def game_answer(
     who = audience_of(doc, bearer_of(authorization), watch)
     answers = kit.answers(who)
     version = answers.version(doc)  # a delayed spectator's is behind
-    headers = etag_headers(version)
-    if if_none_match is not None and parse_etags(if_none_match).contains_weak(str(version)):
-        return Answer(304, list(headers.items()), b"")
+    unchanged = not_modified(if_none_match, version)
+    if unchanged is not None:
+        return unchanged
     body = answers.view(doc)
     if include == "legal_moves":
         body["legal_moves"] = answers.legal_moves(doc)
-    return json_answer(body, 200, headers)
+    return json_answer(body, 200, etag_headers(version))
 
 
 def _player_key() -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask import request
 from marshmallow import Schema
 
 from shared.games import ratings
@@ -17,7 +18,18 @@ from shared.games.errors import NotFound
 from shared.http import webhooks
 from shared.http.errors import invalid
 from shared.http.identity import current_actor, current_player
-from shared.http.resources.blueprint import BEARER, KitBlueprint, games, json_answer, problems, send
+from shared.http.resources.blueprint import (
+    BEARER,
+    ETAG,
+    IF_NONE_MATCH_DOC,
+    KitBlueprint,
+    etag_headers,
+    games,
+    json_answer,
+    not_modified,
+    problems,
+    send,
+)
 from shared.http.schemas import tournaments as t
 from shared.usecases import tournaments
 
@@ -35,10 +47,14 @@ def _offset(cursor: str | None) -> int:
 
 
 def _read(tid: str) -> dict[str, Any]:
-    doc = games().store.tournaments.read(tid)[0] if TID.fullmatch(tid) else None
+    return _read_versioned(tid)[0]
+
+
+def _read_versioned(tid: str) -> tuple[dict[str, Any], int]:
+    doc, version = games().store.tournaments.read(tid) if TID.fullmatch(tid) else (None, 0)
     if doc is None:
         raise NotFound("tournament-not-found", "No tournament {id}.", id=tid)
-    return doc
+    return doc, version
 
 
 def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
@@ -93,20 +109,32 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         return send(json_answer({"items": summary, "next_cursor": nxt}))
 
     @blp.route("/tournaments/<tid>", methods=["GET"])
-    @blp.response(200, t.TournamentSchema)
-    @blp.doc(security=[], operationId="getTournament")
+    @blp.response(200, t.TournamentSchema, headers=ETAG)
+    @blp.alt_response(304, description="Not modified (If-None-Match).", headers=ETAG)
+    @blp.doc(security=[], operationId="getTournament", parameters=[IF_NONE_MATCH_DOC])
     @blp.doc(responses=problems(404, 503))
     def get_tournament(tid: str) -> Any:
         """Read a tournament.
 
         Its settings, status, every round's tables with their games and byes, and its
         entries (points, opponents, games, missed games); `place_points`, the points per
-        place of every table size its rounds may seat. Public.
+        place of every table size its rounds may seat; `version`, also its ETag. Public.
+        With `If-None-Match` holding the current version: a bodiless 304, the document
+        not even read (a page polling a tournament of thousands pays nothing while
+        nothing changed).
         """
-        doc = _read(tid)
-        return send(
-            json_answer({**tournaments.public(doc), "place_points": tournaments.place_points(doc)})
-        )
+        tag = request.headers.get("If-None-Match")
+        if tag is not None and TID.fullmatch(tid):
+            unchanged = not_modified(tag, games().store.tournaments.version(tid))
+            if unchanged is not None:
+                return send(unchanged)
+        doc, version = _read_versioned(tid)
+        body = {
+            **tournaments.public(doc),
+            "place_points": tournaments.place_points(doc),
+            "version": version,
+        }
+        return send(json_answer(body, 200, etag_headers(version)))
 
     @blp.route("/tournaments/<tid>/players", methods=["POST"])
     @blp.response(200, t.TournamentSchema)

@@ -123,6 +123,9 @@ class TournamentSchema(Schema):
     table_size = fields.Integer()
     history = fields.List(fields.Dict())
     entries = fields.Dict()
+    version = fields.Integer(
+        metadata={"description": "One tournament only: its version, also its ETag."}
+    )
     place_points = fields.Dict(
         metadata={
             "description": "One tournament only: the points per place (best first) by table"
