@@ -284,9 +284,8 @@ def live_windcity(redis_url: str) -> Iterator[str]:
 # -- markers --------------------------------------------------------------------------
 
 # fixtures that start real processes (gunicorn, workers, a TCP proxy, a receiver)
-LIVE_FIXTURES = set(
-    "live_manhattan live_windcity workers hooked_manhattan receiver proxy_to own_redis".split()
-)
+LIVE_FIXTURES = {"live_manhattan", "live_windcity", "workers", "hooked_manhattan"}
+LIVE_FIXTURES |= {"receiver", "proxy_to", "own_redis"}
 BROWSER_FIXTURES = {"browser", "open_page"}
 # modules whose tests start gunicorn or the worker themselves (``serve(...)``, Popen)
 LIVE_MODULES = {

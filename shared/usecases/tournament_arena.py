@@ -6,7 +6,9 @@ finishes when its last table is over.
 
 Exactly once as Swiss (shared/usecases/tournament_rounds.py): the new tables and their
 game ids (from the tournament and a table counter) are written first, by
-compare-and-set, then seated idempotently. ``step`` runs either format.
+compare-and-set, then seated idempotently. ``step`` runs either format. A write that
+closes a game marks the standings (``standings_ms``) at most once a minute: the
+tournament's webhook hears them (shared/usecases/tournaments.py ``notifications``).
 
 May import the games layer, the use cases beside it and the pure tournaments' rules.
 """
@@ -29,6 +31,9 @@ from shared.usecases.tournaments import (
     now_ms,
     ranked,
 )
+
+STANDINGS_EVERY_MS = 60_000
+"""An arena's webhook hears ``standings`` when a game ends, at most once a minute."""
 
 
 def step(games: Games, tid: str) -> int | None:
@@ -66,6 +71,8 @@ def _decide(games: Games, doc: Doc) -> Doc | None:
     if doc["status"] != RUNNING:
         return doc
     changed = _close_over(games, doc)
+    if changed and now_ms() - doc.get("standings_ms", 0) >= STANDINGS_EVERY_MS:
+        doc["standings_ms"] = now_ms()  # its write tells the webhook the standings
     open_window = now_ms() < doc["ends_ms"] and not doc.get("end_requested")
     if open_window:
         changed |= _seat_free(games, doc)

@@ -268,18 +268,21 @@ def public(doc: Doc) -> Doc:
 
 
 def marks(doc: Doc) -> tuple[str, int, str]:
-    """What :func:`notifications` compares: the status, the round and its state."""
+    """What :func:`notifications` compares: the status, the round and its state (an
+    arena's: when its standings were last marked, ``standings_ms``)."""
+    if doc.get("format") == "arena":
+        return doc["status"], doc["round"], str(doc.get("standings_ms", ""))
     history = doc.get("history") or []
-    state = history[-1].get("state", "") if history and doc.get("format") != "arena" else ""
-    return doc["status"], doc["round"], state
+    return doc["status"], doc["round"], history[-1].get("state", "") if history else ""
 
 
 def notifications(before: tuple[str, int, str], doc: Doc, version: int) -> list[Doc]:
     """The webhook notifications of the write that makes ``doc`` (version ``version``)
     from a document with the :func:`marks` ``before``: ``standings`` when a Swiss round
-    closed, ``round_started`` when a round's games are all seated (an arena's: when it
-    starts), ``finished`` when it is over (finished or cancelled); in that order, each
-    of a type the registration hears. Written by the same compare-and-set as ``doc``,
+    closed (an arena's: when a game ended, at most once a minute), ``round_started``
+    when a round's games are all seated (an arena's: when it starts), ``finished`` when
+    it is over (finished or cancelled); in that order, each of a type the registration
+    hears. Written by the same compare-and-set as ``doc``,
     so each is made once."""
     reg = doc.get("webhook")
     if not reg:
@@ -292,6 +295,8 @@ def notifications(before: tuple[str, int, str], doc: Doc, version: int) -> list[
     if doc.get("format") == "arena":
         if status == REGISTERING and doc["status"] == RUNNING:
             happened.append(("round_started", {"ends_ms": doc["ends_ms"]}))
+        if not over and state != str(doc.get("standings_ms", "")):
+            happened.append(("standings", {"games": len(doc["history"]), "standings": _top(doc)}))
     else:
         rows = {r["round"]: r for r in doc["history"]}
         if state == "playing" and rows.get(round_no, {}).get("state") == "done":

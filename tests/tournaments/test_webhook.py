@@ -14,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from standardwebhooks.webhooks import Webhook
 
-from shared.usecases import tournament_arena
+from shared.usecases import tournament_arena, tournaments
+from shared.usecases.autoplay import NothingDue, play_due
 from shared.webhooks.delivery import Deliverer
 from shared.worker.loop import Worker
 from tests.kit.helpers import auth
@@ -170,3 +171,50 @@ def test_a_cancelled_tournament_says_finished_with_its_status(hooked) -> None:
     _deliver(app)
     (body,) = receiver.bodies("/c")
     assert body["type"] == "finished" and body["data"]["status"] == "cancelled"
+
+
+def _finish_table(games: Any, game_id: str) -> None:
+    for _ in range(2000):
+        try:
+            play_due(games, game_id)
+        except NothingDue:
+            return
+
+
+def test_an_arena_tells_its_standings_when_games_end_at_most_once_a_minute(
+    hooked, monkeypatch
+) -> None:
+    app, client, receiver = hooked
+    kit = app.extensions["game_kit"].games
+    _, key = new_player(client, "Host")
+    spec = {
+        "format": "arena",
+        "minutes": 5,
+        "table_size": 3,
+        "clock": {"turn_seconds": 30},
+        "bots": ["random"] * 9,
+        "webhook": {"url": receiver.url("/a")},
+    }
+    tid = client.post("/tournaments", json=spec, headers=auth(key)).get_json()["id"]
+    client.post(f"/tournaments/{tid}/start", headers=auth(key))
+    tournament_arena.step(kit, tid)  # three tables of three
+    doc, _ = kit.store.tournaments.read(tid)
+    first, second, third = (t["game"] for t in doc["live"])
+    _finish_table(kit, first)
+    tournament_arena.step(kit, tid)  # the first game closes: the standings are told
+    _finish_table(kit, second)
+    tournament_arena.step(kit, tid)  # the second, within the minute: not told again
+    clock = tournaments.now_ms() + tournament_arena.STANDINGS_EVERY_MS
+    monkeypatch.setattr(tournament_arena, "now_ms", lambda: clock)
+    _finish_table(kit, third)
+    tournament_arena.step(kit, tid)  # a minute later, the third ends: told again
+    _deliver(app)
+    bodies = receiver.bodies("/a")
+    assert [b["type"] for b in bodies] == ["round_started", "standings", "standings"]
+    assert [b["data"]["games"] for b in bodies[1:]] == [1, 3]
+    doc = client.get(f"/tournaments/{tid}").get_json()
+    assert (
+        bodies[-1]["data"]["standings"]
+        == (client.get(f"/tournaments/{tid}/standings").get_json()["items"])
+    )
+    assert doc["status"] == "running"
