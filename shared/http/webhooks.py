@@ -13,6 +13,7 @@ from shared.games.document import GameDoc, WebhookEntry
 from shared.games.errors import Conflict
 from shared.games.notify import message_id
 from shared.http.middleware.ratelimit import AddressLimits
+from shared.store.layout import tournament_address
 from shared.webhooks import registry
 from shared.webhooks import schemas as ws
 
@@ -60,17 +61,18 @@ def _visible(kit: Games, game_id: str, digest: str | None) -> tuple[GameDoc, set
     return doc, {r["id"] for r in regs if r["seat"] == seat}
 
 
-def deliveries(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:
-    doc, visible = _visible(kit, game_id, digest)
-    state = kit.store.webhook_state(game_id)
+def _recent(kit: Games, address: str, visible: set[str]) -> list[dict[str, Any]]:
+    """The last :data:`RECENT` deliveries of the outbox at ``address`` (a game's id or a
+    tournament's address) to the registrations ``visible``, newest first."""
+    state = kit.store.webhook_state(address)
     out = []
-    for entry_id, note in kit.store.outbox_recent(game_id, RECENT * 4):
+    for entry_id, note in kit.store.outbox_recent(address, RECENT * 4):
         if note["reg"] not in visible:
             continue
         seen = json.loads(state.get(f"d:{entry_id}", "{}"))
         out.append(
             {
-                "id": message_id(game_id, entry_id),
+                "id": message_id(address, entry_id),
                 "type": note["type"],
                 "webhook": note["reg"],
                 "seat": note["data"].get("seat"),
@@ -85,12 +87,25 @@ def deliveries(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:
         )
         if len(out) == RECENT:
             break
+    return out
+
+
+def deliveries(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:
+    doc, visible = _visible(kit, game_id, digest)
     regs = [
         {"id": r["id"], "url": r["url"], "events": r["events"], "seat": r["seat"]}
         for r in doc.get("webhooks") or []
         if r["id"] in visible
     ]
-    return {"webhooks": regs, "deliveries": out}
+    return {"webhooks": regs, "deliveries": _recent(kit, game_id, visible)}
+
+
+def tournament_deliveries(kit: Games, tid: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """A tournament's webhook registration and its recent deliveries (for its host)."""
+    reg = doc.get("webhook")
+    regs = [{"id": reg["id"], "url": reg["url"], "events": reg["events"]}] if reg else []
+    visible = {r["id"] for r in regs}
+    return {"webhooks": regs, "deliveries": _recent(kit, tournament_address(tid), visible)}
 
 
 def send_test(kit: Games, game_id: str, digest: str | None) -> dict[str, Any]:

@@ -195,13 +195,18 @@ def check_in(games: Games, tid: str, player: str) -> Doc:
     return change(games, tid, decide)
 
 
+def require_host(doc: Doc, by: str) -> None:
+    """Nothing when ``by`` hosts the tournament; else 403 ``not-host``."""
+    if by != doc["host"]:
+        raise Forbidden("not-host", "Only the host may do this.")
+
+
 def host_action(games: Games, tid: str, by: str, action: str) -> Doc:
     """The host starts the tournament now (``start``) or ends it (``end``: after the
     round running, or at once before the first)."""
 
     def decide(doc: Doc) -> Doc | None:
-        if by != doc["host"]:
-            raise Forbidden("not-host", "Only the host may do this.")
+        require_host(doc, by)
         if action == "start":
             _open(doc)
             doc["start_requested"] = True

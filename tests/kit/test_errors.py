@@ -77,6 +77,7 @@ def test_openapi_document_and_docs(toy_client):
         "/tournaments/{tid}/start",
         "/tournaments/{tid}/end",
         "/tournaments/{tid}/standings",
+        "/tournaments/{tid}/webhook",
         "/games/{game_id}/resign",
         "/games/{game_id}/start",
         "/games/{game_id}/legal-moves",

@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from standardwebhooks.webhooks import Webhook
 
+from shared.games.notify import TOURNAMENT_TYPES as EVENTS
 from shared.usecases import tournament_arena, tournaments
 from shared.usecases.autoplay import NothingDue, play_due
 from shared.webhooks.delivery import Deliverer
@@ -131,6 +132,17 @@ def test_each_event_reaches_the_platform_once_signed(hooked) -> None:
     ]
     versions = [b["data"]["version"] for b in bodies]
     assert versions == sorted(versions)
+    # the host reads its registration and what became of each delivery; nobody else does
+    seen = client.get(f"/tournaments/{tid}/webhook", headers=auth(key)).get_json()
+    assert seen["webhooks"] == [
+        {"id": made["webhook_id"], "url": receiver.url("/tn"), "events": list(EVENTS)}
+    ]
+    assert [d["id"] for d in reversed(seen["deliveries"])] == ids
+    assert {(d["status"], d["attempts"]) for d in seen["deliveries"]} == {("delivered", 1)}
+    _, other = new_player(client, "Other")
+    r = client.get(f"/tournaments/{tid}/webhook", headers=auth(other))
+    assert r.status_code == 403 and r.get_json()["code"] == "not-host"
+    assert client.get(f"/tournaments/{tid}/webhook").status_code == 401
 
 
 def test_events_can_be_chosen_and_a_refused_url_is_refused(hooked, make_app) -> None:

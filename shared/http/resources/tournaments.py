@@ -32,6 +32,7 @@ from shared.http.resources.blueprint import (
 )
 from shared.http.schemas import tournaments as t
 from shared.usecases import tournaments
+from shared.webhooks import schemas as ws
 
 TID = re.compile(r"[0-9a-f]{16}", re.ASCII)
 
@@ -185,6 +186,23 @@ def add_routes(blp: KitBlueprint, options_schema: type[Schema]) -> None:
         _read(tid)
         doc = tournaments.check_in(games(), tid, str(player))
         return send(json_answer(tournaments.public(doc)))
+
+    @blp.route("/tournaments/<tid>/webhook", methods=["GET"])
+    @blp.response(200, ws.DeliveryListSchema)
+    @blp.doc(security=BEARER, operationId="getTournamentWebhook")
+    @blp.doc(responses=problems(401, 403, 404, 503))
+    def get_tournament_webhook(tid: str) -> Any:
+        """The tournament's webhook and its recent deliveries (the host only).
+
+        `webhooks`: its registration (`id`, `url`, `events`; none without one), and
+        `deliveries`: the last 50 notifications, newest first, each with its status,
+        attempts and last error, for debugging a receiver. 403 `not-host` for anyone
+        but the host (its player, or its API key alone).
+        """
+        actor, _ = current_actor()
+        doc = _read(tid)
+        tournaments.require_host(doc, actor)
+        return send(json_answer(webhooks.tournament_deliveries(games(), tid, doc)))
 
     def _host(tid: str, action: str) -> Any:
         actor, _ = current_actor()
