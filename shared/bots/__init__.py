@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from shared.bots.ismcts import ismcts
 from shared.bots.search import Plan, search
 from shared.engine import Engine, Move, State
 
@@ -115,4 +116,5 @@ def decide(
         plan = replace(plan, iterations=iterations)
     if ms is not None:
         plan = replace(plan, ms=ms or None)
-    return search(engine, state, seat, legal, plan, seed, shown)
+    find = ismcts if plan.tree else search
+    return find(engine, state, seat, legal, plan, seed, shown)

@@ -89,6 +89,23 @@ def playout(
     """Moves by every seat to act from ``state`` (a fork, changed in place), to the end or
     ``horizon`` moves: random ones, or ``choose`` (greedy) among ``k`` sampled listed moves
     (random with probability ``epsilon``); the seat's :func:`reward`."""
+    end, extra = run(engine, state, rng, horizon, choose, k, epsilon, scorings, project)
+    return reward(engine, end, seat, extra, scale)
+
+
+def run(
+    engine: Engine,
+    state: State,
+    rng: random.Random,
+    horizon: int = 0,
+    choose: Strategy | None = None,
+    k: int = 6,
+    epsilon: float = 0.0,
+    scorings: int = 0,
+    project: float = 0.0,
+) -> tuple[State, dict[int, float] | None]:
+    """The playout of :func:`playout`: the state where it stopped and the projected
+    extra points per seat (``None``: none), for any seat's :func:`reward`."""
     moves = 0
     to_act = engine.to_act
     actions = engine.legal_actions
@@ -136,4 +153,4 @@ def playout(
             continue
         state = engine.fork(new)
     extra = {s: project * g for s, g in gain.items()} if project else None
-    return reward(engine, state, seat, extra, scale)
+    return state, extra
