@@ -22,7 +22,9 @@ shared by all determinizations:
    (Manhattan: the end of the round, projected; Wind City: after ``horizon`` moves),
    judged by :func:`shared.bots.playout.reward` for every seat; each node on the path
    is credited with the reward of the seat that made its move.
-4. **Choice**: the most visited root child (ties: the better mean, then greedy's order).
+4. **Choice**: the most visited root child (ties: the better mean, then greedy's order),
+   unless its mean is not ``margin`` standard errors above greedy's pick's: then greedy's
+   pick (few iterations are noisy; ``margin`` 0 trusts the visits).
 
 The budget: ``iterations``, or what fits in the time cap (checked before each iteration:
 none starts that would end more than half an iteration past the cap).
@@ -44,11 +46,12 @@ from shared.engine import Engine, Move, RuleError, State
 class Node:
     """A move's statistics: visits, the mover's reward sum, availability, children."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "squares", "total", "visits")
 
     def __init__(self) -> None:
         self.visits = 0
         self.total = 0.0
+        self.squares = 0.0
         self.avail = 0
         self.children: dict[tuple[Any, ...], Node] = {}
 
@@ -192,6 +195,7 @@ def ismcts(
             plan.epsilon,
             plan.scorings,
             plan.project,
+            plan.guided_moves,
         )
         seats = {m for _, m in path}
         if len(seats) == 1:
@@ -200,13 +204,34 @@ def ismcts(
             seats |= set(score_totals(engine.score(end)))
             values = {s: reward(engine, end, s, extra, plan.scale) for s in seats}
         for node, mover in path:
+            value = values.get(mover, 0.5)
             node.visits += 1
-            node.total += values.get(mover, 0.5)
+            node.total += value
+            node.squares += value * value
+    return pool[_choose(root, plan.margin)]
+
+
+def _choose(root: list[Node], margin: float) -> int:
+    """The most visited root child (ties: the better mean, then greedy's order), if it
+    beats greedy's pick (0) by ``margin`` standard errors of the difference of their
+    means (``0``: always); else greedy's pick."""
     best = max(
-        range(len(pool)),
+        range(len(root)),
         key=lambda i: (root[i].visits, root[i].total / max(root[i].visits, 1), -i),
     )
-    return pool[best]
+    if best == 0 or margin <= 0:
+        return best
+    a, b = root[best], root[0]
+    if a.visits < 2 or b.visits < 2:
+        return 0
+
+    def mean_var(n: Node) -> tuple[float, float]:
+        mean = n.total / n.visits
+        return mean, max(n.squares / n.visits - mean * mean, 0.0) / (n.visits - 1)
+
+    (ma, va), (mb, vb) = mean_var(a), mean_var(b)
+    spread = math.sqrt(va + vb)
+    return best if ma - mb > margin * spread or (spread == 0 and ma > mb) else 0
 
 
 def _after(engine: Engine, world: State, seat: int, move: Move, index: int | None) -> State:

@@ -103,9 +103,12 @@ def run(
     epsilon: float = 0.0,
     scorings: int = 0,
     project: float = 0.0,
+    guided_moves: int = 0,
 ) -> tuple[State, dict[int, float] | None]:
     """The playout of :func:`playout`: the state where it stopped and the projected
-    extra points per seat (``None``: none), for any seat's :func:`reward`."""
+    extra points per seat (``None``: none), for any seat's :func:`reward`. With
+    ``guided_moves``, only the first that many moves are ``choose``'s, the rest random
+    (cheap: greedy's model near the root, random play to the cut-off)."""
     moves = 0
     to_act = engine.to_act
     actions = engine.legal_actions
@@ -134,7 +137,12 @@ def run(
         if not listed:
             break
         moves += 1
-        if choose is None or len(listed) == 1 or (epsilon and rng.random() < epsilon):
+        if (
+            choose is None
+            or len(listed) == 1
+            or (guided_moves and moves > guided_moves)
+            or (epsilon and rng.random() < epsilon)
+        ):
             play(state, mover, listed[int(rng.random() * len(listed))])
             continue
         options = list(listed) if len(listed) <= k else rng.sample(list(listed), k)

@@ -73,6 +73,7 @@ class Plan:
     c: float = 0.7
     widen: float = 0.0
     widen_below: float = 1.0
+    guided_moves: int = 0
 
 
 def _key(move: Move, fields: set[str]) -> tuple[tuple[str, str], ...]:
