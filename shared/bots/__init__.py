@@ -46,16 +46,20 @@ class Level:
         return self.games.get(game, self.plan)
 
 
-def _plans(ms: float, iterations: int, width: int, sampled: int) -> Level:
-    """A search level: greedy-guided playouts, to the end of the round (Manhattan: the
-    score lead then, plus 1.5 times that round's scoring for the rounds to come) or 24
-    moves ahead (Wind City: the score lead then), judged by the public score totals."""
-    base = Plan(iterations, ms, width, sampled, guided=True, k=4)
+def _plans(ms: float, manhattan: int, windcity: int, width: int, sampled: int) -> Level:
+    """A search level at a time cap of ``ms`` and at most ``manhattan``/``windcity``
+    iterations (about that cap's CPU on an idle core): playouts guided by greedy for their
+    first moves, random after, cut off at the end of the round (Manhattan: the score lead
+    then, plus 1.5 times that round's scoring for the rounds to come; information-set
+    MCTS) or 24 moves ahead (Wind City: the smooth score lead; sequential halving)."""
+    base = Plan(windcity, ms, width, sampled, guided=True, k=4)
     return Level(
         plan=base,
         games={
-            "manhattan": replace(base, scorings=1, project=1.5),
-            "windcity": replace(base, k=8, horizon=24, scale=15.0, margin=0.75),
+            "manhattan": replace(
+                base, iterations=manhattan, scorings=1, project=1.5, tree=1, guided_moves=6
+            ),
+            "windcity": replace(base, k=8, horizon=24, scale=15.0, margin=0.75, guided_moves=8),
         },
     )
 
@@ -63,8 +67,8 @@ def _plans(ms: float, iterations: int, width: int, sampled: int) -> Level:
 LEVELS: dict[str, Level] = {
     "random": Level(strategy="random"),
     "greedy": Level(strategy="greedy"),
-    "medium": _plans(100.0, 800, 4, 1),
-    "strong": _plans(250.0, 2000, 6, 2),
+    "medium": _plans(25.0, 40, 80, 4, 1),
+    "strong": _plans(100.0, 160, 300, 6, 2),
 }
 """Every level by name, weakest first, with its budget per decision."""
 

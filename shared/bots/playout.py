@@ -85,11 +85,15 @@ def playout(
     scorings: int = 0,
     project: float = 0.0,
     scale: float = 0.0,
+    guided_moves: int = 0,
 ) -> float:
     """Moves by every seat to act from ``state`` (a fork, changed in place), to the end or
     ``horizon`` moves: random ones, or ``choose`` (greedy) among ``k`` sampled listed moves
-    (random with probability ``epsilon``); the seat's :func:`reward`."""
-    end, extra = run(engine, state, rng, horizon, choose, k, epsilon, scorings, project)
+    (random with probability ``epsilon``, and after ``guided_moves``); the seat's
+    :func:`reward`."""
+    end, extra = run(
+        engine, state, rng, horizon, choose, k, epsilon, scorings, project, guided_moves
+    )
     return reward(engine, end, seat, extra, scale)
 
 

@@ -185,6 +185,7 @@ def search(
                         plan.scorings,
                         plan.project,
                         plan.scale,
+                        plan.guided_moves,
                     )
                 )
                 done += 1

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from shared.games import Games
 
 HINT_LEVEL = "medium"
-HINT_ITERATIONS = 64
+HINT_ITERATIONS = 40
 """The search's budget for a hint: iterations, no time cap (deterministic)."""
 DEFAULT_HINTS = 3
 
