@@ -36,7 +36,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from shared.bots.playout import reward, run, score_totals
 from shared.bots.search import Plan, candidates, root_indices
@@ -101,7 +101,7 @@ def _descend(
     depth = 1
     while depth < plan.tree:
         acting = engine.to_act(state)
-        mover, listed = -1, ()
+        mover, listed = -1, cast(Sequence[Move], ())
         for mover in acting:
             listed = engine.legal_actions(state, mover)
             if listed:
