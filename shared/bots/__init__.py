@@ -3,8 +3,9 @@
 Holds the levels a host or player may ask for (:data:`LEVELS`): ``random`` and ``greedy``
 are the engine's own strategies (``engine.BOTS``) given the seat's view; ``medium`` and
 ``strong`` search (determinized Monte Carlo search over :meth:`Engine.redeal` with
-greedy-guided playouts, see :mod:`shared.bots.search`, :mod:`shared.bots.playout` and
-docs/bots.md). Pure like the rules: this package imports
+greedy-guided playouts: information-set MCTS in Manhattan, sequential halving in Wind
+City, see :mod:`shared.bots.ismcts`, :mod:`shared.bots.search`,
+:mod:`shared.bots.playout` and docs/bots.md). Pure like the rules: this package imports
 only shared/engine.py, shared/rng.py and the standard library (no I/O, no clock except
 the search's optional time cap). It sits below the games layer, which plays a bot seat
 with it; the worker, the environments (shared/rl) and benches import it too, the rules
