@@ -11,8 +11,9 @@ each is timed in its process (``perf_counter``: under load, wall time).
 
 Prints, per bot level: seats played, win share (a shared win counts 1/k for each of the
 k winners; the share of one seat of that level), its 95% confidence interval (normal
-approximation over games), mean rank, and mean and p99 ms per decision (only decisions
-with a choice: a single legal move is not timed), then the command.
+approximation over games), mean rank, mean and p99 ms per decision (wall clock) and mean
+CPU ms per decision (``process_time``: what a decision cost whatever the machine's load;
+only decisions with a choice: a single legal move is not timed), then the command.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def play_game(args: tuple[str, list[str], int, float | None, int | None]) -> dic
     engine = importlib.import_module(f"services.{game}.rules").ENGINE
     state = engine.setup(len(bots), {}, seed)
     times: dict[int, list[float]] = defaultdict(list)
+    cpu: dict[int, list[float]] = defaultdict(list)
     step = 0
     while not engine.is_over(state):
         seat = engine.to_act(state)[0]
@@ -61,7 +63,7 @@ def play_game(args: tuple[str, list[str], int, float | None, int | None]) -> dic
         level = bots[seat]
         search = LEVELS[level].strategy is None
         choices = len(engine.legal_actions(state, seat)) > 1
-        start = time.perf_counter()
+        start, used = time.perf_counter(), time.process_time()
         move = decide(
             engine,
             state,
@@ -73,10 +75,11 @@ def play_game(args: tuple[str, list[str], int, float | None, int | None]) -> dic
         )
         if choices:
             times[seat].append((time.perf_counter() - start) * 1000)
+            cpu[seat].append((time.process_time() - used) * 1000)
         state, _ = engine.apply_move(state, seat, move)
     result = engine.result(state)
     assert result is not None
-    return {"bots": bots, "result": result, "times": dict(times)}
+    return {"bots": bots, "result": result, "times": dict(times), "cpu": dict(cpu)}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -91,6 +94,7 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     wins: dict[str, list[float]] = defaultdict(list)  # per game: the level's mean share
     ranks: dict[str, list[float]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
+    cpu: dict[str, list[float]] = defaultdict(list)
     for g in games:
         winners = g["result"]["winners"]
         rank_of = {s["seat"]: s["rank"] for s in g["result"]["standings"]}
@@ -99,6 +103,7 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             per[level].append(1 / len(winners) if seat in winners else 0.0)
             ranks[level].append(rank_of[seat])
             times[level] += g["times"].get(seat, g["times"].get(str(seat), []))
+            cpu[level] += g.get("cpu", {}).get(seat, [])
         for level, shares in per.items():
             wins[level].append(sum(shares) / len(shares))
     out = {}
@@ -115,6 +120,7 @@ def summarize(games: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             "mean_rank": sum(ranks[level]) / len(ranks[level]),
             "ms_mean": sum(t) / len(t) if t else 0.0,
             "ms_p99": percentile(t, 0.99),
+            "cpu_mean": sum(cpu[level]) / len(cpu[level]) if cpu[level] else 0.0,
             "decisions": len(t),
         }
     return out
@@ -154,14 +160,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"# {args.game}: {args.games} games of {n} players, bots {args.bots}")
     print(
         f"{'bot':8} {'seats':>6} {'win share':>10} {'95% CI':>15} {'fair':>6} "
-        f"{'mean rank':>10} {'ms/decision':>12} {'p99 ms':>8} {'decisions':>10}"
+        f"{'mean rank':>10} {'ms/decision':>12} {'p99 ms':>8} {'cpu ms':>7} {'decisions':>10}"
     )
     for level, row in sorted(summarize(games).items(), key=lambda kv: -kv[1]["win_share"]):
         lo, hi = row["ci"]
         print(
             f"{level:8} {row['seats']:>6} {row['win_share']:>10.1%} "
             f"{f'{lo:.1%}-{hi:.1%}':>15} {1 / n:>6.1%} {row['mean_rank']:>10.2f} "
-            f"{row['ms_mean']:>12.1f} {row['ms_p99']:>8.1f} {row['decisions']:>10}"
+            f"{row['ms_mean']:>12.1f} {row['ms_p99']:>8.1f} {row['cpu_mean']:>7.1f} "
+            f"{row['decisions']:>10}"
         )
     print(f"# {elapsed:.0f} s wall on {args.procs} processes")
     print("# command: python -m bench.arena " + " ".join(sys.argv[1:] if argv is None else argv))

@@ -3,8 +3,9 @@
 Holds the levels a host or player may ask for (:data:`LEVELS`): ``random`` and ``greedy``
 are the engine's own strategies (``engine.BOTS``) given the seat's view; ``medium`` and
 ``strong`` search (determinized Monte Carlo search over :meth:`Engine.redeal` with
-greedy-guided playouts, see :mod:`shared.bots.search`, :mod:`shared.bots.playout` and
-docs/bots.md). Pure like the rules: this package imports
+greedy-guided playouts: information-set MCTS in Manhattan, sequential halving in Wind
+City, see :mod:`shared.bots.ismcts`, :mod:`shared.bots.search`,
+:mod:`shared.bots.playout` and docs/bots.md). Pure like the rules: this package imports
 only shared/engine.py, shared/rng.py and the standard library (no I/O, no clock except
 the search's optional time cap). It sits below the games layer, which plays a bot seat
 with it; the worker, the environments (shared/rl) and benches import it too, the rules
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from shared.bots.ismcts import ismcts
 from shared.bots.search import Plan, search
 from shared.engine import Engine, Move, State
 
@@ -45,15 +47,20 @@ class Level:
         return self.games.get(game, self.plan)
 
 
-def _plans(ms: float, iterations: int, width: int, sampled: int) -> Level:
-    """A search level: greedy-guided playouts, to the end of the round (Manhattan: the
-    score lead then, plus 1.5 times that round's scoring for the rounds to come) or 24
-    moves ahead (Wind City: the score lead then), judged by the public score totals."""
-    base = Plan(iterations, ms, width, sampled, guided=True, k=4)
+def _plans(ms: float, manhattan: int, windcity: int, width: int, sampled: int) -> Level:
+    """A search level at a time cap of ``ms`` and at most ``manhattan``/``windcity``
+    iterations (about that cap's CPU on an idle core): Manhattan, information-set MCTS
+    with playouts guided by greedy for 6 moves, random after, to the end of the round
+    (the score lead then, plus 1.5 times that round's scoring for the rounds to come);
+    Wind City, sequential halving with guided playouts 24 moves ahead (the smooth score
+    lead)."""
+    base = Plan(windcity, ms, width, sampled, guided=True, k=4)
     return Level(
         plan=base,
         games={
-            "manhattan": replace(base, scorings=1, project=1.5),
+            "manhattan": replace(
+                base, iterations=manhattan, scorings=1, project=1.5, tree=1, guided_moves=6
+            ),
             "windcity": replace(base, k=8, horizon=24, scale=15.0, margin=0.75),
         },
     )
@@ -62,8 +69,8 @@ def _plans(ms: float, iterations: int, width: int, sampled: int) -> Level:
 LEVELS: dict[str, Level] = {
     "random": Level(strategy="random"),
     "greedy": Level(strategy="greedy"),
-    "medium": _plans(100.0, 800, 4, 1),
-    "strong": _plans(250.0, 2000, 6, 2),
+    "medium": _plans(25.0, 40, 28, 4, 1),
+    "strong": _plans(100.0, 160, 110, 6, 2),
 }
 """Every level by name, weakest first, with its budget per decision."""
 
@@ -115,4 +122,5 @@ def decide(
         plan = replace(plan, iterations=iterations)
     if ms is not None:
         plan = replace(plan, ms=ms or None)
-    return search(engine, state, seat, legal, plan, seed, shown)
+    find = ismcts if plan.tree else search
+    return find(engine, state, seat, legal, plan, seed, shown)

@@ -85,10 +85,34 @@ def playout(
     scorings: int = 0,
     project: float = 0.0,
     scale: float = 0.0,
+    guided_moves: int = 0,
 ) -> float:
     """Moves by every seat to act from ``state`` (a fork, changed in place), to the end or
     ``horizon`` moves: random ones, or ``choose`` (greedy) among ``k`` sampled listed moves
-    (random with probability ``epsilon``); the seat's :func:`reward`."""
+    (random with probability ``epsilon``, and after ``guided_moves``); the seat's
+    :func:`reward`."""
+    end, extra = run(
+        engine, state, rng, horizon, choose, k, epsilon, scorings, project, guided_moves
+    )
+    return reward(engine, end, seat, extra, scale)
+
+
+def run(
+    engine: Engine,
+    state: State,
+    rng: random.Random,
+    horizon: int = 0,
+    choose: Strategy | None = None,
+    k: int = 6,
+    epsilon: float = 0.0,
+    scorings: int = 0,
+    project: float = 0.0,
+    guided_moves: int = 0,
+) -> tuple[State, dict[int, float] | None]:
+    """The playout of :func:`playout`: the state where it stopped and the projected
+    extra points per seat (``None``: none), for any seat's :func:`reward`. With
+    ``guided_moves``, only the first that many moves are ``choose``'s, the rest random
+    (cheap: greedy's model near the root, random play to the cut-off)."""
     moves = 0
     to_act = engine.to_act
     actions = engine.legal_actions
@@ -117,7 +141,12 @@ def playout(
         if not listed:
             break
         moves += 1
-        if choose is None or len(listed) == 1 or (epsilon and rng.random() < epsilon):
+        if (
+            choose is None
+            or len(listed) == 1
+            or (guided_moves and moves > guided_moves)
+            or (epsilon and rng.random() < epsilon)
+        ):
             play(state, mover, listed[int(rng.random() * len(listed))])
             continue
         options = list(listed) if len(listed) <= k else rng.sample(list(listed), k)
@@ -136,4 +165,4 @@ def playout(
             continue
         state = engine.fork(new)
     extra = {s: project * g for s, g in gain.items()} if project else None
-    return reward(engine, state, seat, extra, scale)
+    return state, extra

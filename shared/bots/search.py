@@ -69,6 +69,11 @@ class Plan:
     scorings: int = 0
     project: float = 0.0
     scale: float = 0.0
+    tree: int = 0
+    c: float = 0.7
+    widen: float = 0.0
+    widen_below: float = 1.0
+    guided_moves: int = 0
 
 
 def _key(move: Move, fields: set[str]) -> tuple[tuple[str, str], ...]:
@@ -107,6 +112,18 @@ def candidates(
     return picked or [rng.choice(legal)]
 
 
+def root_indices(legal: list[Move], pool: list[Move]) -> list[int | None]:
+    """Each candidate's index among ``legal`` (``None``: a filled-in pick, not listed)."""
+    where = {id(m): i for i, m in enumerate(legal)}
+    indices: list[int | None] = []
+    for move in pool:
+        index = where.get(id(move))
+        if index is None:
+            index = next((i for i, m in enumerate(legal) if m == move), None)
+        indices.append(index)
+    return indices
+
+
 def _after(engine: Engine, world: State, seat: int, move: Move, index: int | None) -> State:
     """A fork of ``world`` with ``move`` played (listed: by index; else checked)."""
     if index is not None:
@@ -134,13 +151,7 @@ def search(
     pool = candidates(engine, state, seat, legal, plan, rng, view, rank_deadline)
     if len(pool) == 1:
         return pool[0]
-    where = {id(m): i for i, m in enumerate(legal)}
-    indices: list[int | None] = []
-    for move in pool:
-        index = where.get(id(move))
-        if index is None:
-            index = next((i for i, m in enumerate(legal) if m == move), None)
-        indices.append(index)
+    indices = root_indices(legal, pool)
     alive = list(range(len(pool)))
     choose = engine.BOTS.get("greedy") if plan.guided else None
     scores: list[list[float]] = [[] for _ in pool]  # per determinization, aligned
@@ -174,6 +185,7 @@ def search(
                         plan.scorings,
                         plan.project,
                         plan.scale,
+                        plan.guided_moves,
                     )
                 )
                 done += 1

@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from shared.games import Games
 
 HINT_LEVEL = "medium"
-HINT_ITERATIONS = 64
-"""The search's budget for a hint: iterations, no time cap (deterministic)."""
+HINT_ITERATIONS: int | None = None
+"""The search's budget for a hint: iterations (``None``: the level's own, Manhattan 40,
+Wind City 28), no time cap (deterministic)."""
 DEFAULT_HINTS = 3
 
 
