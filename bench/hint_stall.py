@@ -1,19 +1,22 @@
 """What a hint's search costs the other requests of its web process (issue 42).
 
-Run: ``python -m bench.hint_stall [--game manhattan] [--hints 30]``.
+Run: ``python -m bench.hint_stall [--game windcity] [--hints 40] [--moves 20]``.
 
 One gunicorn gevent worker (``WEB_CONCURRENCY=1``, served as ``make run`` serves it) on a
 private Redis, twice: with ``HINTS_OFF_LOOP=0`` (the search runs on the worker's event
-loop) and ``=1`` (in the gevent hub's thread pool: shared/http/offload.py). A prober
-reads a game's view (``GET /games/{id}``) every 20 ms throughout; meanwhile a seat asks
-``--hints`` hints one after another. Printed per mode: the prober's latency while hints
-were computed (p50, p99, max) and the hints' own wall time (median). The baseline is
-the prober on the same server before the first hint.
+loop, so every other request of the process waits while it computes) and ``=1`` (in the
+gevent hub's thread pool: shared/http/offload.py). A prober reads a game's view (``GET
+/games/{id}``) every 20 ms throughout; meanwhile a seat asks ``--hints`` hints one after
+another, in games ``--moves`` random moves in (20 hints a game, its allowance at most;
+the same games in both modes). Printed per mode: the prober's latency while hints were
+computed (p50, p99, max) against the baseline, the prober on the same server before
+the first hint, and the hints' own wall time (median, max).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import threading
 import time
@@ -33,17 +36,27 @@ def post(base: str, path: str, body: dict, token: str | None = None) -> Any:
     return r.json()
 
 
-def seat_to_act(base: str, hints: int) -> tuple[str, str]:
-    """A started two-seat game allowing ``hints`` hints: its id and the token of the seat
-    to act."""
-    created = post(base, "/games", {"players": 2, "seed": 7, "hints": hints, "rated": False})
+def seat_to_act(base: str, hints: int, moves: int, rng: random.Random) -> tuple[str, str]:
+    """A two-seat game allowing ``hints`` hints, ``moves`` random moves in: its id and the
+    token of the seat to act."""
+    created = post(base, "/games", {"players": 2, "hints": hints, "rated": False})
     game = created["id"]
     tokens = {}
     for name in ("Ann", "Bob"):
         joined = post(base, f"/games/{game}/players", {"name": name})
         tokens[joined["seat"]] = joined["token"]
-    started = post(base, f"/games/{game}/start", {}, created["host_token"])
-    return game, tokens[started["to_act"][0]]
+    view = post(base, f"/games/{game}/start", {}, created["host_token"])
+    for _ in range(moves):
+        token = tokens[view["to_act"][0]]
+        legal = get(base, f"/games/{game}/legal-moves", token)["moves"]
+        view = post(base, f"/games/{game}/moves", rng.choice(legal), token)["game"]
+    return game, tokens[view["to_act"][0]]
+
+
+def get(base: str, path: str, token: str) -> Any:
+    r = requests.get(f"{base}{path}", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    r.raise_for_status()
+    return r.json()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -71,20 +84,21 @@ class Prober(threading.Thread):
             time.sleep(PROBE_EVERY)
 
 
-def measure(game: str, count: int, off_loop: bool) -> dict[str, Any]:
+def measure(game: str, count: int, moves: int, off_loop: bool) -> dict[str, Any]:
+    rng = random.Random(7)
     env = {"WEB_CONCURRENCY": "1", "HINTS_OFF_LOOP": "1" if off_loop else "0"}
-    with redis_server() as server, gunicorn(game, server.url, env=env) as service:
-        game_id, token = seat_to_act(service.base, 20)
-        prober = Prober(f"{service.base}/games/{game_id}")
+    with redis_server() as server, gunicorn(game, server.url, env=env) as svc:
+        game_id, token = seat_to_act(svc.base, 20, moves, rng)
+        prober = Prober(f"{svc.base}/games/{game_id}")
         prober.start()
         time.sleep(2)  # the quiet baseline
         prober.phase = "hints"
         walls = []
         for n in range(count):
             if n and n % 20 == 0:
-                game_id, token = seat_to_act(service.base, 20)
+                game_id, token = seat_to_act(svc.base, 20, moves, rng)
             began = time.perf_counter()
-            post(service.base, f"/games/{game_id}/hint", {}, token)
+            post(svc.base, f"/games/{game_id}/hint", {}, token)
             walls.append(time.perf_counter() - began)
         prober.stop.set()
         prober.join()
@@ -101,15 +115,19 @@ def row(name: str, values: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="manhattan", choices=("manhattan", "windcity"))
-    parser.add_argument("--hints", type=int, default=30)
+    parser.add_argument("--game", default="windcity", choices=("manhattan", "windcity"))
+    parser.add_argument("--hints", type=int, default=40)
+    parser.add_argument("--moves", type=int, default=20)
     args = parser.parse_args()
-    print(f"python -m bench.hint_stall --game {args.game} --hints {args.hints}")
+    print(
+        f"python -m bench.hint_stall --game {args.game} --hints {args.hints} --moves {args.moves}"
+    )
     for off_loop in (False, True):
-        got = measure(args.game, args.hints, off_loop)
+        got = measure(args.game, args.hints, args.moves, off_loop)
+        walls = [1000 * w for w in got["walls"]]
         print(
-            f"HINTS_OFF_LOOP={int(off_loop)}: hint wall median "
-            f"{1000 * statistics.median(got['walls']):.0f} ms over {len(got['walls'])} hints"
+            f"HINTS_OFF_LOOP={int(off_loop)}: a hint's wall median "
+            f"{statistics.median(walls):.0f} ms, max {max(walls):.0f} ms over {len(walls)} hints"
         )
         print(row("a view, before any hint", got["quiet"]))
         print(row("a view, while hints compute", got["hints"]))

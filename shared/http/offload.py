@@ -1,7 +1,7 @@
 """A request's CPU-bound work off a gevent worker's event loop.
 
 A gunicorn gevent worker serves all its requests on one thread: a search that computes
-for 100-250 ms there (a hint, shared/games/hints.py) stalls every other request of the
+for up to ~110 ms there (a hint, shared/games/hints.py) stalls every other request of the
 process (moves, long-polls, SSE) for that long. :func:`cpu_bound` runs such work in the
 gevent hub's thread pool instead: the interpreter switches threads every
 ``sys.getswitchinterval()`` (5 ms), so the loop goes on serving while the search runs.
