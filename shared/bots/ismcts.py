@@ -38,8 +38,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, cast
 
-from shared.bots.playout import reward, run, score_totals
-from shared.bots.search import Plan, candidates, root_indices
+from shared.bots.playout import reward, score_totals
+from shared.bots.search import Plan, after_move, open_root, rollout
 from shared.engine import Engine, Move, RuleError, State
 
 
@@ -152,16 +152,10 @@ def ismcts(
     view: dict[str, Any],
 ) -> Move:
     """The move SO-ISMCTS prefers among ``legal`` (see the module's docstring)."""
-    start = time.perf_counter()
-    deadline = None if plan.ms is None else start + plan.ms / 1000
-    rank_deadline = None if plan.ms is None else start + plan.ms / 4000
-    rng = random.Random(seed)
-    pool = candidates(engine, state, seat, legal, plan, rng, view, rank_deadline)
+    pool, indices, rng, deadline, choose = open_root(engine, state, seat, legal, plan, seed, view)
     if len(pool) == 1:
         return pool[0]
-    indices = root_indices(legal, pool)
     root = [Node() for _ in pool]
-    choose = engine.BOTS.get("greedy") if plan.guided else None
     began = time.perf_counter()
     done = 0
     while done < plan.iterations:
@@ -178,25 +172,14 @@ def ismcts(
         c = _root_pick(root, done, open_, plan.c)
         done += 1
         try:
-            after = _after(engine, world, seat, pool[c], indices[c])
+            after = after_move(engine, world, seat, pool[c], indices[c])
         except RuleError:
             root[c].visits += 1
             continue
         path = [(root[c], seat)]
         if plan.tree > 1:
             path += _descend(engine, after, root[c], plan, dice)
-        end, extra = run(
-            engine,
-            after,
-            dice,
-            plan.horizon,
-            choose,
-            plan.k,
-            plan.epsilon,
-            plan.scorings,
-            plan.project,
-            plan.guided_moves,
-        )
+        end, extra = rollout(engine, after, dice, plan, choose)
         seats = {m for _, m in path}
         if len(seats) == 1:
             values = {seat: reward(engine, end, seat, extra, plan.scale)}
@@ -232,13 +215,3 @@ def _choose(root: list[Node], margin: float) -> int:
     (ma, va), (mb, vb) = mean_var(a), mean_var(b)
     spread = math.sqrt(va + vb)
     return best if ma - mb > margin * spread or (spread == 0 and ma > mb) else 0
-
-
-def _after(engine: Engine, world: State, seat: int, move: Move, index: int | None) -> State:
-    """A fork of ``world`` with ``move`` played (listed: by index; else checked)."""
-    if index is not None:
-        state = engine.fork(world)
-        engine.play(state, seat, engine.legal_actions(state, seat)[index])
-        return state
-    new, _ = engine.apply_move(world, seat, move)
-    return engine.fork(new)

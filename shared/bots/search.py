@@ -40,10 +40,10 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from shared.bots.playout import playout
-from shared.engine import Engine, Move, RuleError, State
+from shared.bots.playout import reward, run
+from shared.engine import Engine, Move, RuleError, State, Strategy
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,57 @@ def root_indices(legal: list[Move], pool: list[Move]) -> list[int | None]:
     return indices
 
 
-def _after(engine: Engine, world: State, seat: int, move: Move, index: int | None) -> State:
+class Root(NamedTuple):
+    """A search's root: the candidates it weighs (greedy's pick first), their indices
+    among the listed moves, its random stream, its deadline, and greedy when the plan
+    guides the playouts."""
+
+    pool: list[Move]
+    indices: list[int | None]
+    rng: random.Random
+    deadline: float | None
+    choose: Strategy | None
+
+
+def open_root(
+    engine: Engine,
+    state: State,
+    seat: int,
+    legal: list[Move],
+    plan: Plan,
+    seed: int,
+    view: dict[str, Any],
+) -> Root:
+    """The :class:`Root` of a decision that may take ``plan.ms`` (a quarter of it to
+    rank the candidates)."""
+    start = time.perf_counter()
+    deadline = None if plan.ms is None else start + plan.ms / 1000
+    rank_deadline = None if plan.ms is None else start + plan.ms / 4000
+    rng = random.Random(seed)
+    pool = candidates(engine, state, seat, legal, plan, rng, view, rank_deadline)
+    choose = engine.BOTS.get("greedy") if plan.guided else None
+    return Root(pool, root_indices(legal, pool), rng, deadline, choose)
+
+
+def rollout(
+    engine: Engine, state: State, rng: random.Random, plan: Plan, choose: Strategy | None
+) -> tuple[State, dict[int, float] | None]:
+    """:func:`shared.bots.playout.run` from ``state`` (a fork) as ``plan`` sets it."""
+    return run(
+        engine,
+        state,
+        rng,
+        plan.horizon,
+        choose,
+        plan.k,
+        plan.epsilon,
+        plan.scorings,
+        plan.project,
+        plan.guided_moves,
+    )
+
+
+def after_move(engine: Engine, world: State, seat: int, move: Move, index: int | None) -> State:
     """A fork of ``world`` with ``move`` played (listed: by index; else checked)."""
     if index is not None:
         state = engine.fork(world)
@@ -144,16 +194,10 @@ def search(
     view: dict[str, Any],
 ) -> Move:
     """The move the search prefers among ``legal`` (see the module's docstring)."""
-    start = time.perf_counter()
-    deadline = None if plan.ms is None else start + plan.ms / 1000
-    rank_deadline = None if plan.ms is None else start + plan.ms / 4000
-    rng = random.Random(seed)
-    pool = candidates(engine, state, seat, legal, plan, rng, view, rank_deadline)
+    pool, indices, rng, deadline, choose = open_root(engine, state, seat, legal, plan, seed, view)
     if len(pool) == 1:
         return pool[0]
-    indices = root_indices(legal, pool)
     alive = list(range(len(pool)))
-    choose = engine.BOTS.get("greedy") if plan.guided else None
     scores: list[list[float]] = [[] for _ in pool]  # per determinization, aligned
     budget = plan.iterations
     rounds = max(1, math.ceil(math.log2(len(pool))))
@@ -167,27 +211,12 @@ def search(
             world = engine.redeal(state, seat, salt)
             for c in alive:
                 try:
-                    after = _after(engine, world, seat, pool[c], indices[c])
+                    after = after_move(engine, world, seat, pool[c], indices[c])
                 except RuleError:
                     scores[c].append(-1.0)
                     continue
-                dice = random.Random(play_seed)
-                scores[c].append(
-                    playout(
-                        engine,
-                        after,
-                        seat,
-                        dice,
-                        plan.horizon,
-                        choose,
-                        plan.k,
-                        plan.epsilon,
-                        plan.scorings,
-                        plan.project,
-                        plan.scale,
-                        plan.guided_moves,
-                    )
-                )
+                end, extra = rollout(engine, after, random.Random(play_seed), plan, choose)
+                scores[c].append(reward(engine, end, seat, extra, plan.scale))
                 done += 1
                 if deadline is not None:
                     now = time.perf_counter()
