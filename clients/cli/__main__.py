@@ -37,6 +37,7 @@ from .bots import LOCAL_LEVELS, SERVER_LEVELS
 from .client import GAMES, GameClient
 from .commands import run
 from .i18n import N_, _
+from .play import add_screen_args
 
 GAME_FIRST = ("play", "watch", "bot")
 LEVELS = LOCAL_LEVELS + SERVER_LEVELS
@@ -241,16 +242,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--bots", type=int, default=0, help=_("new game against N bots"))
         p.add_argument("--strategy", choices=LEVELS, default="greedy", help=levels_help(LEVELS))
         p.add_argument("--seed", type=int)
-        size = p.add_mutually_exclusive_group()
-        size.add_argument(
-            "--compact",
-            action="store_true",
-            help=_(
-                "a screen that fits the terminal (80x24): compact board, paged menu "
-                "(default when the full view does not fit)"
-            ),
-        )
-        size.add_argument("--full", action="store_true", help=_("always the full board and menu"))
+        add_screen_args(p)
 
         p = sub.add_parser("watch", parents=[common], help=_("live spectator view"))
         p.add_argument(

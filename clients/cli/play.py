@@ -17,6 +17,7 @@ retrying a stale version.
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,21 @@ from .games import game_module
 from .i18n import N_, _
 from .menu import Menu
 from .notation import NotationError, format_move, parse_move
+
+
+def add_screen_args(parser: argparse.ArgumentParser) -> None:
+    """``--compact`` / ``--full``: how a play session draws its screen."""
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument(
+        "--compact",
+        action="store_true",
+        help=_(
+            "a screen that fits the terminal (80x24): compact board, paged menu "
+            "(default when the full view does not fit)"
+        ),
+    )
+    size.add_argument("--full", action="store_true", help=_("always the full board and menu"))
+
 
 Json = dict[str, Any]
 MAX_RESENDS = 20

@@ -15,6 +15,7 @@ from rich.text import Text
 from .client import GAMES, client_for
 from .commands_kit import Command, UsageError, emit
 from .i18n import _
+from .play import add_screen_args
 from .players import _need_player
 from .tournament_play import cmd_play, standings_table
 
@@ -60,18 +61,7 @@ def add_parser(games: Any) -> None:
                 help=_("bot entries: levels, comma-separated"),
             )
         if action == "play":
-            size = p.add_mutually_exclusive_group()
-            size.add_argument(
-                "--compact",
-                action="store_true",
-                help=_(
-                    "a screen that fits the terminal (80x24): compact board, paged menu "
-                    "(default when the full view does not fit)"
-                ),
-            )
-            size.add_argument(
-                "--full", action="store_true", help=_("always the full board and menu")
-            )
+            add_screen_args(p)
             p.add_argument(
                 "--poll",
                 type=float,
