@@ -7,6 +7,7 @@ your player (``boardgames register NAME``); the list and the standings are publi
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 from rich.table import Table
@@ -51,6 +52,19 @@ def add_parser(games: Any) -> None:
                 "--minutes", type=int, default=30, metavar="M", help=_("an arena's minutes (30)")
             )
             p.add_argument("--table-size", type=int, metavar="N", help=_("players per table"))
+            p.add_argument(
+                "--round-minutes",
+                type=int,
+                metavar="M",
+                help=_("Swiss: a round every M minutes from the start (default: each at once)"),
+            )
+            p.add_argument(
+                "--starts-in",
+                type=int,
+                metavar="M",
+                help=_("start in M minutes (default: when you start it)"),
+            )
+            p.add_argument("--max-players", type=int, metavar="N", help=_("at most N players"))
             p.add_argument(
                 "--turn-seconds", type=int, default=60, metavar="S", help=_("seconds a move (60)")
             )
@@ -103,6 +117,12 @@ def cmd_create(args: argparse.Namespace) -> int:
     }
     if args.table_size:
         body["table_size"] = args.table_size
+    if args.round_minutes:
+        body["round_minutes"] = args.round_minutes
+    if args.max_players:
+        body["max_players"] = args.max_players
+    if args.starts_in is not None:
+        body["starts_at"] = int((time.time() + 60 * args.starts_in) * 1000)
     doc = _call(args, "POST", "/tournaments", json_body=body, token=player["key"])
     emit(args, doc, Text(_("tournament {id} created", id=doc["id"])))
     return 0

@@ -39,6 +39,24 @@ def test_create_join_start_and_standings(cli) -> None:
     assert "Ann" in table.stdout and "Bot 1" in table.stdout and "Buchholz" in table.stdout
     rows = json.loads(cli("tournament", "standings", "manhattan", tid, "--json").stdout)
     assert len(rows["items"]) == 4
+    # a weekly event: rounds at fixed times, a start time, a cap on players
+    before = time.time()
+    weekly = cli(
+        "tournament",
+        "create",
+        "manhattan",
+        "--round-minutes",
+        "30",
+        "--starts-in",
+        "60",
+        "--max-players",
+        "40",
+        "--json",
+        home="host",
+    )
+    doc = json.loads(weekly.stdout)
+    assert (doc["round_minutes"], doc["max_players"], doc["status"]) == (30, 40, "registering")
+    assert before + 3600 <= doc["starts_at"] / 1000 <= time.time() + 3600
 
 
 def test_play_follows_the_player_from_table_to_table(cli, workers, live_manhattan) -> None:
