@@ -82,6 +82,8 @@ export class GamePage {
       return;
     }
     if (history && this.rules.onHistory) this.rules.onHistory(history.events, this.context());
+    // The scores come with the first drawing (not a second one a moment later).
+    if (this.view.status !== "open") await this.loadScore(false);
     const following = this.view.status === "open" || this.view.status === "running";
     if (!following) this.live = "ended"; // a finished or cancelled game: nothing to follow
     this.chat = openChat(this); // the table's chat: its history, then live from the stream
@@ -94,7 +96,6 @@ export class GamePage {
         token: this.token || null, // a seat or the host reads as itself: live, its mutes and blocks
       });
     }
-    if (this.view.status !== "open") this.loadScore();
     this.watchForNextGame();
   }
 
@@ -170,22 +171,24 @@ export class GamePage {
   }
 
   async load() {
+    let token = this.token; // a join while this is in flight makes its answer stale
     let view;
     try {
-      view = await call("GET", `/games/${encodeURIComponent(this.id)}`, { token: this.token });
+      view = await call("GET", `/games/${encodeURIComponent(this.id)}`, { token });
     } catch (error) {
       if (error instanceof Problem && error.code === "invalid-token" && this.record && this.record.token) {
         forgetSeat(this.config.game, this.id); // a token of no seat here: watch instead
         this.record = null;
-        view = await call("GET", `/games/${encodeURIComponent(this.id)}`, { token: this.token });
       } else if (error instanceof Problem && (error.status === 401 || error.status === 403) && this.player && this.token === this.player.key) {
         this.player = null; // a player key the service no longer knows: watch instead
-        view = await call("GET", `/games/${encodeURIComponent(this.id)}`);
       } else {
         throw error;
       }
+      token = this.token;
+      view = await call("GET", `/games/${encodeURIComponent(this.id)}`, { token });
     }
     const legal = await this.fetchLegal(view);
+    if (this.view && this.token !== token) { this.dirty = true; return; } // read as another: again
     if (this.view && view.version < this.view.version) return; // an older answer: keep ours
     this.view = view; // the view and its legal moves change together
     this.legal = legal;
