@@ -73,30 +73,6 @@ def score_totals(score: dict[str, Any]) -> dict[int, float]:
     return {}
 
 
-def playout(
-    engine: Engine,
-    state: State,
-    seat: int,
-    rng: random.Random,
-    horizon: int = 0,
-    choose: Strategy | None = None,
-    k: int = 6,
-    epsilon: float = 0.0,
-    scorings: int = 0,
-    project: float = 0.0,
-    scale: float = 0.0,
-    guided_moves: int = 0,
-) -> float:
-    """Moves by every seat to act from ``state`` (a fork, changed in place), to the end or
-    ``horizon`` moves: random ones, or ``choose`` (greedy) among ``k`` sampled listed moves
-    (random with probability ``epsilon``, and after ``guided_moves``); the seat's
-    :func:`reward`."""
-    end, extra = run(
-        engine, state, rng, horizon, choose, k, epsilon, scorings, project, guided_moves
-    )
-    return reward(engine, end, seat, extra, scale)
-
-
 def run(
     engine: Engine,
     state: State,
@@ -109,7 +85,9 @@ def run(
     project: float = 0.0,
     guided_moves: int = 0,
 ) -> tuple[State, dict[int, float] | None]:
-    """The playout of :func:`playout`: the state where it stopped and the projected
+    """Moves by every seat to act from ``state`` (a fork, changed in place), to the end or
+    ``horizon`` moves: random ones, or ``choose`` (greedy) among ``k`` sampled listed moves
+    (random with probability ``epsilon``). The state where it stopped and the projected
     extra points per seat (``None``: none), for any seat's :func:`reward`. With
     ``guided_moves``, only the first that many moves are ``choose``'s, the rest random
     (cheap: greedy's model near the root, random play to the cut-off)."""

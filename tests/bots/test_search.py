@@ -18,7 +18,7 @@ import pytest
 from services.manhattan.rules import ENGINE as MANHATTAN
 from services.windcity.rules import ENGINE as WINDCITY
 from shared.bots import LEVELS, decide
-from shared.bots.playout import playout, reward, score_totals
+from shared.bots.playout import reward, run, score_totals
 from shared.engine import Engine, State
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,8 @@ def test_guided_playouts_reach_the_end(engine: Engine, k: int) -> None:
     greedy = engine.BOTS["greedy"]
     for seed in range(3):
         state = engine.fork(engine.setup(2 + seed, {}, seed))
-        value = playout(engine, state, 0, random.Random(seed), choose=greedy, k=k)
+        end, extra = run(engine, state, random.Random(seed), choose=greedy, k=k)
+        value = reward(engine, end, 0, extra)
         assert 0.0 <= value <= 1.0
 
 
@@ -51,9 +52,10 @@ def test_a_scoring_horizon_stops_at_the_end_of_the_round() -> None:
     state = _midgame(MANHATTAN, 4, 5, 20)
     before = score_totals(MANHATTAN.score(state))
     rng = random.Random(1)
-    value = playout(
-        MANHATTAN, MANHATTAN.fork(state), 0, rng, choose=MANHATTAN.BOTS["greedy"], scorings=1
+    end, extra = run(
+        MANHATTAN, MANHATTAN.fork(state), rng, choose=MANHATTAN.BOTS["greedy"], scorings=1
     )
+    value = reward(MANHATTAN, end, 0, extra)
     assert 0.0 <= value <= 1.0
     # Random play to the same point: the totals change exactly once, at the round end.
     copy = MANHATTAN.fork(state)
