@@ -19,8 +19,9 @@ from shared.games.embeds import Claims
 from shared.games.tokens import EmbedRef
 from shared.http.errors import ApiError
 
-# what an embed session may reach: its game's view, legal moves, moves, resigning,
-# score, log, events and table chat (its messages and mutes), and its own refresh;
+# what an embed session may reach: its game's view, legal moves, moves, hints (as the
+# game allows them its seat), resigning, score, log, events and table chat (its
+# messages and mutes), and its own refresh;
 # nothing else (a player's own data, blocks and reports, hosting, joining, webhooks,
 # other games)
 SESSION_ENDPOINTS = frozenset(
@@ -28,6 +29,7 @@ SESSION_ENDPOINTS = frozenset(
         "games.get_game",
         "games.legal_moves",
         "games.make_move",
+        "games.ask_hint",
         "games.resign_game",
         "games.get_score",
         "games.get_log",

@@ -150,6 +150,39 @@ def test_a_spectator_link_reads_as_anyone_and_cannot_move(platform):
     assert_problem(r, 403, "player-not-seated")
 
 
+def test_a_watch_link_is_the_watch_link_of_a_game_spectators_need_one_for(platform):
+    """A ``link`` game admits the session a watch link opens (anyone else needs the
+    game's watch code); a game only its players read refuses the link at once."""
+    client, acme = platform
+    client.post("/players", json={"name": "Ann", "external_id": "u-1"}, headers=auth(acme))
+    for spectators in ("link", "players"):
+        made = client.post(
+            "/games", json={"players": 2, "spectators": spectators}, headers=auth(acme)
+        )
+        game_id = made.get_json()["id"]
+        asked = {"game_id": game_id, "mode": "watch"}
+        r = client.post("/embeds", json=asked, headers={**auth(acme), "X-Player": "u-1"})
+        if spectators == "players":
+            assert_problem(r, 403, "spectators-not-allowed")
+            continue
+        assert r.status_code == 201, r.get_json()
+        token = parse_qs(urlsplit(r.get_json()["url"]).query)["t"][0]
+        as_watch = auth(session(client, token).get_json()["credential"])
+        assert_problem(client.get(f"/games/{game_id}"), 403, "watch-link-required")
+        for path in ("", "/log", "/score", "/events?wait=0"):
+            r = client.get(f"/games/{game_id}{path}", headers=as_watch)
+            assert r.status_code == 200, (path, r.get_json())
+
+
+def test_a_seat_session_asks_for_its_seats_hints(platform):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    as_seat = auth(session(client, link(client, acme, game_id)).get_json()["credential"])
+    r = client.post(f"/games/{game_id}/hint", headers=as_seat)
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["seat"] == 0
+
+
 def test_a_seat_link_needs_a_seated_player_and_an_api_key(platform, make_app):
     client, acme = platform
     game_id, _ = seated_game(client, acme)

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 from flask import current_app, g, request
 
-from shared.games import access, players
+from shared.games import access, audience, players
 from shared.games import embeds as tokens
 from shared.games.document import GameDoc
 from shared.games.embeds import Claims
@@ -101,16 +101,20 @@ def add_routes(blp: KitBlueprint) -> None:
         """A signed, one-use link to the embed page for one of the key's players.
 
         `mode` `seat` (the player must hold a seat in the game: 403 `player-not-seated`)
-        or `watch` (a spectator's view, never a hand). The link expires unopened after
-        `expires_in` seconds (at most `EMBED_LINK_SECONDS`), opens once, and carries the
-        page's `language` and `theme`; it holds no key. Put `url` in an iframe on an
-        origin the key's `frame_origins` list, or use `/embed.js`.
+        or `watch` (a spectator's view, never a hand; 403 `spectators-not-allowed` for a
+        game whose `spectators` is `players`, while a `link` game admits it). The link
+        expires unopened after `expires_in` seconds (at most `EMBED_LINK_SECONDS`),
+        opens once, and carries the page's `language` and `theme`; it holds no key. Put
+        `url` in an iframe on an origin the key's `frame_origins` list, or use
+        `/embed.js`.
         """
         player = _platform_player(body)
         kit = games()
         doc = kit.writes.load(body["game_id"])
         if body["mode"] == tokens.SEAT and access.seat_of_player(doc, player) is None:
             raise Forbidden("player-not-seated", "This player has no seat in this game.")
+        if body["mode"] == tokens.WATCH:  # a game only its players read: 403 now, not a
+            audience.admit(doc, audience.ANYONE, None, linked=True)  # page that fails
         longest = int(current_app.config["EMBED_LINK_SECONDS"])
         expires = int(time.time()) + min(body.get("expires_in", longest), longest)
         claims = Claims(
