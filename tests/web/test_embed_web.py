@@ -1,173 +1,35 @@
 """Embeds in a platform's page (issue 44), for real: Manhattan under gunicorn with an API
-key whose ``frame_origins`` allow one host page, and that host page served from another
-origin (another port) by a small HTTP server, mounting the seat with ``/embed.js``; a
-second host on a third port is allowed nothing.
+key whose ``frame_origins`` allow one host page, served from another origin (another
+port), and a second host on a third port that the key allows nothing
+(tests/web/embedhost.py).
 
 The flow (ready, your_turn, moved, game_over in order), links used twice, expired or
 aimed at another game, the session's reach, framing (CSP) and messages of a disallowed
-origin, the lobby never framed, theming, 320 px and 1280 px, ja and de, and a
-spectator's embed that never shows a hand.
+origin, the lobby never framed, a spectator's embed that never shows a hand, and the
+example platform. Looks (theme, sizes, languages): test_embed_looks_web.py.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import json
-import random
-import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
-from urllib.parse import quote
+from typing import cast
 
 import pytest
 import requests
-from playwright.sync_api import Frame, Page
+from playwright.sync_api import Page
 
-from clients.cli import admin
 from shared.games import embeds as tokens
-from tests.conftest import LIVE_ENV, free_port, serve
+from tests.web.embedhost import SECRET, Platform, embed_frame, platform, types
 from tests.web.test_manhattan_web import play_one
 
-SECRET = "embed-test-secret"
+__all__ = ["platform"]  # (the fixture, for this module's tests)
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "platform" / "app.py"
-HOST_PAGE = """<!doctype html>
-<html><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="margin:0"><div id="slot"></div>
-<script src="SERVICE/embed.js"></script>
-<script>
-window.got = []; window.raw = [];
-addEventListener("message", (e) => raw.push({origin: e.origin, type: e.data && e.data.type}));
-const params = new URLSearchParams(location.search);
-const url = params.get("url");
-const mode = params.get("mode");
-if (mode === "popup") { window.popup = open(url, "embed"); }
-else if (mode === "lobby") {
-  const f = document.createElement("iframe"); f.src = "SERVICE/play"; f.id = "lobby";
-  document.getElementById("slot").append(f);
-} else {
-  const keep = (m) => got.push(m);
-  window.seat = BoardgamesEmbed.mount(document.getElementById("slot"), url,
-    {onReady: keep, onTurn: keep, onMove: keep, onGameOver: keep, onError: keep, onHeight: keep});
-}
-</script></body></html>
-"""
-
-
-class Host:
-    """A host page's server on its own port (its own origin)."""
-
-    def __init__(self) -> None:
-        host = self
-        self.page = b""  # (once the service's address is known)
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-                page = host.page
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(page)))
-                self.end_headers()
-                self.wfile.write(page)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.port = free_port()
-        self.origin = f"http://127.0.0.1:{self.port}"
-        self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def url(self, embed_url: str = "", mode: str = "mount") -> str:
-        return f"{self.origin}/host?mode={mode}&url={quote(embed_url, safe='')}"
-
-
-class Platform:
-    """The service, its API key and the two host pages."""
-
-    def __init__(self, base: str, key: str, allowed: Host, other: Host) -> None:
-        self.base, self.key, self.allowed, self.other = base, key, allowed, other
-
-    def as_player(self, external: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.key}", "X-Player": external}
-
-    def seated_game(self) -> tuple[str, str, str]:
-        """A running 2-player game, a new platform player in seat 0; (id, external id,
-        seat 1's token)."""
-        who = f"u-{uuid.uuid4().hex[:8]}"
-        key = {"Authorization": f"Bearer {self.key}"}
-        r = requests.post(
-            f"{self.base}/players", json={"name": "Ann", "external_id": who}, headers=key
-        )
-        assert r.status_code == 201, r.text
-        made = requests.post(f"{self.base}/games", json={"players": 2, "seed": 5}, headers=key)
-        game_id, host = made.json()["id"], made.json()["host_token"]
-        r = requests.post(
-            f"{self.base}/games/{game_id}/players", json={}, headers=self.as_player(who)
-        )
-        assert r.json()["seat"] == 0
-        bob = requests.post(f"{self.base}/games/{game_id}/players", json={"name": "Bob"}).json()
-        auth = {"Authorization": f"Bearer {host}"}
-        assert requests.post(f"{self.base}/games/{game_id}/start", headers=auth).ok
-        return game_id, who, bob["token"]
-
-    def link(self, game_id: str, who: str, **body: Any) -> str:
-        r = requests.post(
-            f"{self.base}/embeds", json={"game_id": game_id, **body}, headers=self.as_player(who)
-        )
-        assert r.status_code == 201, r.text
-        return str(r.json()["url"])
-
-    def finish(self, game_id: str, who: str, bob: str) -> None:
-        """Every move to the end through the API, for both seats."""
-        rng = random.Random(3)
-        seats = {0: self.as_player(who), 1: {"Authorization": f"Bearer {bob}"}}
-        for _ in range(2000):
-            view = requests.get(f"{self.base}/games/{game_id}", timeout=10).json()
-            if view["status"] != "running":
-                return
-            headers = seats[view["to_act"][0]]
-            moves = requests.get(
-                f"{self.base}/games/{game_id}/legal-moves", headers=headers, timeout=10
-            ).json()["moves"]
-            r = requests.post(
-                f"{self.base}/games/{game_id}/moves", json=rng.choice(moves), headers=headers
-            )
-            assert r.status_code in (200, 409), r.text
-        raise AssertionError("the game never ended")
-
-
-@pytest.fixture(scope="module")
-def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
-    keys = Path(tmp_path_factory.mktemp("embed")) / "keys.json"
-    allowed, other = Host(), Host()
-    key, _ = admin.add(keys, "acme", 0, 0, [allowed.origin])
-    # sessions of 65 s: the page refreshes them 60 s before their end, so after 5 s
-    env = {
-        **LIVE_ENV,
-        "API_KEYS_FILE": str(keys),
-        "EMBED_SECRET": SECRET,
-        "EMBED_SESSION_SECONDS": "65",
-    }
-    for served in serve("manhattan", redis_url, env_extra=env):
-        for host in (allowed, other):
-            host.page = HOST_PAGE.replace("SERVICE", served).encode()
-        yield Platform(served, key, allowed, other)
-    allowed.server.shutdown()
-    other.server.shutdown()
-
-
-def embed_frame(page: Page) -> Frame:
-    page.wait_for_function("got.some(m => m.type === 'ready')")
-    return next(f for f in page.frames if "/embed?" in f.url)
-
-
-def types(page: Page) -> list[str]:
-    return page.evaluate("got.map(m => m.type).filter(t => t !== 'height')")
 
 
 @pytest.mark.slow  # a whole game (about 15 s)
@@ -205,7 +67,7 @@ def test_the_flow_ready_turn_moved_game_over(platform: Platform, open_page: Call
     assert host.evaluate("got.find(m => m.type === 'error').code") == "embed-link-used"
 
 
-def test_an_expired_link_or_another_games_session_is_refused_and_a_session_renewed(
+def test_an_expired_link_or_another_games_session_is_refused_a_hint_given_a_session_renewed(
     platform: Platform, open_page: Callable
 ) -> None:
     game_a, who, _ = platform.seated_game()
@@ -234,6 +96,9 @@ def test_an_expired_link_or_another_games_session_is_refused_and_a_session_renew
     host = open_page()
     host.goto(platform.allowed.url(platform.link(game_a, who)))
     frame = embed_frame(host)
+    frame.click("#hint-ask")  # the seat's hints, as the game allows them
+    frame.wait_for_selector("#hint-move")
+    assert "error" not in types(host)
     credential = frame.evaluate("boardgamesPage.session.credential")
     bearer = {"Authorization": f"Bearer {credential}"}
     move = requests.get(f"{platform.base}/games/{game_a}/legal-moves", headers=bearer).json()
@@ -283,6 +148,37 @@ def test_a_disallowed_origin_cannot_frame_nor_command(
     assert opener.evaluate("raw.length") == 0
 
 
+SET_THEME = """origin => window.dispatchEvent(new MessageEvent("message", {origin,
+    source: window.parent, data: {source: "boardgames", type: "set_theme",
+    theme: {bg: "rgb(4, 5, 6)"}}}))"""
+BACKGROUND = "getComputedStyle(document.body).backgroundColor"
+
+
+def test_in_an_allowed_page_a_third_party_commands_nothing_and_hears_nothing(
+    platform: Platform, open_page: Callable
+) -> None:
+    """A frame of another origin inside the allowed host page (an ad, say) sends
+    set_theme and set_language to the seat's frame ten times a second: nothing changes,
+    and it receives nothing. A command from the parent window is taken only with the
+    allowed origin (a message event made in the frame with the parent as its source)."""
+    game_id, who, _ = platform.seated_game()
+    url = platform.link(game_id, who, language="de")
+    page = open_page()
+    page.goto(platform.allowed.url(url, third=platform.other.url(mode="attacker")))
+    frame = embed_frame(page)
+    third = next(f for f in page.frames if f.url.startswith(platform.other.origin))
+    frame.wait_for_selector("#board")
+    before = frame.evaluate(BACKGROUND)
+    time.sleep(1.5)  # some 15 rounds of the third party's commands
+    assert third.evaluate("raw.length") == 0
+    assert frame.evaluate(BACKGROUND) == before and before != "rgb(1, 2, 3)"
+    assert frame.evaluate("document.documentElement.lang") == "de"
+    frame.evaluate(SET_THEME, platform.other.origin)
+    assert frame.evaluate(BACKGROUND) == before
+    frame.evaluate(SET_THEME, platform.allowed.origin)
+    frame.wait_for_function(f"() => {BACKGROUND} === 'rgb(4, 5, 6)'")
+
+
 def test_the_lobby_cannot_be_framed(platform: Platform, open_page: Callable) -> None:
     page = open_page()
     page.goto(platform.allowed.url(mode="lobby"))
@@ -294,51 +190,40 @@ def test_the_lobby_cannot_be_framed(platform: Platform, open_page: Callable) -> 
     assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
 
 
-@pytest.mark.parametrize(
-    ("width", "language", "word"), [(320, "ja", "あなた"), (1280, "de", "Spieler")]
-)
-def test_theme_size_and_language(
-    platform: Platform, open_page: Callable, width: int, language: str, word: str
-) -> None:
-    game_id, who, _ = platform.seated_game()
-    url = platform.link(game_id, who, language=language, theme={"accent": "#123456"})
-    page = open_page(viewport={"width": width, "height": 800})
-    page.goto(platform.allowed.url(url))
-    frame = embed_frame(page)
-    root = "getComputedStyle(document.documentElement)"
-    assert frame.evaluate(f"{root}.getPropertyValue('--accent').trim()") == "#123456"
-    assert frame.evaluate("document.documentElement.lang") == language
-    assert word in frame.inner_text("body")
-    sizes = frame.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-    )
-    assert sizes[0] <= sizes[1] == width, sizes
-    # the frame took the height the page reported
-    page.wait_for_function(
-        """() => { const heights = got.filter(m => m.type === 'height');
-        return heights.length && Math.abs(document.querySelector('iframe')
-          .getBoundingClientRect().height - heights[heights.length - 1].height) < 2; }"""
-    )
-    page.evaluate("seat.setTheme({bg: 'rgb(250, 240, 230)'})")
-    frame.wait_for_function(
-        "() => getComputedStyle(document.body).backgroundColor === 'rgb(250, 240, 230)'"
-    )
-    page.evaluate("seat.setLanguage('en')")
-    frame.wait_for_function("() => document.documentElement.lang === 'en'")
-
-
 def test_a_spectators_embed_never_shows_a_hand(platform: Platform, open_page: Callable) -> None:
-    game_id, who, _ = platform.seated_game()
+    """A watching embed of a game whose spectators need its watch link: the signed link
+    stands for it (the page reads and follows with its session), and the page shows
+    what anyone may see, never the hand of the player it was made for."""
+    game_id, who, bob = platform.seated_game(spectators="link")
     page = open_page()
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(r.url) if r.status >= 400 else None)
     page.goto(platform.allowed.url(platform.link(game_id, who, mode="watch")))
     frame = embed_frame(page)
+    frame.wait_for_selector("#board")
     view = frame.evaluate("boardgamesPage.view")
     assert view["you"] is None and view["state"]["hand"] is None
     assert frame.query_selector("#hand") is None
     seat_view = requests.get(f"{platform.base}/games/{game_id}", headers=platform.as_player(who))
     hand = seat_view.json()["state"]["hand"]
     assert hand and json.dumps(hand) not in json.dumps(view)
-    assert "your_turn" not in types(page)
+    # it follows the game: a move of each seat arrives
+    bearers = {0: platform.as_player(who), 1: {"Authorization": f"Bearer {bob}"}}
+    for seat, headers in bearers.items():
+        legal = requests.get(f"{platform.base}/games/{game_id}/legal-moves", headers=headers)
+        moved = requests.post(
+            f"{platform.base}/games/{game_id}/moves", json=legal.json()["moves"][0], headers=headers
+        )
+        assert moved.ok, (seat, moved.text)
+    version = requests.get(f"{platform.base}/games/{game_id}", headers=bearers[0]).json()["version"]
+    page.wait_for_function(f"got.some(m => m.type === 'moved' && m.version >= {version})")
+    view = frame.evaluate("boardgamesPage.view")
+    assert view["you"] is None and view["state"]["hand"] is None
+    assert frame.query_selector("#hand") is None and "your_turn" not in types(page)
+    # nothing refused but the chat's mutes (a watching session mutes nobody: 401, which
+    # the chat takes as "none" while the browser notes it as a console error)
+    assert [u.split("?")[0].split(game_id)[-1] for u in refused] == ["/chat/mutes"], refused
+    assert len(page.errors) == 1 and "error" not in types(page)
 
 
 def test_the_example_platform_shows_a_seat(

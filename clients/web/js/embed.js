@@ -50,7 +50,19 @@ class EmbedPage extends GamePage {
     this.reported = { ready: false, version: null, turn: false, over: false };
   }
 
+  /** The session reads and acts, a watching one too (an anonymous read is refused by a
+   * game whose spectators need its watch link, which the signed link stands for). */
+  get token() { return this.session ? this.session.credential : null; }
+
   renderLinks() { return null; }
+
+  async start() {
+    await super.start();
+    if (!this.view) { // the game could not be read: the page says why; the host hears it too
+      const problem = this.main.querySelector(".problem");
+      post("error", { message: problem ? problem.textContent : t("page.embed_refused") });
+    }
+  }
 
   renderSeatPanel(joinLink) {
     // A finished game's "play again" would lead out of the platform's page.
