@@ -93,7 +93,15 @@ def test_a_session_reaches_nothing_but_its_own_game(platform):
     client, acme = platform
     game_a, _ = seated_game(client, acme)
     game_b, _ = seated_game(client, acme)
-    as_a = auth(session(client, link(client, acme, game_a)).get_json()["credential"])
+    token = link(client, acme, game_a)
+    as_a = auth(session(client, token).get_json()["credential"])
+    # the link itself is no credential, in its game or another
+    for game_id in (game_a, game_b):
+        r = client.post(
+            f"/games/{game_id}/moves", json={"type": "call", "value": 2}, headers=auth(token)
+        )
+        assert_problem(r, 403, "invalid-token")
+    assert_problem(client.get("/players/me/export", headers=auth(token)), 401, "missing-token")
     move = {"type": "call", "value": 2}
     assert_problem(
         client.post(f"/games/{game_b}/moves", json=move, headers=as_a), 403, "embed-scope"
