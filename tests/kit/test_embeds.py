@@ -201,8 +201,10 @@ def test_a_seat_link_needs_a_seated_player_and_an_api_key(platform, make_app):
 
 
 def test_nothing_else_may_be_framed(platform):
-    client, _ = platform
-    for path in ("/play", "/games", "/healthz", "/openapi.json"):
+    client, acme = platform
+    game_id, _ = seated_game(client, acme)
+    paths = ("/play", "/play/style.css", "/docs", "/games", "/healthz", "/openapi.json")
+    for path in (*paths, f"/games/{game_id}", "/embed.js", "/no-such-page"):
         r = client.get(path)
         assert r.headers["X-Frame-Options"] == "DENY", path
         assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"], path
