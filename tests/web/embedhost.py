@@ -103,24 +103,29 @@ class Platform:
     def as_player(self, external: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.key}", "X-Player": external}
 
-    def seated_game(self, **options: Any) -> tuple[str, str, str]:
+    def seated_game(self, rated: bool = False, **options: Any) -> tuple[str, str, str]:
         """A running 2-player game (more ``options`` of its creation), a new platform
-        player in seat 0; (id, external id, seat 1's token)."""
+        player in seat 0, and Bob in seat 1: a platform player too when ``rated`` (a game
+        every human seat of which is a player's is rated), else anonymous; (id, seat 0's
+        external id, seat 1's token)."""
         who = f"u-{uuid.uuid4().hex[:8]}"
         key = {"Authorization": f"Bearer {self.key}"}
-        r = requests.post(
-            f"{self.base}/players", json={"name": "Ann", "external_id": who}, headers=key
-        )
-        assert r.status_code == 201, r.text
+        for external, name in ((who, "Ann"), (f"{who}-b", "Bob")):
+            r = requests.post(
+                f"{self.base}/players", json={"name": name, "external_id": external}, headers=key
+            )
+            assert r.status_code == 201, r.text
         made = requests.post(
             f"{self.base}/games", json={"players": 2, "seed": 5, **options}, headers=key
         )
         game_id, host = made.json()["id"], made.json()["host_token"]
-        r = requests.post(
-            f"{self.base}/games/{game_id}/players", json={}, headers=self.as_player(who)
-        )
+        join = f"{self.base}/games/{game_id}/players"
+        r = requests.post(join, json={}, headers=self.as_player(who))
         assert r.json()["seat"] == 0
-        bob = requests.post(f"{self.base}/games/{game_id}/players", json={"name": "Bob"}).json()
+        if rated:
+            bob = requests.post(join, json={}, headers=self.as_player(f"{who}-b")).json()
+        else:
+            bob = requests.post(join, json={"name": "Bob"}).json()
         auth = {"Authorization": f"Bearer {host}"}
         assert requests.post(f"{self.base}/games/{game_id}/start", headers=auth).ok
         return game_id, who, bob["token"]

@@ -40,6 +40,12 @@ function linkLanguage(token) {
   } catch { return undefined; }
 }
 
+/** Links out of the platform's page (the leaderboard, a profile, the lobby) as plain
+ * text: nothing to click, nor to reach with the keyboard (a frame of our pages is refused). */
+function unlink(root) {
+  for (const a of root.querySelectorAll("a[href]")) a.removeAttribute("href");
+}
+
 /** The game page, embedded: no links out, no lobby, no rematch; it reports to the host. */
 class EmbedPage extends GamePage {
   constructor(config, session, rules) {
@@ -59,6 +65,7 @@ class EmbedPage extends GamePage {
   async start() {
     await super.start();
     if (!this.view) { // the game could not be read: the page says why; the host hears it too
+      unlink(this.main);
       const problem = this.main.querySelector(".problem");
       post("error", { message: problem ? problem.textContent : t("page.embed_refused") });
     }
@@ -77,6 +84,7 @@ class EmbedPage extends GamePage {
 
   render() {
     super.render();
+    unlink(this.main);
     this.report();
   }
 
