@@ -23,6 +23,7 @@ from clients.cli import admin
 from shared.games import embeds as tokens
 from shared.http.middleware.apikeys import parse_keys
 from tests.kit.helpers import assert_problem, auth, join
+from tests.kit.test_rematch import play_to_end
 
 HOST = "http://127.0.0.1:8001"
 
@@ -87,6 +88,20 @@ def test_a_link_opens_once_into_a_session_of_that_seat_only(platform):
     # refreshed while the game runs
     fresh = client.post("/embed/session/refresh", headers=as_seat)
     assert fresh.status_code == 200 and fresh.get_json()["seat"] == 0
+
+
+def test_a_session_ends_with_its_game(platform):
+    """Once the game is over the session is not renewed (it still reads the result
+    until it expires)."""
+    client, acme = platform
+    game_id, bob = seated_game(client, acme)
+    credential = session(client, link(client, acme, game_id)).get_json()["credential"]
+    as_seat = auth(credential)
+    assert client.post("/embed/session/refresh", headers=as_seat).status_code == 200
+    assert play_to_end(client, game_id, [credential, bob])["status"] == "finished"
+    r = client.post("/embed/session/refresh", headers=as_seat)
+    assert_problem(r, 409, "embed-game-over")
+    assert client.get(f"/games/{game_id}/score", headers=as_seat).status_code == 200
 
 
 def test_a_session_reaches_nothing_but_its_own_game(platform):
