@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -85,6 +86,14 @@ def test_a_link_opens_once_into_a_session_of_that_seat_only(platform):
     again = client.get(f"/embed?t={token}")
     assert again.status_code == 403 and again.headers["Content-Language"] == "ja"
     assert b'data-code="embed-link-used"' in again.data and b"Traceback" not in again.data
+    for answer in (page, again):  # framed by the key's origins only, no referrer, no inline
+        policy = answer.headers["Content-Security-Policy"]
+        assert "default-src 'none'" in policy and "script-src 'self';" in policy
+        assert policy.endswith(f"frame-ancestors {HOST}") and "unsafe" not in policy
+        assert answer.headers["Referrer-Policy"] == "no-referrer"
+    scripts = re.findall(rb"<script\b[^>]*>", page.data + again.data)
+    assert len(scripts) == 2 and all(b" src=" in tag for tag in scripts), scripts
+    assert b" style=" not in page.data + again.data
     # refreshed while the game runs
     fresh = client.post("/embed/session/refresh", headers=as_seat)
     assert fresh.status_code == 200 and fresh.get_json()["seat"] == 0
