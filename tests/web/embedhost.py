@@ -47,8 +47,10 @@ else if (mode === "lobby") {
 } else if (mode === "attacker") { // a third party's frame: commands to its first sibling
   const commands = [{type: "set_theme", theme: {bg: "rgb(1, 2, 3)", accent: "rgb(1, 2, 3)"}},
     {type: "set_language", language: "en"}];
+  window.sent = 0;
   setInterval(() => { const target = parent.frames[0]; if (!target) return;
-    for (const m of commands) target.postMessage({source: "boardgames", ...m}, "*"); }, 100);
+    for (const m of commands) target.postMessage({source: "boardgames", ...m}, "*");
+    sent += 1; }, 100);
 } else {
   const keep = (m) => got.push(m);
   window.seat = BoardgamesEmbed.mount(document.getElementById("slot"), url,
