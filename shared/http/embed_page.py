@@ -4,18 +4,22 @@ The page is the browser client's embed mode (``embed.html`` of ``WEB_CLIENT_DIR`
 exchanges the link's token for a session itself (``POST /embed/session``). Here the
 link is checked first (signature, expiry, not used yet), so a used, expired or forged
 link gets a plain page saying so in the link's language (else the browser's), never a
-stack trace, and its script tells the host page (an ``error`` message). Both answers may
-be framed by the origins the link's API key lists (``frame_origins``;
-``Content-Security-Policy: frame-ancestors``) and by nobody else;
-every other answer of the service refuses framing (shared/http/middleware/headers.py).
+stack trace: the heading the page's own script shows then ("This game cannot be
+shown"), and why; its script tells the host page (an ``error`` message). Both answers
+may be framed by the origins the link's API key lists (``frame_origins``;
+``Content-Security-Policy: frame-ancestors``) and by nobody else; every other answer of
+the service refuses framing (shared/http/middleware/headers.py).
 They send no referrer and run under a strict CSP: scripts of this origin only, no
 inline script or style.
 """
 
 from __future__ import annotations
 
+import json
 import time
+from functools import lru_cache
 from html import escape
+from pathlib import Path
 
 from flask import Blueprint, Response, current_app, g, request, send_from_directory
 
@@ -63,15 +67,27 @@ def _headers(response: Response, origins: tuple[str, ...]) -> Response:
     return response
 
 
+@lru_cache(maxsize=8)
+def _heading(folder: Path, language: str) -> str | None:
+    """The refusal's heading in ``language``, as the page's own script words it
+    (``page.embed_refused`` of the client's i18n/<language>.json), if it is there."""
+    try:
+        words = json.loads((folder / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+        return str(words["page"]["embed_refused"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def _refused(error: GameError, token: str, origins: tuple[str, ...]) -> Response:
     language = tokens.unverified_language(token) or negotiate(
         request.headers.get("Accept-Language")
     )
     status = 403
     body = problem_body(status, error.code, error.template, params=error.params, language=language)
+    folder = web_dir(current_app.config.get("WEB_CLIENT_DIR", ""))
     html = PAGE.format(
         lang=language,
-        title=escape(body["title"]),
+        title=escape(_heading(folder, language) or body["title"]),
         detail=escape(body["detail"]),
         code=escape(error.code),
         origins=escape(" ".join(origins)),

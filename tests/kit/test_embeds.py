@@ -86,6 +86,8 @@ def test_a_link_opens_once_into_a_session_of_that_seat_only(platform):
     again = client.get(f"/embed?t={token}")
     assert again.status_code == 403 and again.headers["Content-Language"] == "ja"
     assert b'data-code="embed-link-used"' in again.data and b"Traceback" not in again.data
+    heading = "<h1>このゲームは表示できません</h1><p>このゲームのリンクはすでに使われています"
+    assert heading in again.get_data(as_text=True).replace("\n", "")
     for answer in (page, again):  # framed by the key's origins only, no referrer, no inline
         policy = answer.headers["Content-Security-Policy"]
         assert "default-src 'none'" in policy and "script-src 'self';" in policy
@@ -158,6 +160,7 @@ def test_an_expired_or_forged_link_is_refused(platform, monkeypatch):
     page = client.get(f"/embed?t={token}")
     assert page.status_code == 403 and page.headers["Content-Language"] == "de"
     assert b"embed-link-expired" in page.data
+    assert "<h1>Dieses Spiel kann nicht gezeigt werden</h1>" in page.get_data(as_text=True)
     bad = client.get("/embed?t=bgl_nonsense")
     assert (
         bad.status_code == 403
