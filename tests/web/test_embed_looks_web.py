@@ -69,6 +69,7 @@ def test_theme_size_and_language(
     )
     assert frame.evaluate(STYLE, ["#status.mine", "borderLeftColor"]) == ["rgb(0, 100, 0)"]
     assert {c for _, _, c in frame.evaluate(PLAYERS)} == colours
+    page.evaluate("seat.setLanguage('toString')")  # no language: ignored
     page.evaluate("seat.setLanguage('en')")
     frame.wait_for_function("() => document.documentElement.lang === 'en'")
     assert "Players" in frame.inner_text("body")

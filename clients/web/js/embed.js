@@ -31,12 +31,15 @@ export function applyTheme(theme) {
   }
 }
 
+/** One of our languages (not "toString" or another name every object answers to). */
+const known = (lang) => typeof lang === "string" && Object.hasOwn(LANGUAGES, lang);
+
 /** The link's language, read from its (unverified) payload: only for the page's words. */
 function linkLanguage(token) {
   try {
     const body = token.slice(4).split(".")[0].replace(/-/g, "+").replace(/_/g, "/");
     const lang = JSON.parse(atob(body)).lang;
-    return lang in LANGUAGES ? lang : undefined;
+    return known(lang) ? lang : undefined;
   } catch { return undefined; }
 }
 
@@ -129,7 +132,7 @@ function listen() {
     const data = event.data || {};
     if (data.source !== SOURCE) return;
     if (data.type === "set_theme") applyTheme(data.theme);
-    if (data.type === "set_language" && data.language in LANGUAGES) {
+    if (data.type === "set_language" && known(data.language)) {
       await loadLanguage(data.language);
       if (page && page.view) page.render();
     }
