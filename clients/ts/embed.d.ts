@@ -24,6 +24,8 @@ export interface EmbedYourTurn extends EmbedMessageBase {
   version: number;
 }
 
+/** A move (anyone's), the start or the end: the game's status, who acts or its state
+ * changed (a hint counted or a seat taken is no move). */
 export interface EmbedMoved extends EmbedMessageBase {
   type: "moved";
   version: number;

@@ -97,7 +97,10 @@ def test_an_expired_link_or_another_games_session_is_refused_a_hint_given_a_sess
     frame = embed_frame(host)
     frame.click("#hint-ask")  # the seat's hints, as the game allows them
     frame.wait_for_selector("#hint-move")
-    assert "error" not in types(host)
+    version = requests.get(f"{platform.base}/games/{game_a}").json()["version"]
+    frame.wait_for_function(f"boardgamesPage.view.version >= {version}")  # (the hint's)
+    assert frame.evaluate("boardgamesPage.view.hints.used[0]") == 1
+    assert types(host) == ["ready", "your_turn"]  # a hint is no move
     credential = frame.evaluate("boardgamesPage.session.credential")
     bearer = {"Authorization": f"Bearer {credential}"}
     move = requests.get(f"{platform.base}/games/{game_a}/legal-moves", headers=bearer).json()

@@ -56,7 +56,7 @@ class EmbedPage extends GamePage {
     this.session = session;
     this.player = null; // never a key this browser may hold for the service's own pages
     this.record = session.mode === "watch" ? null : { token: session.credential };
-    this.reported = { ready: false, version: null, turn: false, over: false };
+    this.reported = { ready: false, version: null, game: null, turn: false, over: false };
   }
 
   /** The session reads and acts, a watching one too (an anonymous read is refused by a
@@ -91,7 +91,11 @@ class EmbedPage extends GamePage {
     this.report();
   }
 
-  /** ready (once), moved (each newer version), your_turn (each time it becomes ours), game_over (once, with the public result). */
+  /**
+   * ready (once), moved (each newer version whose game differs: its status, who acts or
+   * its state; not a hint counted or a seat taken), your_turn (each time it becomes
+   * ours), game_over (once, with the public result).
+   */
   report() {
     const v = this.view;
     const seen = this.reported;
@@ -99,8 +103,12 @@ class EmbedPage extends GamePage {
       seen.ready = true;
       post("ready", { game_id: this.id, seat: this.seat, mode: this.session.mode, status: v.status, version: v.version });
     }
-    if (seen.version !== null && v.version > seen.version) post("moved", { version: v.version, status: v.status, to_act: v.to_act });
-    if (seen.version === null || v.version > seen.version) seen.version = v.version;
+    const game = JSON.stringify([v.status, v.to_act, v.state]);
+    if (seen.version === null || v.version > seen.version) {
+      if (seen.version !== null && game !== seen.game) post("moved", { version: v.version, status: v.status, to_act: v.to_act });
+      seen.version = v.version;
+      seen.game = game;
+    }
     if (this.myTurn && !this.busy && !seen.turn) post("your_turn", { version: v.version });
     seen.turn = this.myTurn;
     if (v.status === "finished" && !seen.over && this.score && this.score.status === "finished") {
