@@ -6,6 +6,7 @@ test_moderation_suspension.py; the chat's moderation: test_moderation_chat.py.""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -168,11 +169,13 @@ def test_a_report_reaches_the_queue_with_its_context_and_is_resolved_once(mod_cl
     context = report["context"]
     assert context["service"] == "toy" and context["game"] == gid and context["version"] >= 1
     assert [p["name"] for p in context["players"]] == ["Ann", "Bob"]
+    before = datetime.now(UTC).replace(microsecond=0)
     done = mod_client.post(
         f"/admin/reports/{report['id']}/resolve",
         json={"action": "actioned", "note": "warned"},
         headers=auth(mod_keys["admin"]),
     )
+    after = datetime.now(UTC)
     assert done.status_code == 200 and done.get_json()["resolution"]["by"] == _key_id(mod_keys)
     again = mod_client.post(
         f"/admin/reports/{report['id']}/resolve",
@@ -193,6 +196,7 @@ def test_a_report_reaches_the_queue_with_its_context_and_is_resolved_once(mod_cl
         audit[0]["action"] == "report.actioned" and audit[0]["target"] == f"report:{report['id']}"
     )
     assert audit[0]["who"] == _key_id(mod_keys) and audit[0]["reason"] == "warned"
+    assert before <= datetime.fromisoformat(audit[0]["at"]) <= after  # who, what, why, when
 
 
 def _key_id(mod_keys: dict[str, str]) -> str:
