@@ -135,8 +135,12 @@ def test_quick_match_never_seats_a_blocked_pair_together(mod_client, mod_keys):
 
 def test_the_admin_routes_need_an_operator_key(mod_client, mod_keys):
     _, ann = player(mod_client, mod_keys, "Ann")
+    made = mod_client.post("/games", json={"players": 2}, headers=auth(mod_keys["admin"]))
+    host = made.get_json()["host_token"]  # a game the operator's own key made
+    seat = mod_client.post(f"/games/{made.get_json()['id']}/players", json={"name": "S"})
     assert_problem(mod_client.get("/admin/reports"), 401, "admin-required")
-    for bearer in (ann, mod_keys["plain"], "bgk_nonsense", "a" * 300):
+    # a player key, a plain API key, a host token, a seat token, anything else
+    for bearer in (ann, mod_keys["plain"], host, seat.get_json()["token"], "bgk_x", "a" * 300):
         assert_problem(
             mod_client.get("/admin/reports", headers=auth(bearer)), 403, "admin-required"
         )
