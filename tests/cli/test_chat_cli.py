@@ -1,8 +1,9 @@
 """The table chat in the CLI (issue 41) against the live services: ``say`` (text and
 canned phrases by code), ``chat`` (the history, in the CLI's language), ``phrases``,
 ``mute``; ``play`` shows the messages that arrive while it waits and sends them from its
-prompt; ``watch`` shows them among the events, a watcher's own ``say`` included. A message's words are printed as they
-are: no rich markup, no terminal control characters."""
+prompt; ``watch`` shows them among the events, a watcher's own ``say`` included. A
+message's words are printed as they are: no rich markup, no terminal control
+characters."""
 
 from __future__ import annotations
 
