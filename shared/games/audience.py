@@ -124,9 +124,9 @@ def chat_channel(audience: Audience, spectators_talk: bool) -> str | None:
 
 def chat_readable(audience: Audience, over: bool) -> frozenset[str]:
     """The chat channels this audience reads: the players' channel, everyone; the
-    spectators' channel, those watching without a seat (or the host's token) while the
-    game is not over, everyone once it is (players never read spectators during a game:
-    that would be ghosting)."""
+    spectators' channel, those watching without a seat (not the host's token, whose
+    holder often sits at the table) while the game is not over, everyone once it is
+    (players never read spectators during a game: that would be ghosting)."""
     if over or audience.kind in _WATCHERS:
         return frozenset({CHAT_PLAYERS, CHAT_SPECTATORS})
     return frozenset({CHAT_PLAYERS})

@@ -52,10 +52,12 @@ def report_message(
     reporter: tuple[str | None, str],
     reason: str,
     note: str | None,
+    seat: str | None = None,
 ) -> dict[str, Any]:
     """File a report of a message the reporter reads (``view``: how it reads the chat;
     404 ``message-not-found`` for one it does not), with the messages around it that
-    it reads, the game and its players; the report."""
+    it reads, the game and its players; the report. ``seat``: the reporting seat when
+    no player reports (counted as such: :func:`moderation.file_report`)."""
     moderation.check_reason(reason, note)
     found, around = _stored(games, doc, message_id)
     if not view.visible([found]):
@@ -68,7 +70,9 @@ def report_message(
         "messages": shown,
     }
     subject = (target.get("player"), target.get("name"))
-    return moderation.file_report(games.store.moderation, reporter, subject, reason, note, context)
+    return moderation.file_report(
+        games.store.moderation, reporter, subject, reason, note, context, seat
+    )
 
 
 def delete_message(games: Games, game_id: str, message_id: str, reason: str, who: str) -> None:

@@ -135,14 +135,18 @@ def file_report(
     reason: str,
     note: str | None,
     context: dict[str, Any],
+    seat: str | None = None,
 ) -> dict[str, Any]:
     """Store an open report by ``reporter`` (player id, ``None`` for a seat token
     without a player, and name) about ``subject`` (player id and name; ``None`` for a
-    sender with no player) with ``context``; the report."""
+    sender with no player) with ``context``; the report. A player's reports are counted
+    (:func:`_count_report`), and so are those of a seat without a player (``seat``, a
+    name of its own)."""
     check_reason(reason, note)
     now = seats.now_ms()
-    if reporter[0] is not None:
-        _count_report(store, reporter[0], now)
+    counted = reporter[0] or seat
+    if counted is not None:
+        _count_report(store, counted, now)
     kind = "message" if context.get("message") else "player"
     report = {
         "id": report_id(now),
@@ -165,8 +169,9 @@ def file_report(
 
 
 def _count_report(store: Moderation, reporter: str, now_ms: int) -> None:
-    """429 ``rate-limited`` past :data:`REPORTS_PER_HOUR` reports of one player in a
-    fixed hour (nothing stored): a flood of reports cannot bury the queue."""
+    """429 ``rate-limited`` past :data:`REPORTS_PER_HOUR` reports of one player (or one
+    seat without a player) in a fixed hour (nothing stored): a flood of reports cannot
+    bury the queue."""
     window, into = divmod(now_ms // 1000, REPORT_WINDOW_SECONDS)
     if store.count_report(reporter, window, REPORT_WINDOW_SECONDS) > REPORTS_PER_HOUR:
         wait = REPORT_WINDOW_SECONDS - into

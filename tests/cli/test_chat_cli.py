@@ -1,8 +1,9 @@
 """The table chat in the CLI (issue 41) against the live services: ``say`` (text and
 canned phrases by code), ``chat`` (the history, in the CLI's language), ``phrases``,
 ``mute``; ``play`` shows the messages that arrive while it waits and sends them from its
-prompt; ``watch`` shows them among the events. A message's words are printed as they
-are: no rich markup, no terminal control characters."""
+prompt; ``watch`` shows them among the events, a watcher's own ``say`` included. A
+message's words are printed as they are: no rich markup, no terminal control
+characters."""
 
 from __future__ import annotations
 
@@ -184,6 +185,50 @@ def test_watch_shows_the_messages_among_the_events(
         watch.kill()
     assert watch.returncode == 0, err
     assert "1:bob: watch this" in out, out[-2000:]
+
+
+def test_a_watcher_says_a_phrase_by_name_and_watch_shows_it(
+    cli, live_manhattan: str, tmp_path: Path
+) -> None:
+    """A player without a seat watching a table where spectators talk sends ``say
+    --phrase`` (the spectators' channel, with its player key); ``watch`` shows it among
+    the events, and the seats do not read it while the game runs."""
+    made = cli("manhattan", "new", "--players", "2", "--join", "ann", "--json", "--option",
+               "spectator_chat=true")  # fmt: skip
+    gid = json.loads(made.stdout)["id"]
+    cli("manhattan", "join", gid, "--name", "bob", "--json", home="bob")
+    cli("manhattan", "start", gid)
+    cli("register", "cy", "--json", home="cy")
+    env = {
+        **os.environ,
+        "MANHATTAN_URL": live_manhattan,
+        "PYTHONPATH": str(ROOT),
+        "COLUMNS": "120",
+        "LANG": "C",
+        "BOARDGAMES_HOME": str(tmp_path / "cy"),
+    }
+    watch = subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", "watch", "manhattan", gid, "--wait", "5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        time.sleep(2.0)
+        said = cli("manhattan", "say", "-g", gid, "--phrase", "good_luck", home="cy")
+        good_luck = phrase(live_manhattan, "good_luck", "en")
+        assert f"cy (spectator): {good_luck}" in said.stdout, said.stdout
+        seat = json.loads(cli("manhattan", "chat", gid, "--json", home="bob").stdout)
+        assert seat["messages"] == []  # no ghosting through the spectators' channel
+        time.sleep(1.0)
+        cli("manhattan", "cancel", gid)
+        out, err = watch.communicate(timeout=60)
+    finally:
+        watch.kill()
+    assert watch.returncode == 0, err
+    assert f"cy (spectator): {good_luck}" in out, out[-2000:]
 
 
 def test_watch_takes_a_watch_link(live_manhattan: str, tmp_path: Path) -> None:

@@ -68,6 +68,18 @@ def test_a_phrase_is_shown_in_each_readers_language(toy_client):
     phrases = toy_client.get("/chat/phrases", headers={"Accept-Language": "ja"}).get_json()
     assert {"code": "gg", "text": "よい対局でした"} in phrases["phrases"]
     assert len(phrases["phrases"]) == 9
+    # every phrase is translated: a text of its own in each language, none left English
+    by_language = {
+        language: {
+            p["code"]: p["text"]
+            for p in toy_client.get(
+                "/chat/phrases", headers={"Accept-Language": language}
+            ).get_json()["phrases"]
+        }
+        for language in ("en", "ja", "de")
+    }
+    for code, english in by_language["en"].items():
+        assert english != by_language["ja"][code] != by_language["de"][code] != english, code
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ test_moderation_suspension.py; the chat's moderation: test_moderation_chat.py.""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -134,8 +135,12 @@ def test_quick_match_never_seats_a_blocked_pair_together(mod_client, mod_keys):
 
 def test_the_admin_routes_need_an_operator_key(mod_client, mod_keys):
     _, ann = player(mod_client, mod_keys, "Ann")
+    made = mod_client.post("/games", json={"players": 2}, headers=auth(mod_keys["admin"]))
+    host = made.get_json()["host_token"]  # a game the operator's own key made
+    seat = mod_client.post(f"/games/{made.get_json()['id']}/players", json={"name": "S"})
     assert_problem(mod_client.get("/admin/reports"), 401, "admin-required")
-    for bearer in (ann, mod_keys["plain"], "bgk_nonsense", "a" * 300):
+    # a player key, a plain API key, a host token, a seat token, anything else
+    for bearer in (ann, mod_keys["plain"], host, seat.get_json()["token"], "bgk_x", "a" * 300):
         assert_problem(
             mod_client.get("/admin/reports", headers=auth(bearer)), 403, "admin-required"
         )
@@ -168,11 +173,13 @@ def test_a_report_reaches_the_queue_with_its_context_and_is_resolved_once(mod_cl
     context = report["context"]
     assert context["service"] == "toy" and context["game"] == gid and context["version"] >= 1
     assert [p["name"] for p in context["players"]] == ["Ann", "Bob"]
+    before = datetime.now(UTC).replace(microsecond=0)
     done = mod_client.post(
         f"/admin/reports/{report['id']}/resolve",
         json={"action": "actioned", "note": "warned"},
         headers=auth(mod_keys["admin"]),
     )
+    after = datetime.now(UTC)
     assert done.status_code == 200 and done.get_json()["resolution"]["by"] == _key_id(mod_keys)
     again = mod_client.post(
         f"/admin/reports/{report['id']}/resolve",
@@ -193,6 +200,7 @@ def test_a_report_reaches_the_queue_with_its_context_and_is_resolved_once(mod_cl
         audit[0]["action"] == "report.actioned" and audit[0]["target"] == f"report:{report['id']}"
     )
     assert audit[0]["who"] == _key_id(mod_keys) and audit[0]["reason"] == "warned"
+    assert before <= datetime.fromisoformat(audit[0]["at"]) <= after  # who, what, why, when
 
 
 def _key_id(mod_keys: dict[str, str]) -> str:

@@ -184,3 +184,51 @@ def test_an_erased_players_name_leaves_the_reports_about_its_messages(mod_client
         for m in mod_client.get(f"/games/{gid}/chat", headers=auth(ann)).get_json()["messages"]
     ]
     assert names == ["Ann", "Deleted player"]
+
+
+def _seat_game(mod_client: FlaskClient, mod_keys: dict[str, str], ann: str, bob: str) -> Any:
+    """A running game: seat 0 Ann's (joined with her key, named Annabel), seat 1 Bob's;
+    its id and Annabel's seat token."""
+    r = mod_client.post("/games", json={"players": 2, "rounds": 1}, headers=auth(mod_keys["plain"]))
+    gid, host = r.get_json()["id"], r.get_json()["host_token"]
+    seat = mod_client.post(f"/games/{gid}/players", json={"name": "Annabel"}, headers=auth(ann))
+    mod_client.post(f"/games/{gid}/players", json={}, headers=auth(bob))
+    assert mod_client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
+    return gid, seat.get_json()["token"]
+
+
+def test_a_report_with_a_players_seat_token_is_that_players(mod_client, mod_keys):
+    """A seat token of a player's seat reports as that player (as it talks and blocks):
+    the report is in its export, goes with it, and no erased name stays behind."""
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    _, bob = player(mod_client, mod_keys, "Bob")
+    gid, seat = _seat_game(mod_client, mod_keys, ann, bob)
+    bad = say(mod_client, gid, bob, "rude")
+    url = f"/games/{gid}/chat/{bad['id']}/report"
+    assert mod_client.post(url, json={"reason": "abuse"}, headers=auth(seat)).status_code == 201
+    admin = auth(mod_keys["admin"])
+    [report] = mod_client.get("/admin/reports", headers=admin).get_json()["reports"]
+    assert report["reporter"] == {"player": ann_id, "name": "Ann"}
+    mine = mod_client.get("/players/me/export", headers=auth(ann)).get_json()["moderation"]
+    assert [r["id"] for r in mine["reports"]] == [report["id"]]
+    assert mod_client.delete("/players/me", headers=auth(ann)).status_code == 204
+    queue = mod_client.get("/admin/reports", headers=admin).get_json()["reports"]
+    assert queue == [] and "Annabel" not in str(queue)
+
+
+def test_a_seat_token_without_a_player_files_20_reports_an_hour_too(mod_client, mod_keys):
+    """A seat of no player has its own hourly count (the players' 20): a seat token
+    cannot bury the operators' queue."""
+    _, bob = player(mod_client, mod_keys, "Bob")
+    r = mod_client.post("/games", json={"players": 2, "rounds": 1}, headers=auth(mod_keys["plain"]))
+    gid, host = r.get_json()["id"], r.get_json()["host_token"]
+    guest = mod_client.post(f"/games/{gid}/players", json={"name": "Guest"}).get_json()["token"]
+    mod_client.post(f"/games/{gid}/players", json={}, headers=auth(bob))
+    assert mod_client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
+    url = f"/games/{gid}/chat/{say(mod_client, gid, bob, 'rude')['id']}/report"
+    for _ in range(20):
+        assert mod_client.post(url, json={"reason": "spam"}, headers=auth(guest)).status_code == 201
+    r = mod_client.post(url, json={"reason": "spam"}, headers=auth(guest))
+    assert_problem(r, 429, "rate-limited")
+    queue = mod_client.get("/admin/reports?limit=100", headers=auth(mod_keys["admin"])).get_json()
+    assert len(queue["reports"]) == 20

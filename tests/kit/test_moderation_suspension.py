@@ -57,6 +57,39 @@ def test_a_suspended_player_is_refused_everywhere_until_lifted(mod_client, mod_k
     assert actions == ["player.unsuspend", "player.suspend"]
 
 
+def test_a_suspended_player_cannot_talk_with_its_seat_token_either(mod_app, mod_client, mod_keys):
+    """A seat token of a player's seat talks as that player (its blocks hold so): a
+    suspension silences it too, before and after the worker hands the seat to a bot,
+    until it is lifted; a seat token of no player's seat is nobody's to suspend."""
+    from shared.worker.loop import Worker
+
+    ann_id, ann = player(mod_client, mod_keys, "Ann")
+    r = mod_client.post("/games", json={"players": 2, "rounds": 1}, headers=auth(mod_keys["plain"]))
+    gid, host = r.get_json()["id"], r.get_json()["host_token"]
+    seat = mod_client.post(f"/games/{gid}/players", json={}, headers=auth(ann)).get_json()
+    other = mod_client.post(f"/games/{gid}/players", json={"name": "Guest"}).get_json()
+    assert mod_client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
+    url, text = f"/games/{gid}/chat", {"text": "you all stink"}
+    assert mod_client.post(url, json=text, headers=auth(seat["token"])).status_code == 201
+    admin = auth(mod_keys["admin"])
+    reason = {"seconds": 600, "reason": "abuse"}
+    mod_client.put(f"/admin/players/{ann_id}/suspension", json=reason, headers=admin)
+    for bearer in (seat["token"], ann):
+        refused = mod_client.post(url, json=text, headers=auth(bearer))
+        assert_problem(refused, 403, "player-suspended")
+    assert (
+        mod_client.post(url, json={"phrase": "gg"}, headers=auth(other["token"])).status_code == 201
+    )
+    said = [m["text"] for m in mod_client.get(url, headers=auth(host)).get_json()["messages"]]
+    assert said == ["you all stink", None]  # nothing stored from the refused ones
+    Worker([mod_app.extensions["game_kit"].games], dict(mod_app.config)).tick()
+    assert mod_client.get(f"/games/{gid}").get_json()["players"][0]["status"] == "abandoned"
+    refused = mod_client.post(url, json=text, headers=auth(seat["token"]))
+    assert_problem(refused, 403, "player-suspended")
+    mod_client.delete(f"/admin/players/{ann_id}/suspension", json={}, headers=admin)
+    assert mod_client.post(url, json=text, headers=auth(seat["token"])).status_code == 201
+
+
 def test_an_api_key_acting_for_a_suspended_player_is_refused(mod_client, mod_keys):
     r = mod_client.post(
         "/players", json={"name": "Plat", "external_id": "u9"}, headers=auth(mod_keys["plain"])

@@ -310,7 +310,7 @@ def test_the_worker_erases_a_deleted_player_in_the_other_service(make_app, redis
 
     windcity = make_app("windcity").test_client()
     manhattan = make_app("manhattan").test_client()
-    _, ann = new_player(manhattan, "Ann")
+    ann_id, ann = new_player(manhattan, "Ann")
     made = windcity.post("/games", json={"players": 2}).get_json()
     wc_id = made["id"]
     join_as(windcity, wc_id, ann, name="Annabel")
@@ -318,10 +318,16 @@ def test_the_worker_erases_a_deleted_player_in_the_other_service(make_app, redis
     assert (
         windcity.post(f"/games/{wc_id}/start", headers=auth(made["host_token"])).status_code == 200
     )
+    said = windcity.post(f"/games/{wc_id}/chat", json={"text": "hi"}, headers=auth(ann))
+    assert said.get_json()["message"]["name"] == "Annabel"
     assert manhattan.delete("/players/me", headers=auth(ann)).status_code == 204
     settings = dict(manhattan.application.config)
     worker = Worker(build_games({**settings, "WORKER_GAMES": "manhattan,windcity"}), settings)
     worker.tick()
     view = windcity.get(f"/games/{wc_id}").get_json()
     assert [p["name"] for p in view["players"]] == ["Deleted player", "Bob"]
+    (message,) = windcity.get(f"/games/{wc_id}/chat").get_json()["messages"]
+    assert (message["name"], message["player"], message["text"]) == ("Deleted player", None, "hi")
+    stored = str(redis_client.xrange(f"wc:{{{wc_id}}}:chat"))  # rewritten, not only shown so
+    assert "hi" in stored and "Annabel" not in stored and ann_id not in stored
     assert redis_client.smembers("players:erasing") == set()

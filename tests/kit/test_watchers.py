@@ -1,7 +1,7 @@
 """Who may watch a game (the ``spectators`` option) and the spectator delay
 (``spectator_delay``), on every read route: the view (and its ETag), the score, the log,
-the events (long-poll and SSE) and the listing. Issue 41; the toy game on the test
-session's Redis."""
+the events (long-poll, SSE and its replay), the chat and the listing. Issue 41; the toy
+game on the test session's Redis."""
 
 from __future__ import annotations
 
@@ -65,6 +65,41 @@ def test_players_only_refuses_spectators_on_every_read_and_is_never_listed(make_
             assert r.status_code == 200, r.get_json()
     assert view(client, game_id, tokens[0])["options"]["spectators"] == "players"
     assert "watch_link" not in view(client, game_id, host)
+
+
+def test_players_only_refuses_spectators_on_every_game_route_of_the_document(make_app):
+    """Every GET route of a game the OpenAPI document lists (routes to come included)
+    and the chat's writes refuse a spectator of a ``players`` game: not one answers it
+    2xx (a route for seats or the host refuses it as such)."""
+    client = make_app("toy", SSE_MAX_SECONDS=0.2).test_client()
+    game_id, _, tokens = started_game(client, 2, spectators="players", spectator_chat=True)
+    r = client.post(f"/games/{game_id}/chat", json={"text": "hi"}, headers=auth(tokens[0]))
+    said = r.get_json()["message"]["id"]
+    outsider = new_player(client, "Outsider")[1]
+    spec = client.get("/openapi.json").get_json()["paths"]
+    paths = [p for p, ops in spec.items() if p.startswith("/games/{game_id}") and "get" in ops]
+    assert {"/games/{game_id}/chat", "/games/{game_id}/webhooks"} <= set(paths), paths
+    refusals = {
+        "spectators-not-allowed",
+        "missing-token",
+        "player-not-seated",
+        "host-token-required",
+    }
+    for path in paths:
+        url = path.replace("{game_id}", game_id)
+        for who in ({}, auth(outsider), {**auth(outsider), **SSE}):
+            r = client.get(url, headers=who)
+            assert r.status_code in (401, 403), (path, who, r.status_code)
+            assert r.get_json()["code"] in refusals, (path, r.get_json())
+    base = f"/games/{game_id}/chat"
+    for method, url, body in (
+        ("POST", base, {"text": "psst"}),
+        ("POST", f"{base}/{said}/report", {"reason": "spam"}),
+        ("PUT", f"{base}/mutes/0", None),
+    ):
+        for who in ({}, auth(outsider)):
+            r = client.open(url, method=method, json=body, headers=who)
+            assert_problem(r, 403, "spectators-not-allowed")
 
 
 def test_link_needs_the_watch_code_on_every_read(make_app):
@@ -135,22 +170,31 @@ def _versions(events: list[dict[str, Any]]) -> list[int]:
 
 class Ghost:
     """What a spectator reads of a game, route by route, and what it may read: the
-    host's live view and score recorded at each mark (the start and every move)."""
+    host's live view and score recorded at each mark (the start and every move), and
+    the versions a seat said something at (a mark's message)."""
 
     def __init__(self, client: FlaskClient, game_id: str, host: str) -> None:
         self.client, self.game_id, self.host = client, game_id, host
         self.base = f"/games/{game_id}"
         self.seen: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
         self.marks: list[int] = []
+        self.said: list[int] = []
 
-    def mark(self) -> None:
+    def mark(self, say: str | None = None) -> None:
+        """Record the game as it is now; ``say``: a seat's token that then talks."""
         live = view(self.client, self.game_id, self.host)
         score = self.client.get(f"{self.base}/score", headers=auth(self.host)).get_json()
         self.seen[live["version"]] = (live, score)
         self.marks.append(live["version"])
+        if say is not None:
+            text = {"text": f"said at {live['version']}"}
+            r = self.client.post(f"{self.base}/chat", json=text, headers=auth(say))
+            assert r.status_code == 201, r.get_json()
+            self.said.append(live["version"])
 
     def check(self, delayed: int, sse: bool) -> None:
-        """Every route shows the spectator the game at version ``delayed`` exactly."""
+        """Every route shows the spectator the game at version ``delayed`` exactly, and
+        the chat up to that version: the messages said at it, none said after."""
         client, base = self.client, self.base
         r = client.get(base)
         assert r.headers["ETag"] == f'"{delayed}"'
@@ -158,10 +202,15 @@ class Ghost:
         assert client.get(base, headers={"If-None-Match": f'"{delayed}"'}).status_code == 304
         assert client.get(f"{base}/score").get_json() == self.seen[delayed][1]
         events = client.get(f"{base}/events?after=0&limit=1000").get_json()["events"]
-        assert max(_versions(events)) == delayed, _versions(events)
+        moves = [e for e in events if e["type"] != "chat"]
+        assert max(_versions(moves)) == delayed, _versions(events)
+        said = [v for v in self.said if v <= delayed]
+        assert [e["version"] for e in events if e["type"] == "chat"] == said
+        chat = client.get(f"{base}/chat?limit=500").get_json()["messages"]
+        assert _versions(chat) == said
         log = client.get(f"{base}/log").get_json()
         assert log["version"] == delayed and max(_versions(log["events"])) == delayed
-        assert [e["id"] for e in log["events"]] == [e["id"] for e in events]
+        assert [e["id"] for e in log["events"]] == [e["id"] for e in moves]
         entry = _listed(client, self.game_id)
         assert entry is not None and entry["version"] == delayed
         assert entry["to_act"] == self.seen[delayed][0]["to_act"]
@@ -169,6 +218,11 @@ class Ghost:
             r = client.get(f"{base}/events", headers=SSE)
             sent = [json.loads(m["data"]) for m in parse_sse(r.get_data(as_text=True))[0]]
             assert max(_versions(sent)) == delayed and _versions(sent) == _versions(events)
+            # a reconnect's replay (Last-Event-ID) stops at the same place
+            resume = {**SSE, "Last-Event-ID": events[0]["id"]}
+            r = client.get(f"{base}/events", headers=resume)
+            again = [json.loads(m["data"]) for m in parse_sse(r.get_data(as_text=True))[0]]
+            assert [e["id"] for e in again] == [e["id"] for e in events[1:]]
 
 
 def test_a_delayed_spectator_never_sees_a_move_until_three_more_were_made(make_app):
@@ -176,7 +230,7 @@ def test_a_delayed_spectator_never_sees_a_move_until_three_more_were_made(make_a
     game_id, host, tokens = started_game(client, 2, rounds=3, spectator_delay=3)
     ghost = Ghost(client, game_id, host)
     outsider = new_player(client, "Outsider")[1]
-    ghost.mark()
+    ghost.mark(say=tokens[0])
     moves = 0
     while True:
         delayed = ghost.marks[max(0, moves - 3)]
@@ -184,15 +238,19 @@ def test_a_delayed_spectator_never_sees_a_move_until_three_more_were_made(make_a
         live = ghost.marks[-1]
         # a player without a seat reads delayed too; the seats and the host live
         assert view(client, game_id, outsider)["version"] == delayed
+        r = client.get(f"/games/{game_id}/chat", headers=auth(outsider))
+        assert max(_versions(r.get_json()["messages"])) == delayed
         for token in (host, *tokens):
             assert view(client, game_id, token)["version"] == live
             r = client.get(f"/games/{game_id}/events?after=0&limit=1000", headers=auth(token))
             assert max(_versions(r.get_json()["events"])) == live
+            r = client.get(f"/games/{game_id}/chat", headers=auth(token))
+            assert max(_versions(r.get_json()["messages"])) == live
         answer = _play_one(client, game_id, tokens)
         moves += 1
         if answer["game"]["status"] != "running":
             break
-        ghost.mark()
+        ghost.mark(say=tokens[moves % 2])
     assert moves == 9
     # over: everything is public at once
     final = view(client, game_id, host)

@@ -122,15 +122,17 @@ def contains_run(haystack, needle):
     )
 
 
-def test_hands_deck_and_seed_stay_hidden(manhattan_app, manhattan_client, redis_client):
-    created = manhattan_client.post("/games", json={"players": 4, "seed": SEED})
+@pytest.mark.parametrize("delay", [0, 3])  # issue 41: a delayed spectator too
+def test_hands_deck_and_seed_stay_hidden(manhattan_app, manhattan_client, redis_client, delay):
+    body = {"players": 4, "seed": SEED, "spectator_delay": delay}
+    created = manhattan_client.post("/games", json=body)
     game_id, host = created.get_json()["id"], created.get_json()["host_token"]
     tokens = [join(manhattan_client, game_id, f"p{i}")[1] for i in range(4)]
     assert manhattan_client.post(f"/games/{game_id}/start", headers=auth(host)).status_code == 200
     rng = random.Random(2)
     texts = []
     for _ in range(16):
-        game = view(manhattan_client, game_id)
+        game = view(manhattan_client, game_id, host)  # live (a spectator may read behind)
         seat = game["to_act"][0]
         moves = manhattan_client.get(f"/games/{game_id}/legal-moves", headers=auth(tokens[seat]))
         r = post_move(
@@ -145,6 +147,8 @@ def test_hands_deck_and_seed_stay_hidden(manhattan_app, manhattan_client, redis_
         assert [c["card"] for c in mine["state"]["hand"]] == state["hands"][seat]
     spectator = view(manhattan_client, game_id)
     assert spectator["state"]["hand"] is None
+    behind = view(manhattan_client, game_id, host)["version"] - spectator["version"]
+    assert (behind > 0) == (delay > 0)  # the spectator reads 3 moves back
     texts += [
         json.dumps(spectator),
         manhattan_client.get(f"/games/{game_id}/events").get_data(as_text=True),

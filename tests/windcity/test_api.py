@@ -16,10 +16,11 @@ SEED = 5_551_234_987_000_111_222
 SECRET_KEYS = {"card", "actions", "kauf", "plan", "number"}
 
 
-def play_until(client, game_id, tokens, stop, rng):
-    """Random legal moves (first seat to act) until ``stop(view)`` holds."""
+def play_until(client, game_id, tokens, stop, rng, host=None):
+    """Random legal moves (first seat to act) until ``stop(view)`` holds; ``host``: the
+    host's token, to read the game live (a delayed spectator reads it behind)."""
     for _ in range(2000):
-        game = view(client, game_id)
+        game = view(client, game_id, host)
         if stop(game):
             return game
         seat = game["to_act"][0]
@@ -87,8 +88,12 @@ def in_market(game):
     return game["state"]["phase"] == "insure" and len(game["to_act"]) >= 2
 
 
-def test_the_drawn_card_and_the_plan_stay_secret_until_resolved(windcity_client, redis_client):
-    created = windcity_client.post("/games", json={"players": 4, "seed": SEED})
+@pytest.mark.parametrize("delay", [0, 3])  # issue 41: a delayed spectator too
+def test_the_drawn_card_and_the_plan_stay_secret_until_resolved(
+    windcity_client, redis_client, delay
+):
+    body = {"players": 4, "seed": SEED, "spectator_delay": delay}
+    created = windcity_client.post("/games", json=body)
     game_id, host = created.get_json()["id"], created.get_json()["host_token"]
     tokens = [
         windcity_client.post(f"/games/{game_id}/players", json={"name": f"p{i}"}).get_json()[
@@ -98,7 +103,7 @@ def test_the_drawn_card_and_the_plan_stay_secret_until_resolved(windcity_client,
     ]
     windcity_client.post(f"/games/{game_id}/start", headers=auth(host))
     version0 = view(windcity_client, game_id)["version"]
-    game = play_until(windcity_client, game_id, tokens, in_market, random.Random(3))
+    game = play_until(windcity_client, game_id, tokens, in_market, random.Random(3), host)
     state = load_doc(redis_client.get(f"wc:{{{game_id}}}:game"))["state"]
     active = game["state"]["active"]
     assert state["plan"] is not None and state["card"] is not None
@@ -113,6 +118,8 @@ def test_the_drawn_card_and_the_plan_stay_secret_until_resolved(windcity_client,
             texts.append(json.dumps(view(windcity_client, game_id, token)))
     spectator = view(windcity_client, game_id)
     assert spectator["state"].get("you") is None
+    behind = view(windcity_client, game_id, host)["version"] - spectator["version"]
+    assert (behind > 0) == (delay > 0)  # the spectator reads 3 moves back
     texts.append(json.dumps(spectator))
     events = windcity_client.get(f"/games/{game_id}/events?after={version0}").get_json()["events"]
     last_reveal = max((i for i, e in enumerate(events) if e["type"] == "turn_revealed"), default=-1)

@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import current_app
 
+from shared.games import players
 from shared.games.audience import PLAYER, Audience
 from shared.games.chat import PHRASES, ChatReader, player_of
 from shared.games.document import GameDoc
@@ -57,6 +58,15 @@ def _sender(doc: GameDoc, who: Audience) -> str:
     if who.player is not None:
         return f"player:{who.player}"
     return f"{doc['id']}:seat:{who.seat}"
+
+
+def _check_standing(doc: GameDoc, who: Audience) -> None:
+    """A seat token of a player's seat talks as that player (:func:`player_of`): 403
+    ``player-suspended`` while that player is suspended (one read of the registry; a
+    player key was checked with the key, a seat of no player is nobody's to suspend)."""
+    bound = player_of(doc, who) if who.player is None else None
+    if bound is not None:
+        players.check_standing((games().store.registry.get(bound) or {}).get("suspended"))
 
 
 def _spectator_name(who: Audience) -> str:
@@ -131,13 +141,15 @@ def add_routes(blp: KitBlueprint) -> None:
         A seat (its token, or its player's key) talks in the players' channel; a
         player without a seat in the spectators' channel when the host allowed it
         (`spectator_chat`), else 403 `spectator-chat-closed`. The host's token alone: 403
-        `seat-token-required`; no credential: 401. At most `RATE_LIMIT_CHAT` per sender
-        and `RATE_LIMIT_CHAT_ADDRESS` per address: 429 `rate-limited` with `Retry-After`,
-        and nothing is stored.
+        `seat-token-required`; no credential: 401. A suspended player is refused, with
+        a seat token of its seat too (403 `player-suspended`). At most `RATE_LIMIT_CHAT`
+        per sender and `RATE_LIMIT_CHAT_ADDRESS` per address: 429 `rate-limited` with
+        `Retry-After`, and nothing is stored.
         """
         kit = games()
         doc = kit.writes.load(game_id)
         who = reader(doc)
+        _check_standing(doc, who)
         name = _spectator_name(who) if who.kind == PLAYER else ""
         message = kit.chat.message(doc, who, body.get("text"), body.get("phrase"), name)
         current_app.extensions["address_limits"].count_chat(_sender(doc, who))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.games.chat import player_of
 from shared.games.errors import NotFound
 from shared.games.players import path_id
 from shared.http.identity import current_player
@@ -81,7 +82,7 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.arguments(m.PlayerReportBodySchema())
     @blp.response(201, m.ReportReceiptSchema)
     @blp.doc(security=BEARER, operationId="reportPlayer")
-    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
+    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 429, 503))
     def report_player(body: dict[str, Any], player_id: str) -> Any:
         """Report a player to the operators, with a reason (and a note).
 
@@ -111,29 +112,34 @@ def add_routes(blp: KitBlueprint) -> None:
     @blp.arguments(m.ReportBodySchema())
     @blp.response(201, m.ReportReceiptSchema)
     @blp.doc(security=BEARER, operationId="reportChatMessage")
-    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 503))
+    @blp.doc(responses=problems(400, 401, 403, 404, 413, 422, 429, 503))
     def report_message(body: dict[str, Any], game_id: str, message_id: str) -> Any:
         """Report a chat message you read to the operators, with a reason (and a note).
 
-        With a seat token or a player key. The messages around it (about ten that you
-        read), the game, its version and players go with the report. 404
-        `message-not-found` for a message you do not read.
+        With a seat token or a player key (a seat token of a player's seat files it
+        as that player). The messages around it (about ten that you read), the game,
+        its version and players go with the report. 404 `message-not-found` for a
+        message you do not read. At most 20 an hour per player, or per seat of no
+        player: 429 `rate-limited`.
         """
         kit = games()
         doc = kit.writes.load(game_id)
         who = reader(doc)
         if who.player is None and who.seat is None:
             raise NotFound("message-not-found", "No chat message has this id in this game.")
+        reporter = player_of(doc, who)  # a seat token of a player's seat: that player
         name = doc["players"][who.seat]["name"] if who.seat is not None else ""
-        if who.player is not None:
-            name = (kit.store.registry.get(who.player) or {}).get("name", name)
+        if reporter is not None:
+            name = (kit.store.registry.get(reporter) or {}).get("name", name)
+        seat = None if reporter else f"seat:{kit.engine.NAME}:{doc['id']}:{who.seat}"
         report = chat_moderation.report_message(
             kit,
             doc,
             chat_reader(doc, who),
             message_id,
-            (who.player, name),
+            (reporter, name),
             body["reason"],
             body.get("note"),
+            seat,
         )
         return send(json_answer(moderation.filed_receipt(report), 201))
