@@ -1,7 +1,8 @@
 """What the page says, as a returning or new player reads it: scores that follow every
 move, the history kept across a reload, the clock field's range and its own message,
-a finished game that is not "connecting…", the host's word once every seat is taken,
-no promotion-card rows in a game without them, and `/docs` without RST markup."""
+a finished game that is not "connecting…", a quiet one live at once, the host's word
+once every seat is taken, no promotion-card rows in a game without them, and `/docs`
+without RST markup."""
 
 from __future__ import annotations
 
@@ -130,6 +131,17 @@ def test_a_finished_game_is_not_connecting(live_manhattan: str, open_page) -> No
         page.wait_for_timeout(500)
         assert page.locator("#live").text_content() not in STILL_CONNECTING
         assert "Game over" in page.locator("#turn").text_content()
+
+
+def test_a_quiet_games_seat_page_is_live_at_once(live_manhattan: str, open_page) -> None:
+    """A seat's page follows by long-polls (25 s each when nothing happens): its first
+    good read shows it live, not "connecting…" until the first long-poll returns."""
+    game = ApiGame.create("manhattan", live_manhattan, ["Ann", "Bob"], seed=3)
+    page = open_page()
+    game.open_as(page, 0)
+    page.wait_for_function(
+        "() => document.getElementById('live').textContent === 'live'", timeout=3_000
+    )
 
 
 def test_the_host_is_told_to_start_once_every_seat_is_taken(live_manhattan: str, open_page) -> None:

@@ -21,18 +21,22 @@ const FINAL = new Set(["game_finished", "game_cancelled"]);
 // blocks. A page with a token (a seat, the host, a player) long-polls with it instead.
 const POLL_WAIT = 25; // seconds a long-poll waits (the API's most is 30)
 
-/** Follow by long-polls sent with `token` (a seat token or a player key). */
+/** Follow by long-polls sent with `token` (a seat token or a player key). The first read,
+ * and the first after a failed one, does not wait: a good answer shows the page live at
+ * once (a quiet game's long-poll answers only after POLL_WAIT seconds). */
 function poll(gameId, after, token, { onEvent, onState }) {
   let lastId = String(after);
   let stopped = false;
+  let wait = 0;
   const stop = () => { stopped = true; onState("ended"); };
   (async () => {
     while (!stopped) {
       try {
-        const query = new URLSearchParams({ after: lastId, wait: String(POLL_WAIT) });
+        const query = new URLSearchParams({ after: lastId, wait: String(wait) });
         const page = await call("GET", `/games/${encodeURIComponent(gameId)}/events?${query}`, { token });
         if (stopped) return;
         onState("live");
+        wait = POLL_WAIT;
         for (const event of page.events || []) {
           lastId = event.id || lastId;
           onEvent(event);
@@ -42,6 +46,7 @@ function poll(gameId, after, token, { onEvent, onState }) {
       } catch {
         if (stopped) return;
         onState("reconnecting");
+        wait = 0;
         await new Promise((resolve) => setTimeout(resolve, 3000));
       }
     }
