@@ -49,6 +49,9 @@ export class Chat {
   get token() { return this.page.token; }
   /** Reads go with the seat's token or player key, else the host's token (a host without a seat). */
   get readToken() { return this.token || (this.page.record && this.page.record.host) || null; }
+  /** The credential the API keeps this reader's mutes by (a seat, a player, the host), if
+   * any: a session that only watches (a watching embed) mutes in this browser alone. */
+  get muteToken() { return this.page.watchingSession ? null : this.readToken; }
   get seat() { return this.page.seat; }
   /** The player this browser acts as (its key blocks players), if any. */
   get player() { return this.page.player || loadPlayer(); }
@@ -100,9 +103,9 @@ export class Chat {
 
   /** The reader's mutes in this game (GET .../chat/mutes; a reader without a credential keeps its own). */
   async loadMutes() {
-    if (!this.readToken) return;
+    if (!this.muteToken) return;
     try {
-      this.setMutes((await call("GET", `${this.path}/mutes`, { token: this.readToken })).mutes);
+      this.setMutes((await call("GET", `${this.path}/mutes`, { token: this.muteToken })).mutes);
     } catch { /* this browser's list stays */ }
   }
 
@@ -228,7 +231,7 @@ export class Chat {
     this.menu = null;
     let mutes = null;
     try {
-      if (this.token) mutes = (await call(on ? "PUT" : "DELETE", `${this.path}/mutes/${encodeURIComponent(key)}`, { token: this.token })).mutes;
+      if (this.token && this.muteToken) mutes = (await call(on ? "PUT" : "DELETE", `${this.path}/mutes/${encodeURIComponent(key)}`, { token: this.token })).mutes;
     } catch (error) {
       if (!(error instanceof Problem && (error.status === 401 || error.status === 403))) {
         this.notice = error.message;

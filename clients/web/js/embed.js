@@ -62,6 +62,8 @@ class EmbedPage extends GamePage {
   /** The session reads and acts, a watching one too (an anonymous read is refused by a
    * game whose spectators need its watch link, which the signed link stands for). */
   get token() { return this.session ? this.session.credential : null; }
+  /** A watching session reads as a spectator: nobody it could mute as (chat.js). */
+  get watchingSession() { return Boolean(this.session && this.session.mode === "watch"); }
 
   renderLinks() { return null; }
 
