@@ -24,6 +24,16 @@ PLAYERS = """[...document.querySelectorAll('[aria-labelledby=players-title] .tag
   .map(e => [e.className, e.querySelector('.letter').textContent,
     getComputedStyle(e.querySelector('.letter')).backgroundColor])"""
 
+# every property the page's styles are given from now on
+SPY_SET_PROPERTY = """() => { window.propertiesSet = [];
+  const set = CSSStyleDeclaration.prototype.setProperty;
+  CSSStyleDeclaration.prototype.setProperty = function (name, ...rest) {
+    propertiesSet.push(String(name)); return set.call(this, name, ...rest); }; }"""
+# the host's set_theme with names of Object.prototype's
+NOT_A_THEME = """origin => window.dispatchEvent(new MessageEvent("message", {origin,
+    source: window.parent, data: {source: "boardgames", type: "set_theme",
+    theme: {toString: "red", constructor: "red", valueOf: "red"}}}))"""
+
 
 @pytest.mark.parametrize(
     ("width", "language", "word"), [(320, "ja", "あなた"), (1280, "de", "Spieler")]
@@ -69,6 +79,10 @@ def test_theme_size_and_language(
     )
     assert frame.evaluate(STYLE, ["#status.mine", "borderLeftColor"]) == ["rgb(0, 100, 0)"]
     assert {c for _, _, c in frame.evaluate(PLAYERS)} == colours
+    # names every object answers to are no theme's: no property set for them
+    frame.evaluate(SPY_SET_PROPERTY)
+    frame.evaluate(NOT_A_THEME, platform.allowed.origin)
+    assert frame.evaluate("window.propertiesSet") == [], "a theme of Object's names"
     page.evaluate("seat.setLanguage('toString')")  # no language: ignored
     page.evaluate("seat.setLanguage('en')")
     frame.wait_for_function("() => document.documentElement.lang === 'en'")

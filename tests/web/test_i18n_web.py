@@ -311,3 +311,17 @@ def test_the_switch_keeps_the_language_and_api_calls_ask_for_it(
     page.wait_for_function("() => document.getElementById('alert').textContent !== ''")
     refusal = page.locator("#alert").text_content()
     assert untranslated([refusal], "de", NAMES) == [], refusal
+
+
+def test_a_name_every_object_answers_to_is_no_language(live_manhattan: str, open_page) -> None:
+    """ "toString" kept as the language (or asked for) is none of ours: the page is in the
+    browser's language, not broken by a catalog that does not exist."""
+    page = open_page(locale="de-DE")
+    page.goto(f"{live_manhattan}/play")
+    page.evaluate("localStorage.setItem('boardgames:lang', 'toString')")
+    page.reload()
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_selector("#main h1, #main h2")
+    loaded = page.evaluate("import('/play/js/i18n.js').then(m => m.loadLanguage('constructor'))")
+    assert loaded == "en" and page.evaluate("document.documentElement.lang") == "en"
+    assert page.errors == []

@@ -4,7 +4,7 @@
 // the host page what happens by postMessage: ready, your_turn, moved, game_over,
 // height, error. The host may send set_language and set_theme. Every message goes to,
 // and is taken from, only the origins the platform's API key allows (frame_origins).
-import { LANGUAGES, loadLanguage, t } from "./i18n.js";
+import { isLanguage, loadLanguage, t } from "./i18n.js";
 import { Problem, call, setBase } from "./api.js";
 import { fill, h } from "./dom.js";
 import { GamePage } from "./game.js";
@@ -27,19 +27,16 @@ export function post(type, data = {}) {
 export function applyTheme(theme) {
   const root = document.documentElement.style;
   for (const [name, value] of Object.entries(theme || {})) {
-    if (THEME[name] && typeof value === "string" && THEME_VALUE.test(value)) root.setProperty(THEME[name], value);
+    if (Object.hasOwn(THEME, name) && typeof value === "string" && THEME_VALUE.test(value)) root.setProperty(THEME[name], value);
   }
 }
-
-/** One of our languages (not "toString" or another name every object answers to). */
-const known = (lang) => typeof lang === "string" && Object.hasOwn(LANGUAGES, lang);
 
 /** The link's language, read from its (unverified) payload: only for the page's words. */
 function linkLanguage(token) {
   try {
     const body = token.slice(4).split(".")[0].replace(/-/g, "+").replace(/_/g, "/");
     const lang = JSON.parse(atob(body)).lang;
-    return known(lang) ? lang : undefined;
+    return isLanguage(lang) ? lang : undefined;
   } catch { return undefined; }
 }
 
@@ -142,7 +139,7 @@ function listen() {
     const data = event.data || {};
     if (data.source !== SOURCE) return;
     if (data.type === "set_theme") applyTheme(data.theme);
-    if (data.type === "set_language" && known(data.language)) {
+    if (data.type === "set_language" && isLanguage(data.language)) {
       await loadLanguage(data.language);
       if (page && page.view) page.render();
     }

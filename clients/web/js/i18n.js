@@ -10,6 +10,8 @@
 /** The languages, each named in itself (the switch shows them so in every language). */
 export const LANGUAGES = { en: "English", ja: "日本語", de: "Deutsch" };
 const DEFAULT = "en";
+/** One of LANGUAGES (not "toString" or another name every object answers to). */
+export const isLanguage = (name) => typeof name === "string" && Object.hasOwn(LANGUAGES, name);
 const STORE = "boardgames:lang";
 
 let lang = DEFAULT;
@@ -19,12 +21,12 @@ let messages = {};
 export function chooseLanguage() {
   try {
     const kept = localStorage.getItem(STORE);
-    if (kept && kept in LANGUAGES) return kept;
+    if (isLanguage(kept)) return kept;
   } catch { /* private mode */ }
   const wanted = (navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || ""]);
   for (const tag of wanted) {
     const base = String(tag).toLowerCase().split("-")[0];
-    if (base in LANGUAGES) return base;
+    if (isLanguage(base)) return base;
   }
   return DEFAULT;
 }
@@ -39,7 +41,7 @@ function flatten(tree, prefix = "", out = {}) {
 
 /** Load the chosen language's catalog and translate the page's static HTML. */
 export async function loadLanguage(wanted = chooseLanguage()) {
-  lang = wanted in LANGUAGES ? wanted : DEFAULT;
+  lang = isLanguage(wanted) ? wanted : DEFAULT;
   const answer = await fetch(`/play/i18n/${lang}.json`);
   messages = flatten(await answer.json());
   document.documentElement.lang = lang;
