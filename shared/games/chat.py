@@ -205,7 +205,8 @@ class ChatReader:
         self.hidden = hidden_of(mutes, self.blocked)
 
     def present(self, message: Message) -> dict[str, Any]:
-        """A stored message as this reader reads it."""
+        """A stored message as this reader reads it: its version no later than the cut
+        (a delayed spectator's own message, answered as it is sent, tells no later one)."""
         deleted = bool(message.get("deleted"))
         code = None if deleted else message.get("phrase")
         known = BY_CODE.get(code) if code else None
@@ -219,7 +220,9 @@ class ChatReader:
             "phrase": code,
             "phrase_text": None if known is None else self.translate(known.text),
             "at": message["at"],
-            "version": message["version"],
+            "version": message["version"]
+            if self.cut is None
+            else min(message["version"], self.cut),
             "deleted": deleted,
         }
         return erased.scrub(body, self.erased)  # type: ignore[no-any-return]

@@ -157,6 +157,23 @@ def test_a_delayed_spectator_reads_the_chat_at_its_delayed_position(make_app):
     assert chats == ["said after a move"]
 
 
+def test_a_delayed_spectators_own_message_tells_no_later_version(make_app):
+    """A player without a seat reads the game behind (``spectator_delay``): the answer
+    to its message carries the version it may see, not the live one."""
+    client = make_app("toy").test_client()
+    game_id, _, tokens = started_game(client, 2, rounds=3, spectator_delay=1, spectator_chat=True)
+    _, key = new_player(client, "Watcher")
+    for _ in range(2):
+        _play_one(client, game_id, tokens)
+    seen = client.get(f"/games/{game_id}", headers=auth(key)).get_json()["version"]
+    live = view(client, game_id, tokens[0])["version"]
+    assert seen < live  # (behind: the check below can fail)
+    said = say(client, game_id, key, text="hello from the stands")
+    assert said["version"] == seen
+    # a seat's message, read by that seat, keeps its version
+    assert say(client, game_id, tokens[0], text="hi")["version"] == live
+
+
 def test_under_gunicorn_an_sse_stream_gets_a_message_as_it_is_said(live_manhattan):
     base = live_manhattan
     with requests.Session() as session:

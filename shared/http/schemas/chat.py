@@ -107,7 +107,11 @@ class ChatMessageSchema(Schema):
     )
     at = fields.Integer(**REQ, metadata={"description": "When it was sent (ms since 1970)."})
     version = fields.Integer(
-        **REQ, metadata={"description": "The game's version when it was sent."}
+        **REQ,
+        metadata={
+            "description": "The game's version when it was sent; a delayed spectator's"
+            " at most its delayed version (the answer to its own message too)."
+        },
     )
     deleted = fields.Boolean(
         **REQ, metadata={"description": "Removed by an operator: text and phrase null."}
