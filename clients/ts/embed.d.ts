@@ -49,7 +49,8 @@ export interface EmbedHeight extends EmbedMessageBase {
 export interface EmbedError extends EmbedMessageBase {
   type: "error";
   message: string;
-  /** A problem's code (embed-link-used, embed-link-expired, ...) when there is one. */
+  /** A problem's code (embed-link-used, embed-link-expired, ...) when there is one;
+   * embed-session-refresh-failed: the page could not renew its session (mount a new link). */
   code?: string;
 }
 

@@ -122,6 +122,29 @@ def test_an_expired_link_or_another_games_session_is_refused_a_hint_given_a_sess
     assert r.json()["you"] == 0
 
 
+def test_a_failed_session_refresh_tells_the_host_with_a_code(
+    platform: Platform, open_page: Callable
+) -> None:
+    """The page renews its session 5 s in (sessions of 65 s here); the service refuses
+    the renewal: the player reads why, the host gets an ``error`` with a stable code."""
+    game_id, who, _ = platform.seated_game()
+    page = open_page()
+    refusal = {"type": "about:blank", "title": "Unavailable", "status": 503, "code": "down"}
+    page.context.route(
+        "**/embed/session/refresh",
+        lambda route: route.fulfill(
+            status=503, content_type="application/problem+json", body=json.dumps(refusal)
+        ),
+    )
+    page.goto(platform.allowed.url(platform.link(game_id, who)))
+    frame = embed_frame(page)
+    page.wait_for_function("got.some(m => m.type === 'error')", timeout=15_000)
+    error = page.evaluate("got.find(m => m.type === 'error')")
+    assert error["code"] == "embed-session-refresh-failed", error
+    assert "could not be renewed" in error["message"]
+    assert error["message"] in frame.locator("#alert").text_content()
+
+
 def test_a_disallowed_origin_cannot_frame_nor_command(
     platform: Platform, open_page: Callable
 ) -> None:

@@ -14,6 +14,7 @@ const SOURCE = "boardgames"; // every message carries it, both ways
 const THEME = { bg: "--paper", fg: "--ink", accent: "--accent", panel: "--panel", font: "--font", radius: "--radius" };
 const THEME_VALUE = /^(?!.*url\s*\()[#A-Za-z0-9 ,.%()'"-]{1,80}$/i; // as the service checks a link's theme
 const REFRESH_EARLY_MS = 60 * 1000;
+const REFRESH_FAILED = "embed-session-refresh-failed"; // the host's error when a renewal fails
 
 let origins = [];
 let page = null;
@@ -79,9 +80,10 @@ class EmbedPage extends GamePage {
     return super.renderSeatPanel(joinLink);
   }
 
-  say(text) {
+  /** Tell the player, and the host page (with `code` when the page has one for it). */
+  say(text, code = undefined) {
     super.say(text);
-    if (text) post("error", { message: text });
+    if (text) post("error", code ? { code, message: text } : { message: text });
   }
 
   render() {
@@ -127,7 +129,7 @@ class EmbedPage extends GamePage {
         this.session = { ...this.session, credential: fresh.credential };
         if (this.record) this.record.token = fresh.credential;
         this.keepFresh(fresh.expires_at);
-      } catch (error) { this.say(error.message); }
+      } catch (error) { this.say(t("page.embed_refresh_failed", { reason: error.message }), REFRESH_FAILED); }
     }, wait);
   }
 }
