@@ -223,28 +223,32 @@ def test_play_in_a_real_80x24_terminal(live_manhattan: str, workers, tmp_path: P
     )
     _tmux("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", f"bash {script}")
 
-    def screen(until: str, timeout: float = 30, history: bool = False) -> list[str]:
-        """The visible pane (or its scrollback too) once ``until`` shows on it."""
-        deadline = time.monotonic() + timeout
-        back = ["-S", "-100"] if history else []
-        while True:
-            lines = _tmux("capture-pane", "-p", *back, "-t", "play").rstrip("\n").split("\n")
-            if any(until in line for line in lines) or time.monotonic() > deadline:
-                return lines
-            time.sleep(0.2)
-
     def whole(lines: list[str]) -> bool:
         """The whole screen is in the pane: its header line up to the prompt."""
         return lines[-1].startswith("your move") and any(
             line.startswith("Manhattan ") for line in lines
         )
 
+    def screen(
+        until: str, timeout: float = 30, history: bool = False, drawn: bool = False
+    ) -> list[str]:
+        """The visible pane (or its scrollback too) once ``until`` shows on it (and, with
+        ``drawn``, the whole screen is drawn down to its prompt: not caught mid-redraw)."""
+        deadline = time.monotonic() + timeout
+        back = ["-S", "-100"] if history else []
+        while True:
+            lines = _tmux("capture-pane", "-p", *back, "-t", "play").rstrip("\n").split("\n")
+            shown = any(until in line for line in lines) and (not drawn or whole(lines))
+            if shown or time.monotonic() > deadline:
+                return lines
+            time.sleep(0.2)
+
     def keys(text: str) -> None:
         _tmux("send-keys", "-t", "play", "-l", text)
         _tmux("send-keys", "-t", "play", "Enter")
 
     try:
-        first = screen("your move")
+        first = screen("your move", drawn=True)
         text = "\n".join(first)
         assert whole(first), text
         for city in ("1 New York", "2 Sydney", "3 Frankfurt", "4 Hong Kong", "6 Cairo"):
@@ -252,11 +256,11 @@ def test_play_in_a_real_80x24_terminal(live_manhattan: str, workers, tmp_path: P
         assert "Your hand" in text and "select 1 1 1 1 1 1" in text
         assert "page 1/" in text and all(len(line) <= 80 for line in first)
         keys("n")
-        second = "\n".join(screen("page 2/"))
+        second = "\n".join(screen("page 2/", drawn=True))
         assert "page 2/" in second and whole(second.splitlines()), second
         chosen = re.findall(r"\d+\. (select [1-4 ]+?)(?=  |$)", second, re.M)[-1]
         keys("p")  # back to page 1, where that move is not shown
-        assert chosen not in "\n".join(screen("page 1/"))
+        assert chosen not in "\n".join(screen("page 1/", drawn=True))
         keys(chosen)  # a move from another page, typed in notation
         assert f"you selected {chosen[7:]}" in "\n".join(screen("you selected", 30, history=True))
         build = "\n".join(screen("phase build", 60))
