@@ -40,6 +40,26 @@ def _table(cli) -> str:
     return gid
 
 
+def _watch(base: str, gid: str, home: Path) -> subprocess.Popen[str]:
+    """``boardgames watch`` of ``gid`` in a process of its own, as the player of ``home``."""
+    env = {
+        **os.environ,
+        "MANHATTAN_URL": base,
+        "PYTHONPATH": str(ROOT),
+        "COLUMNS": "120",
+        "LANG": "C",
+        "BOARDGAMES_HOME": str(home),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", "watch", "manhattan", gid, "--wait", "5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+
+
 def test_say_chat_phrases_and_mute(cli, live_manhattan: str) -> None:
     gid = _table(cli)
     markup = "hello <b>bob</b> [bold]not bold[/bold] [link=https://x.example]x[/link]"
@@ -159,22 +179,7 @@ def test_watch_shows_the_messages_among_the_events(
     cli, live_manhattan: str, tmp_path: Path
 ) -> None:
     gid = _table(cli)
-    env = {
-        **os.environ,
-        "MANHATTAN_URL": live_manhattan,
-        "PYTHONPATH": str(ROOT),
-        "COLUMNS": "120",
-        "LANG": "C",
-        "BOARDGAMES_HOME": str(tmp_path / "watcher"),  # no seat of its own
-    }
-    watch = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "watch", "manhattan", gid, "--wait", "5"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
+    watch = _watch(live_manhattan, gid, tmp_path / "watcher")  # no seat of its own
     try:
         time.sleep(2.0)
         cli("manhattan", "say", "-g", gid, "watch this", home="bob")
@@ -199,22 +204,7 @@ def test_a_watcher_says_a_phrase_by_name_and_watch_shows_it(
     cli("manhattan", "join", gid, "--name", "bob", "--json", home="bob")
     cli("manhattan", "start", gid)
     cli("register", "cy", "--json", home="cy")
-    env = {
-        **os.environ,
-        "MANHATTAN_URL": live_manhattan,
-        "PYTHONPATH": str(ROOT),
-        "COLUMNS": "120",
-        "LANG": "C",
-        "BOARDGAMES_HOME": str(tmp_path / "cy"),
-    }
-    watch = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "watch", "manhattan", gid, "--wait", "5"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=ROOT,
-    )
+    watch = _watch(live_manhattan, gid, tmp_path / "cy")
     try:
         time.sleep(2.0)
         said = cli("manhattan", "say", "-g", gid, "--phrase", "good_luck", home="cy")
