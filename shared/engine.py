@@ -146,6 +146,13 @@ class Engine(Protocol):
         """Whether the game has ended."""
         ...
 
+    def estimate(self, state: State) -> list[float] | None:
+        """Public points each seat would add if the position were scored now (Manhattan:
+        the round's scoring of the board as it stands), for a search's cut-off mid-round;
+        ``None``: the game has no such estimate (the search then plays on to a scoring).
+        Reads only public parts: the same on a redeal for a spectator."""
+        ...
+
     def result(self, state: State) -> dict[str, Any] | None:
         """Final standings and winners once over, else ``None``.
 

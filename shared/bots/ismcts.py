@@ -86,7 +86,8 @@ def _policy_pick(
     choose = engine.BOTS.get("greedy") if plan.guided else None
     if choose is None:
         return listed[int(rng.random() * len(listed))]
-    options = list(listed) if len(listed) <= plan.k else rng.sample(list(listed), plan.k)
+    k = plan.k
+    options = list(listed) if not k or len(listed) <= k else rng.sample(list(listed), k)
     view = {"you": mover, "to_act": engine.to_act(state), "state": engine.view(state, mover)}
     pick = choose(view, options, rng)
     return next((o for o in options if o is pick or o == pick), options[0])

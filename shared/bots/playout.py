@@ -84,13 +84,17 @@ def run(
     scorings: int = 0,
     project: float = 0.0,
     guided_moves: int = 0,
+    cut: int = 0,
 ) -> tuple[State, dict[int, float] | None]:
     """Moves by every seat to act from ``state`` (a fork, changed in place), to the end or
     ``horizon`` moves: random ones, or ``choose`` (greedy) among ``k`` sampled listed moves
-    (random with probability ``epsilon``). The state where it stopped and the projected
-    extra points per seat (``None``: none), for any seat's :func:`reward`. With
-    ``guided_moves``, only the first that many moves are ``choose``'s, the rest random
-    (cheap: greedy's model near the root, random play to the cut-off)."""
+    (``0``: among all of them; random with probability ``epsilon``). The state where it
+    stopped and the projected extra points per seat (``None``: none), for any seat's
+    :func:`reward`. With ``guided_moves``, only the first that many moves are ``choose``'s,
+    the rest random (cheap: greedy's model near the root, random play to the cut-off).
+    With ``cut``, it stops after that many moves where the engine has an estimate
+    (:meth:`Engine.estimate`): the extra points are then ``1 + project`` times the board's
+    points as if scored now (this round's scoring, and the rounds to come)."""
     moves = 0
     to_act = engine.to_act
     actions = engine.legal_actions
@@ -110,6 +114,10 @@ def run(
         acting = to_act(state)
         if not acting or (horizon and moves >= horizon):
             break
+        if cut and moves >= cut:
+            points = engine.estimate(state)
+            if points is not None:  # judged by the board now, as if scored
+                return state, {s: (1 + project) * p for s, p in enumerate(points)}
         listed: Sequence[Move] = ()
         mover = -1
         for mover in acting:
@@ -127,7 +135,7 @@ def run(
         ):
             play(state, mover, listed[int(rng.random() * len(listed))])
             continue
-        options = list(listed) if len(listed) <= k else rng.sample(list(listed), k)
+        options = list(listed) if not k or len(listed) <= k else rng.sample(list(listed), k)
         view = {"you": mover, "to_act": acting, "state": engine.view(state, mover)}
         pick = choose(view, options, rng)
         same = next((o for o in options if o is pick), None)

@@ -52,10 +52,12 @@ class Plan:
     one determinization), at most ``ms`` of wall clock (``None``: no cap), ``width``
     candidates ranked by greedy plus ``sampled`` random ones; greedy's pick is kept unless
     beaten by ``margin`` standard errors. Playouts: random, or ``guided`` (greedy among
-    ``k`` sampled moves, a random one with probability ``epsilon``); they stop after
-    ``horizon`` moves (``0``: no limit) or at the ``scorings``-th change of the score
-    totals (``0``: no limit), where the totals plus ``project`` times the last change
-    judge, ``scale`` (``0``: off) turning the score lead into a smooth reward."""
+    ``k`` sampled moves, ``0``: among all; a random one with probability ``epsilon``);
+    they stop after ``horizon`` moves (``0``: no limit), at the ``scorings``-th change of
+    the score totals (``0``: no limit), where the totals plus ``project`` times the last
+    change judge, or after ``cut`` moves (``0``: no cut) where the engine estimates the
+    board (:meth:`Engine.estimate`, ``1 + project`` times); ``scale`` (``0``: off) turns
+    the score lead into a smooth reward."""
 
     iterations: int
     ms: float | None = None
@@ -74,6 +76,7 @@ class Plan:
     widen: float = 0.0
     widen_below: float = 1.0
     guided_moves: int = 0
+    cut: int = 0
 
 
 def _key(move: Move, fields: set[str]) -> tuple[tuple[str, str], ...]:
@@ -171,6 +174,7 @@ def rollout(
         plan.scorings,
         plan.project,
         plan.guided_moves,
+        plan.cut,
     )
 
 

@@ -65,6 +65,43 @@ def test_a_scoring_horizon_stops_at_the_end_of_the_round() -> None:
     assert copy["round"] == state["round"] + 1 or MANHATTAN.is_over(copy)
 
 
+def _pieces(state: State) -> int:
+    return sum(len(building) for building in state["board"])
+
+
+def test_a_cut_judges_the_board_as_if_scored_now() -> None:
+    """``cut=3`` on Manhattan mid-round: the playout stops after 3 moves (before the
+    round's end), and the extra points are 2.5 times the board's scoring then, from
+    ``Engine.estimate``."""
+    state = _midgame(MANHATTAN, 4, 5, 9)
+    assert MANHATTAN.to_act(state) and state["phase"] == "build"
+    greedy = MANHATTAN.BOTS["greedy"]
+    end, extra = run(
+        MANHATTAN, MANHATTAN.fork(state), random.Random(1), choose=greedy, k=0, project=1.5, cut=3
+    )
+    board = MANHATTAN.estimate(end)
+    assert board is not None and extra == {s: 2.5 * p for s, p in enumerate(board)}
+    assert _pieces(end) == _pieces(state) + 3 and end["round"] == state["round"]
+    assert MANHATTAN.estimate(state) != board  # judged where it stopped, not where it began
+
+
+def test_the_estimate_is_what_the_board_scores() -> None:
+    """Manhattan's estimate right after a round's scoring (the same board, the next round
+    not begun) is what the ``round_scored`` event gave each seat; Wind City has none."""
+    state = _midgame(MANHATTAN, 3, 4, 0)
+    rng = random.Random(4)
+    scored = None
+    while scored is None:
+        seat = MANHATTAN.to_act(state)[0]
+        state, events = MANHATTAN.apply_move(
+            state, seat, rng.choice(MANHATTAN.legal_moves(state, seat))
+        )
+        scored = next((e for e in events if e["type"] == "round_scored"), None)
+    by_seat = [sum(points[s] for points in scored["categories"].values()) for s in range(3)]
+    assert MANHATTAN.estimate(state) == by_seat and sum(by_seat) > 0
+    assert WINDCITY.estimate(_midgame(WINDCITY, 3, 2, 10)) is None
+
+
 def test_a_smooth_reward_orders_by_the_lead() -> None:
     state = _midgame(WINDCITY, 3, 2, 40)
     totals = score_totals(WINDCITY.score(state))

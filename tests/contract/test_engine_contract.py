@@ -126,6 +126,8 @@ def test_hidden_parts_never_show(case: Case) -> None:
                 changed += canonical(other) != canonical(state)
                 assert canonical(engine.view(other, seat)) == canonical(engine.view(state, seat))
                 assert engine.to_act(other) == engine.to_act(state)
+                # a search's cut-off judges by it: public, like the view of a spectator
+                assert engine.estimate(other) == engine.estimate(state)
                 if seat is not None:
                     assert engine.legal_moves(other, seat) == engine.legal_moves(state, seat)
                     assert engine.choices(other, seat) == engine.choices(state, seat)

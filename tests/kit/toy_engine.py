@@ -221,6 +221,9 @@ class ToyEngine:
     def is_over(self, state: dict[str, Any]) -> bool:
         return is_over(state)
 
+    def estimate(self, state: dict[str, Any]) -> list[float] | None:
+        return None
+
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
         return result(state)
 

@@ -1,7 +1,7 @@
 """``ENGINE``: Manhattan's rules as an object satisfying :class:`shared.engine.Engine`.
 
 The hot methods (to_act, legal_moves, apply_move, the playout path fork, legal_actions
-and play, is_over, view, score, result) are the rules functions themselves, bound as
+and play, is_over, view, score, estimate, result) are the rules functions themselves, bound as
 static methods: the kit's plain ``State`` is the typed :class:`ManhattanState` (the kit
 upgraded it on load), and a delegating method per call costs a noticeable share of a
 move. ``redeal`` is the contract suite's hook that redistributes what a seat cannot see
@@ -47,6 +47,7 @@ _legal_actions = cast(Callable[[State, int], Sequence[Move]], listing.legal_acti
 _play = cast(Callable[[State, int, Move], None], playpath.play)
 _view = cast(Callable[[State, "int | None"], dict[str, Any]], views.view)
 _score = cast(Callable[[State], dict[str, Any]], views.score)
+_estimate = cast(Callable[[State], "list[float] | None"], views.estimate)
 _is_over = cast(Callable[[State], bool], views.is_over)
 _result = cast(Callable[[State], "dict[str, Any] | None"], views.result)
 
@@ -70,6 +71,7 @@ class ManhattanEngine:
     play = staticmethod(_play)
     view = staticmethod(_view)
     score = staticmethod(_score)
+    estimate = staticmethod(_estimate)
     is_over = staticmethod(_is_over)
     result = staticmethod(_result)
 

@@ -7,7 +7,7 @@ from typing import Any
 from .board import CITIES, LOTS
 from .cards import CITY_NAMES, ROTATION, SIDE_NAMES, SIDES_BY_COUNT
 from .options import rounds
-from .scoring import standings
+from .scoring import score_round, standings
 from .state import ManhattanState
 
 _LOT_NUMBERS = [i % LOTS + 1 for i in range(CITIES * LOTS)]
@@ -102,6 +102,18 @@ def view(state: ManhattanState, seat: int | None) -> dict[str, Any]:
         rot = ROTATION[SIDES_BY_COUNT[n][seat]]
         out["hand"] = [{"card": c, "lot": rot[c - 1]} for c in state["hands"][seat]]
     return out
+
+
+def estimate(state: ManhattanState) -> list[float] | None:
+    """Each seat's points if the board were scored now, with the round's promotion card
+    (``fake_news`` scores nothing itself: the card it would score is hidden); ``None``
+    once over."""
+    if state["phase"] == "over":
+        return None
+    revealed = state["promos_revealed"]
+    promo = revealed[-1] if state["options"]["promo_cards"] and revealed else None
+    categories = score_round(state["board"], state["num_players"], promo).values()
+    return [float(sum(points)) for points in zip(*categories, strict=True)]
 
 
 def score(state: ManhattanState) -> dict[str, Any]:

@@ -93,6 +93,9 @@ class WindCityEngine:
     def score(self, state: State) -> dict[str, Any]:
         return cast(dict[str, Any], views.score(typed(state)))
 
+    def estimate(self, state: State) -> list[float] | None:
+        return None  # no scoring to estimate between turns: the search plays to its horizon
+
     def result(self, state: State) -> dict[str, Any] | None:
         return cast("dict[str, Any] | None", views.result(typed(state)))
 
