@@ -71,6 +71,9 @@ TOO_MANY: Final = {
         "Too many chat messages from this address: at most {amount} per {seconds} s; "
         "retry in {retry} s."
     ),
+    "reports from this address": (
+        "Too many reports from this address: at most {amount} per {seconds} s; retry in {retry} s."
+    ),
     "failed authentications": (
         "Too many failed authentications: at most {amount} per {seconds} s; retry in {retry} s."
     ),

@@ -56,6 +56,9 @@ SETTINGS: dict[str, tuple[type, Any]] = {
     # and per client address; messages kept per game (oldest trimmed), characters each
     "RATE_LIMIT_CHAT": (str, "10/10s"),
     "RATE_LIMIT_CHAT_ADDRESS": (str, "30/10s"),
+    # reports (players', chat messages') per client address, whatever token files them:
+    # on by default (the 20 an hour per player or seat do not stop an address with many)
+    "RATE_LIMIT_REPORTS_ADDRESS": (str, "60/hour"),
     "CHAT_MAX_MESSAGES": (int, 500),
     "CHAT_MAX_LENGTH": (int, 500),
     "CORS_ORIGINS": (str, ""),

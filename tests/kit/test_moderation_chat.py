@@ -232,3 +232,39 @@ def test_a_seat_token_without_a_player_files_20_reports_an_hour_too(mod_client, 
     assert_problem(r, 429, "rate-limited")
     queue = mod_client.get("/admin/reports?limit=100", headers=auth(mod_keys["admin"])).get_json()
     assert len(queue["reports"]) == 20
+
+
+def test_reports_from_one_address_are_limited_whatever_seats_file_them(make_app, mod_keys):
+    """An address holding seats of many games (each seat its own 20 an hour) is limited
+    as a whole (`RATE_LIMIT_REPORTS_ADDRESS`): 429 with Retry-After, nothing queued; the
+    player route counts in the same window, and another address still reports."""
+    client = make_app(
+        "toy", API_KEYS_FILE=mod_keys["file"], RATE_LIMIT_REPORTS_ADDRESS="3/hour"
+    ).test_client()
+    bob_id, bob = player(client, mod_keys, "Bob")
+    reports = []
+    for _ in range(4):  # a guest seat (no player) in each of 4 games
+        r = client.post("/games", json={"players": 2, "rounds": 1}, headers=auth(mod_keys["plain"]))
+        gid, host = r.get_json()["id"], r.get_json()["host_token"]
+        guest = client.post(f"/games/{gid}/players", json={"name": "G"}).get_json()["token"]
+        client.post(f"/games/{gid}/players", json={}, headers=auth(bob))
+        assert client.post(f"/games/{gid}/start", headers=auth(host)).status_code == 200
+        reports.append((f"/games/{gid}/chat/{say(client, gid, bob, 'rude')['id']}/report", guest))
+    for url, guest in reports[:3]:
+        assert client.post(url, json={"reason": "spam"}, headers=auth(guest)).status_code == 201
+    url, guest = reports[3]
+    r = client.post(url, json={"reason": "spam"}, headers=auth(guest))
+    assert_problem(r, 429, "rate-limited")
+    assert 1 <= int(r.headers["Retry-After"]) <= 3600
+    _, ann = player(client, mod_keys, "Ann")  # a player key, from the same address
+    r = client.post(f"/players/{bob_id}/report", json={"reason": "spam"}, headers=auth(ann))
+    assert_problem(r, 429, "rate-limited")
+    admin = auth(mod_keys["admin"])
+    assert len(client.get("/admin/reports?limit=100", headers=admin).get_json()["reports"]) == 3
+    other = {"REMOTE_ADDR": "10.9.9.9"}
+    r = client.post(url, json={"reason": "spam"}, headers=auth(guest), environ_base=other)
+    assert r.status_code == 201
+
+
+def test_the_per_address_report_limit_is_on_by_default(mod_app):
+    assert mod_app.extensions["address_limits"].reports_address is not None

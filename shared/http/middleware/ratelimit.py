@@ -14,8 +14,10 @@ Two mechanisms, chosen by what a request may cost:
   request gets ``503 storage-unavailable`` like every other request that needs Redis.
   ``RATE_LIMIT_WEBHOOK_TESTS`` counts the same way per game and client address (on by
   default: each ``POST /games/{id}/webhooks/test`` queues a signed POST per
-  registration the bearer sees), and ``RATE_LIMIT_CHAT`` / ``RATE_LIMIT_CHAT_ADDRESS``
-  a table chat message per sender and per client address (on by default).
+  registration the bearer sees), ``RATE_LIMIT_CHAT`` / ``RATE_LIMIT_CHAT_ADDRESS``
+  a table chat message per sender and per client address, and
+  ``RATE_LIMIT_REPORTS_ADDRESS`` a report (of a player or a chat message) per client
+  address, whatever token files it (all on by default).
 - **Per seat token, for moves** (``RATE_LIMIT_MOVES``): a move must cost two Redis round
   trips (read, compare-and-set). flask-limiter would add a third, so the counter is an
   ``INCR`` inside the move's own read pipeline (``GameStore.read_counted``), on a key in
@@ -50,8 +52,8 @@ from flask import Flask, Response, request
 from flask_limiter import Limiter, RateLimitExceeded
 
 from shared.games.errors import RateLimited
+from shared.games.rates import Rate, rate_limited
 from shared.games.rates import parse_rate as parse_rate  # re-exported (the tests use it)
-from shared.games.rates import rate_limited
 from shared.http.errors import PROBLEM_MIME, game_problem, problem
 from shared.store import StoreError
 
@@ -60,6 +62,7 @@ log = logging.getLogger(__name__)
 _AUTH_SCOPE = "auth-failures"
 _WEBHOOK_TEST_SCOPE = "webhook-tests"
 _CHAT_SCOPE = "chat"
+_REPORT_SCOPE = "reports"
 
 
 def client_address() -> str:
@@ -105,6 +108,7 @@ class AddressLimits:
         self.webhook_tests = parse_rate(settings.get("RATE_LIMIT_WEBHOOK_TESTS"))
         self.chat = parse_rate(settings.get("RATE_LIMIT_CHAT"))
         self.chat_address = parse_rate(settings.get("RATE_LIMIT_CHAT_ADDRESS"))
+        self.reports_address = parse_rate(settings.get("RATE_LIMIT_REPORTS_ADDRESS"))
         self.prefix = prefix
         self._blocked: dict[str, float] = {}  # address -> time.monotonic() it ends
         self._what: dict[str, str] = {}  # endpoint -> what its limit counts
@@ -195,14 +199,29 @@ class AddressLimits:
             (self.chat, sender, "chat messages"),
             (self.chat_address, client_address(), "chat messages from this address"),
         ):
-            if rate is None:
-                continue
-            strategy = self.limiter.limiter
-            if strategy.hit(rate, self.prefix, _CHAT_SCOPE, who):
-                continue
-            reset, _ = strategy.get_window_stats(rate, self.prefix, _CHAT_SCOPE, who)
-            retry_after = min(rate.get_expiry(), max(1, math.ceil(reset - time.time())))
-            raise rate_limited(rate, retry_after, what)
+            self._hit(rate, _CHAT_SCOPE, who, what)
+
+    def count_report(self) -> None:
+        """Count a report (of a player or of a chat message) against
+        ``RATE_LIMIT_REPORTS_ADDRESS`` per client address, before it is filed (one call
+        to the storage; one more, for ``Retry-After``, only over the rate):
+        ``rate-limited`` over it. The per-player (or per-seat) hourly count is the
+        moderation's own; this one stops an address holding many seats."""
+        self._hit(
+            self.reports_address, _REPORT_SCOPE, client_address(), "reports from this address"
+        )
+
+    def _hit(self, rate: Rate | None, scope: str, who: str, what: str) -> None:
+        """Count one against ``rate`` for ``who`` in ``scope``: ``rate-limited`` (``what``
+        is counted) with the seconds left in its window, over it."""
+        if rate is None:
+            return
+        strategy = self.limiter.limiter
+        if strategy.hit(rate, self.prefix, scope, who):
+            return
+        reset, _ = strategy.get_window_stats(rate, self.prefix, scope, who)
+        retry_after = min(rate.get_expiry(), max(1, math.ceil(reset - time.time())))
+        raise rate_limited(rate, retry_after, what)
 
     # -- failed authentication --------------------------------------------------------
 

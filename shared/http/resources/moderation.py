@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
+
 from shared.games.chat import player_of
 from shared.games.errors import NotFound
 from shared.games.players import path_id
@@ -88,13 +90,16 @@ def add_routes(blp: KitBlueprint) -> None:
 
         `game`: a game of this service where it happened; its players, version and
         latest messages go with the report. The answer is the report as filed; the
-        operators see its context.
+        operators see its context. At most 20 an hour per player, and
+        `RATE_LIMIT_REPORTS_ADDRESS` per client address: 429 `rate-limited` with
+        `Retry-After`, nothing filed.
         """
         kit = games()
         player, fields = current_player()
         subject = kit.store.registry.get(path_id(player_id))
         if subject is None or "key" not in subject:
             raise NotFound("player-not-found", "No player has this id.")
+        current_app.extensions["address_limits"].count_report()
         context: dict[str, Any] = {"service": kit.engine.NAME, "game": None}
         if body.get("game"):
             context = moderation.game_context(kit, body["game"])
@@ -120,13 +125,15 @@ def add_routes(blp: KitBlueprint) -> None:
         as that player). The messages around it (about ten that you read), the game,
         its version and players go with the report. 404 `message-not-found` for a
         message you do not read. At most 20 an hour per player, or per seat of no
-        player: 429 `rate-limited`.
+        player, and `RATE_LIMIT_REPORTS_ADDRESS` per client address whatever token
+        files them: 429 `rate-limited` with `Retry-After`, nothing filed.
         """
         kit = games()
         doc = kit.writes.load(game_id)
         who = reader(doc)
         if who.player is None and who.seat is None:
             raise NotFound("message-not-found", "No chat message has this id in this game.")
+        current_app.extensions["address_limits"].count_report()
         reporter = player_of(doc, who)  # a seat token of a player's seat: that player
         name = doc["players"][who.seat]["name"] if who.seat is not None else ""
         if reporter is not None:
