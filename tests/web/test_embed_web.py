@@ -21,7 +21,7 @@ from typing import cast
 
 import pytest
 import requests
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 
 from shared.games import embeds as tokens
 from tests.web.embedhost import SECRET, Platform, embed_frame, platform, types
@@ -122,27 +122,69 @@ def test_an_expired_link_or_another_games_session_is_refused_a_hint_given_a_sess
     assert r.json()["you"] == 0
 
 
+@pytest.mark.slow  # the renewal 5 s in, then its two retries (2 s, 6 s later)
 def test_a_failed_session_refresh_tells_the_host_with_a_code(
     platform: Platform, open_page: Callable
 ) -> None:
     """The page renews its session 5 s in (sessions of 65 s here); the service refuses
-    the renewal: the player reads why, the host gets an ``error`` with a stable code."""
+    the renewal, and again on each retry: the player reads why, the host gets an
+    ``error`` with a stable code, once the retries are spent."""
     game_id, who, _ = platform.seated_game()
     page = open_page()
     refusal = {"type": "about:blank", "title": "Unavailable", "status": 503, "code": "down"}
-    page.context.route(
-        "**/embed/session/refresh",
-        lambda route: route.fulfill(
-            status=503, content_type="application/problem+json", body=json.dumps(refusal)
-        ),
-    )
+    tries: list[float] = []
+
+    def refuse(route: Route) -> None:
+        tries.append(time.monotonic())
+        route.fulfill(status=503, content_type="application/problem+json", body=json.dumps(refusal))
+
+    page.context.route("**/embed/session/refresh", refuse)
     page.goto(platform.allowed.url(platform.link(game_id, who)))
     frame = embed_frame(page)
-    page.wait_for_function("got.some(m => m.type === 'error')", timeout=15_000)
+    page.wait_for_function("got.some(m => m.type === 'error')", timeout=30_000)
     error = page.evaluate("got.find(m => m.type === 'error')")
     assert error["code"] == "embed-session-refresh-failed", error
     assert "could not be renewed" in error["message"]
     assert error["message"] in frame.locator("#alert").text_content()
+    assert len(tries) == 3 and tries[2] - tries[0] >= 7, tries  # tried again 2 s, 6 s on
+
+
+def test_a_session_refresh_that_fails_once_is_retried_and_nothing_is_told(
+    platform: Platform, open_page: Callable
+) -> None:
+    """A blip: the first renewal gets a 503, the retry 2 s later goes through; the page
+    goes on with the fresh session and the host hears no error."""
+    game_id, who, _ = platform.seated_game()
+    page = open_page()
+    refusal = {"type": "about:blank", "title": "Unavailable", "status": 503, "code": "down"}
+    tries: list[float] = []
+
+    def blip(route: Route) -> None:
+        tries.append(time.monotonic())
+        if len(tries) == 1:
+            body = json.dumps(refusal)
+            route.fulfill(status=503, content_type="application/problem+json", body=body)
+        else:
+            route.continue_()
+
+    page.context.route("**/embed/session/refresh", blip)
+    page.goto(platform.allowed.url(platform.link(game_id, who)))
+    frame = embed_frame(page)
+    credential = frame.evaluate("boardgamesPage.session.credential")
+    frame.wait_for_function(
+        "c => boardgamesPage.session.credential !== c", arg=credential, timeout=20_000
+    )
+    assert len(tries) == 2 and tries[1] - tries[0] >= 1.5, tries
+    fresh = frame.evaluate("boardgamesPage.session.credential")
+    r = requests.get(
+        f"{platform.base}/games/{game_id}", headers={"Authorization": f"Bearer {fresh}"}
+    )
+    assert r.json()["you"] == 0
+    frame.click("#hint-ask")  # the page acts with the fresh session
+    frame.wait_for_selector("#hint-move")
+    time.sleep(0.5)
+    assert "error" not in types(page), types(page)
+    assert not (frame.locator("#alert").text_content() or "").strip()
 
 
 def test_a_disallowed_origin_cannot_frame_nor_command(

@@ -14,6 +14,7 @@ const SOURCE = "boardgames"; // every message carries it, both ways
 const THEME = { bg: "--paper", fg: "--ink", accent: "--accent", panel: "--panel", font: "--font", radius: "--radius" };
 const THEME_VALUE = /^(?!.*url\s*\()[#A-Za-z0-9 ,.%()'"-]{1,80}$/i; // as the service checks a link's theme
 const REFRESH_EARLY_MS = 60 * 1000;
+const REFRESH_RETRY_MS = [2000, 6000]; // a failed renewal is tried again after these
 const REFRESH_FAILED = "embed-session-refresh-failed"; // the host's error when a renewal fails
 
 let origins = [];
@@ -122,15 +123,28 @@ class EmbedPage extends GamePage {
   keepFresh(expiresAt) {
     const wait = Math.max(5000, Date.parse(expiresAt) - Date.now() - REFRESH_EARLY_MS);
     clearTimeout(this.refreshSession);
-    this.refreshSession = setTimeout(async () => {
-      if (this.view && (this.view.status === "finished" || this.view.status === "cancelled")) return;
-      try {
-        const fresh = await call("POST", "/embed/session/refresh", { token: this.session.credential });
-        this.session = { ...this.session, credential: fresh.credential };
-        if (this.record) this.record.token = fresh.credential;
-        this.keepFresh(fresh.expires_at);
-      } catch (error) { this.say(t("page.embed_refresh_failed", { reason: error.message }), REFRESH_FAILED); }
-    }, wait);
+    this.refreshSession = setTimeout(() => this.renew(expiresAt, 0), wait);
+  }
+
+  /** Renew the session (ending at `expiresAt`). A failure that may pass (no answer, a
+   * 5xx, a 429) is tried again after each of REFRESH_RETRY_MS while the session lasts;
+   * only then, or at once on a refusal, the player and the host are told. */
+  async renew(expiresAt, attempt) {
+    if (this.view && (this.view.status === "finished" || this.view.status === "cancelled")) return;
+    try {
+      const fresh = await call("POST", "/embed/session/refresh", { token: this.session.credential });
+      this.session = { ...this.session, credential: fresh.credential };
+      if (this.record) this.record.token = fresh.credential;
+      this.keepFresh(fresh.expires_at);
+    } catch (error) {
+      const delay = REFRESH_RETRY_MS[attempt];
+      const passing = error.status === 0 || error.status >= 500 || error.status === 429;
+      if (passing && delay !== undefined && Date.now() + delay < Date.parse(expiresAt)) {
+        this.refreshSession = setTimeout(() => this.renew(expiresAt, attempt + 1), delay);
+        return;
+      }
+      this.say(t("page.embed_refresh_failed", { reason: error.message }), REFRESH_FAILED);
+    }
   }
 }
 
