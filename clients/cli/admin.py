@@ -1,5 +1,5 @@
-"""``boardgames admin keys add|list|revoke``: manage the services' API keys file (the
-moderation commands over HTTP are clients/cli/moderation.py's).
+"""``boardgames admin keys add|list|revoke|set-frame-origins``: manage the services' API
+keys file (the moderation commands over HTTP are clients/cli/moderation.py's).
 
 The file is what ``API_KEYS_FILE`` names on the services (JSON). It holds each key's
 id, name, quotas and SHA-256 hash, never the key: ``add`` prints the new key once and it
@@ -69,6 +69,16 @@ def add_parser(games: Any) -> None:
     action.add_parser("list", parents=[common], help=_("list keys (never the keys themselves)"))
     p = action.add_parser("revoke", parents=[common], help=_("revoke a key by id or name"))
     p.add_argument("key", metavar="ID_OR_NAME")
+    p = action.add_parser(
+        "set-frame-origins",
+        parents=[common],
+        help=_("replace the origins allowed to frame a key's embeds (by id or name)"),
+    )
+    p.add_argument("key", metavar="ID_OR_NAME")
+    p.add_argument("origins", nargs="*", metavar="ORIGIN", help=_("e.g. https://example.com"))
+    p.add_argument(
+        "--none", action="store_true", help=_("no origin: no page may frame the key's embeds")
+    )
 
 
 def hash_key(key: str) -> str:
@@ -147,11 +157,7 @@ def add(
     ``admin`` makes it an operator's (the moderation routes)."""
     if games_per_hour < 0 or max_live_games < 0:
         raise SystemExit(_("error: quotas are whole numbers >= 0 (0: no limit)"))
-    for origin in frame_origins:
-        if not ORIGIN.fullmatch(origin):
-            raise SystemExit(
-                _("error: {origin} is not an origin (scheme://host[:port])", origin=repr(origin))
-            )
+    _check_origins(frame_origins)
     with _locked(path):
         data = _load(path)
         ids = {entry.get("id") for entry in data["keys"]}
@@ -175,17 +181,43 @@ def add(
     return key, entry
 
 
+def _check_origins(origins: list[str] | tuple[str, ...]) -> None:
+    for origin in origins:
+        if not ORIGIN.fullmatch(origin):
+            raise SystemExit(
+                _("error: {origin} is not an origin (scheme://host[:port])", origin=repr(origin))
+            )
+
+
+def _active(data: dict[str, Any], which: str) -> list[dict[str, Any]]:
+    """The active keys whose id or name is ``which`` (an error when there is none)."""
+    hits = [
+        e for e in data["keys"] if not e.get("revoked") and which in (e.get("id"), e.get("name"))
+    ]
+    if not hits:
+        raise SystemExit(_("error: no active key with id or name {which}", which=repr(which)))
+    return hits
+
+
+def set_frame_origins(path: Path, which: str, origins: list[str]) -> list[dict[str, Any]]:
+    """Replace the ``frame_origins`` of the active keys whose id or name is ``which``
+    (checked as at creation; none: no page may frame their embeds); returns them. The
+    services read the file again at the next embed page or session: no restart."""
+    _check_origins(origins)
+    with _locked(path):
+        data = _load(path)
+        hits = _active(data, which)
+        for entry in hits:
+            entry["frame_origins"] = list(origins)
+        _save(path, data)
+    return hits
+
+
 def revoke(path: Path, which: str) -> list[dict[str, Any]]:
     """Revoke the active keys whose id or name is ``which``; returns them."""
     with _locked(path):
         data = _load(path)
-        hits = [
-            e
-            for e in data["keys"]
-            if not e.get("revoked") and which in (e.get("id"), e.get("name"))
-        ]
-        if not hits:
-            raise SystemExit(_("error: no active key with id or name {which}", which=repr(which)))
+        hits = _active(data, which)
         now = datetime.now(UTC).isoformat(timespec="seconds")
         for entry in hits:
             entry["revoked"] = True
@@ -218,6 +250,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {key}")
             print(_("This is the only time the key is shown: hand it over now."))
         return 0
+    if args.action == "set-frame-origins":
+        return _run_set_frame_origins(path, args)
     if args.action == "revoke":
         hits = revoke(path, args.key)
         if args.json:
@@ -248,4 +282,24 @@ def run(args: argparse.Namespace) -> int:
             created=words.when(e.get("created_at")) or "?",
         )
         print(line)
+    return 0
+
+
+def _run_set_frame_origins(path: Path, args: argparse.Namespace) -> int:
+    if bool(args.origins) == args.none:
+        raise SystemExit(_("error: give the origins, or --none to allow no page"))
+    hits = set_frame_origins(path, args.key, args.origins)
+    if args.json:
+        print(json.dumps([_public(e) for e in hits]))
+        return 0
+    for entry in hits:
+        origins = " ".join(entry["frame_origins"]) or _("none")
+        print(
+            _(
+                "key {id} ({name}): frame origins {origins}",
+                id=entry["id"],
+                name=entry["name"],
+                origins=origins,
+            )
+        )
     return 0

@@ -289,3 +289,33 @@ def test_the_admin_command_lists_the_frame_origins(tmp_path):
         [*cli, "--frame-origin", "https://x.example/path"], env=env, capture_output=True, text=True
     )
     assert bad.returncode != 0 and "not an origin" in bad.stderr
+
+
+def test_a_keys_frame_origins_are_changed_by_the_admin_command_without_restart(platform, tmp_path):
+    """``admin keys set-frame-origins``: checked as at creation, written to the keys
+    file, and the running service's next embed page and session use them."""
+    client, acme = platform
+    keys = tmp_path / "keys.json"
+    env = {**os.environ, "API_KEYS_FILE": str(keys)}
+    cli = [sys.executable, "-m", "clients.cli", "admin", "keys", "set-frame-origins"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*cli, *args], env=env, capture_output=True, text=True)
+
+    before = keys.read_text()
+    for bad in (["acme", "https://x.example/path"], ["acme"], ["nobody", "https://a.example"]):
+        refused = run(*bad)
+        assert refused.returncode != 0 and "error:" in refused.stderr, bad
+    assert keys.read_text() == before
+    new = "https://play.acme.example"
+    done = run("acme", new, "http://[::1]:8080", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[0]["frame_origins"] == [new, "http://[::1]:8080"]
+    game_id, _ = seated_game(client, acme)
+    token = link(client, acme, game_id)
+    csp = client.get(f"/embed?t={token}").headers["Content-Security-Policy"]
+    assert f"frame-ancestors {new} http://[::1]:8080" in csp and HOST not in csp
+    assert session(client, token).get_json()["frame_origins"] == [new, "http://[::1]:8080"]
+    assert run("acme", "--none").returncode == 0
+    csp = client.get(f"/embed?t={link(client, acme, game_id)}").headers["Content-Security-Policy"]
+    assert "frame-ancestors 'none'" in csp
