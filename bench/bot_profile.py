@@ -6,7 +6,10 @@ random play), times ``decide(..., "strong", iterations=200, ms=0)`` on each with
 ``process_time`` (CPU, so a loaded machine changes it less than wall clock), then runs
 them again under cProfile and prints the ``--top`` functions by own time. With
 ``--greedy`` (Manhattan) it also times greedy's placement, incremental against the full
-rescoring it replaced (tests/bots/test_greedy_fast.py holds that reference).
+rescoring it replaced (tests/bots/test_greedy_fast.py holds that reference). With
+``--moves N`` it only prints the ``strong`` moves (``--iterations``) on N positions of 2-4
+players, one JSON line each, and their CPU: run it before and after a speedup and diff the
+lines to show the decisions did not change.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import importlib
+import json
 import pstats
 import random
 import time
@@ -62,14 +66,41 @@ def greedy_times(engine: Engine) -> dict[str, float]:
     return out
 
 
+def moves(engine: Engine, count: int, iterations: int) -> None:
+    """Print ``strong``'s move on up to ``count`` positions (2-4 players, 5-68 random moves
+    in), one JSON line each, then their CPU."""
+    cpu, done = 0.0, 0
+    for g in range(count):
+        rng = random.Random(1000 + g)
+        state = engine.setup(2 + g % 3, {}, g)
+        for _ in range(5 + g * 7 % 70):
+            if engine.is_over(state):
+                break
+            seat = engine.to_act(state)[0]
+            state, _ = engine.apply_move(state, seat, rng.choice(engine.legal_moves(state, seat)))
+        if engine.is_over(state):
+            continue
+        seat = engine.to_act(state)[0]
+        start = time.process_time()
+        move = decide(engine, state, seat, "strong", g, iterations=iterations, ms=0)
+        cpu += time.process_time() - start
+        done += 1
+        print(json.dumps({"position": g, "seat": seat, "move": move}, sort_keys=True))
+    print(f"# {done} strong decisions at {iterations} playouts: {cpu:.2f} s CPU")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", choices=["manhattan", "windcity"], default="manhattan")
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--top", type=int, default=15)
     parser.add_argument("--greedy", action="store_true")
+    parser.add_argument("--moves", type=int, default=0)
     args = parser.parse_args(argv)
     engine = importlib.import_module(f"services.{args.game}.rules").ENGINE
+    if args.moves:
+        moves(engine, args.moves, args.iterations)
+        return
     states = positions(engine, 8)
 
     def run() -> None:

@@ -8,9 +8,23 @@ from typing import Any
 
 from services.manhattan.rules import ENGINE as MANHATTAN
 from services.manhattan.rules.board import index, piece
-from services.manhattan.rules.bots import _exposure, greedy
+from services.manhattan.rules.bots import greedy
 from services.manhattan.rules.scoring import building_points, majority_points, tallest_points
 from shared.bots import seat_view
+
+
+def _exposure(building: list[int], seat: int, n: int) -> float:
+    """How easily an opponent could take ``building`` from ``seat`` (0 = safe), as
+    greedy first weighed it: every opponent's floors there against the seat's."""
+    mine = sum(p % 10 for p in building if p // 10 == seat)
+    worst = 0.0
+    for other in range(n):
+        if other == seat:
+            continue
+        need = mine - sum(p % 10 for p in building if p // 10 == other)
+        if need <= 4:
+            worst = max(worst, (5 - max(need, 1)) / 4)
+    return worst
 
 
 def _reference(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random) -> Any:
@@ -40,6 +54,8 @@ def _reference(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Ra
 
 
 def test_incremental_greedy_picks_what_a_full_rescoring_picks() -> None:
+    """Every legal list, and a shuffled sample of it (as a playout's ``k`` draws): the same
+    pick, and the same random numbers drawn (the tie-break), as the reference."""
     checked = 0
     for game in range(24):
         rng = random.Random(game)
@@ -49,8 +65,12 @@ def test_incremental_greedy_picks_what_a_full_rescoring_picks() -> None:
             legal = MANHATTAN.legal_moves(state, seat)
             if legal[0]["type"] == "place":
                 view = seat_view(MANHATTAN, state, seat)
-                expected = _reference(view, legal, random.Random(checked))
-                assert greedy(view, legal, random.Random(checked)) == expected
+                draw = random.Random(-checked)
+                sample = draw.sample(legal, min(len(legal), 1 + checked % 8))
+                for options in (legal, sample):
+                    mine, theirs = random.Random(checked), random.Random(checked)
+                    assert greedy(view, options, mine) == _reference(view, options, theirs)
+                    assert mine.getstate() == theirs.getstate()
                 checked += 1
             state, _ = MANHATTAN.apply_move(state, seat, rng.choice(legal))
     assert checked > 1000

@@ -8,12 +8,11 @@ public board; it copies no rule. Shared by the CLI's ``bot`` command and the wor
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Callable
 from typing import Any
 
-from .board import CITIES, LOTS, index, piece
+from .board import CITIES, LOTS
 
 Json = dict[str, Any]
 Strategy = Callable[[Json, list[Json], random.Random], Json]
@@ -24,78 +23,116 @@ def random_strategy(view: Json, legal: list[Json], rng: random.Random) -> Json:
     return rng.choice(legal)
 
 
-def _exposure(building: list[int], seat: int, n: int) -> float:
-    """How easily an opponent could take ``building`` from ``seat`` (0 = safe)."""
-    mine = sum(p % 10 for p in building if p // 10 == seat)
-    worst = 0.0
-    for other in range(n):
-        if other == seat:
-            continue
-        need = mine - sum(p % 10 for p in building if p // 10 == other)
-        if need <= 4:
-            worst = max(worst, (5 - max(need, 1)) / 4)
-    return worst
-
-
 class _Leads:
-    """``seat``'s round-scoring lead (its points minus the best opponent's, as
-    :func:`round_points` would give) after one placement, from a survey of the board made
-    once: a placement changes one building, so only that building, its city's majority
-    and the tallest building are looked at again (the same figures, 5-10 times cheaper
-    than rescoring the whole board per candidate: greedy runs in every playout)."""
+    """What greedy needs of each lot a candidate places on, surveyed once per call:
+    ``seat``'s round-scoring lead (its points minus the best opponent's, as
+    :func:`round_points` would give) after a placement there, and how easily the
+    building could be taken back. A placement changes one building, so only that
+    building, its city's majority and the tallest building are looked at again; and a
+    lot's figures are shared by its candidates (1-4 piece sizes), only the tallest
+    depending on the floors (greedy runs in every playout: its CPU is the search's)."""
 
     def __init__(self, lots: list[Json], n: int, seat: int) -> None:
         """``lots``: the view's 54 lots in board order (each with its height and owner)."""
-        self.n, self.seat = n, seat
-        self.heights = [lot["height"] for lot in lots]
-        self.owners = [-1 if lot["owner"] is None else lot["owner"] for lot in lots]
-        self.counts = [[0] * n for _ in range(CITIES)]
-        for i, o in enumerate(self.owners):
-            if o >= 0:
-                self.counts[i // LOTS][o] += 1
-        self.owned = [sum(c[s] for c in self.counts) for s in range(n)]
+        self.n, self.seat, self.lots = n, seat, lots
+        self.heights = heights = [lot["height"] for lot in lots]
+        self.owners = owners = [-1 if lot["owner"] is None else lot["owner"] for lot in lots]
+        cities = [owners[c * LOTS : c * LOTS + LOTS] for c in range(CITIES)]
+        self.counts = [[city.count(o) for o in range(n)] for city in cities]
         self.majority = [_majority(c) for c in self.counts]
-        ranked = heapq.nlargest(3, range(len(lots)), key=self.heights.__getitem__)
-        self.top = [(self.heights[i], i) for i in ranked if self.heights[i] > 0]
+        self.base = [owners.count(o) for o in range(n)]
+        for o in self.majority:
+            if o is not None:
+                self.base[o] += 2
+        ranked = sorted(range(len(lots)), key=heights.__getitem__, reverse=True)[:3]
+        self.top = [(heights[i], i) for i in ranked if heights[i] > 0]
+        self.tally = {h: heights.count(h) for h, _ in self.top}
+        self.seen: dict[int, tuple[int, int, int, int, int, int]] = {}
+        self.scored: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
 
     def _tallest_other(self, i: int) -> tuple[int, int | None]:
         """The tallest height among the buildings but ``i``, and its single owner (None:
         tied, or no building)."""
-        rest = [(h, j) for h, j in self.top if j != i]
-        if not rest:
+        top = self.top
+        if not top or (top[0][1] == i and len(top) == 1):
             return 0, None
-        h = rest[0][0]
-        tied = sum(1 for hh in self.heights if hh == h) - (self.heights[i] == h)
-        return h, self.owners[rest[0][1]] if tied == 1 else None
+        h, j = top[1] if top[0][1] == i else top[0]
+        tied = self.tally[h] - (self.heights[i] == h)
+        return h, self.owners[j] if tied == 1 else None
 
-    def __call__(self, i: int, floors: int) -> int:
+    def _points(self, city: int, old: int) -> tuple[int, int, list[int]]:
+        """The seat's points, the best opponent's and everyone's (the seat's masked) after
+        it takes a lot of ``city`` from ``old`` (-1: an empty lot), the tallest aside."""
         seat = self.seat
-        pts = self.owned.copy()
-        old = self.owners[i]
-        if old >= 0:
-            pts[old] -= 1
-        pts[seat] += 1
-        city = i // LOTS
+        pts = self.base.copy()
         counts = self.counts[city].copy()
         if old >= 0:
+            pts[old] -= 1
             counts[old] -= 1
+        pts[seat] += 1
         counts[seat] += 1
-        for c, s in enumerate(self.majority):
-            s = _majority(counts) if c == city else s
-            if s is not None:
-                pts[s] += 2
-        h = self.heights[i] + floors
+        was, now = self.majority[city], _majority(counts)
+        if was is not None:
+            pts[was] -= 2
+        if now is not None:
+            pts[now] += 2
+        mine = pts[seat]
+        pts[seat] = -(1 << 30)  # the best opponent's points: the most of the others
+        got = self.scored[city, old] = (mine, max(pts), pts)
+        return got
+
+    def lot(self, i: int) -> tuple[int, int, int, int, int, int]:
+        """Lot ``i``'s figures: its height, the tallest other building's, the lead if the
+        placement makes ``i`` the tallest / leaves it below / level with it, and the
+        seat's floors there minus the most any opponent has (for the exposure)."""
+        seat, city, old = self.seat, i // LOTS, self.owners[i]
+        mine, rival, pts = self.scored.get((city, old)) or self._points(city, old)
         other, owner = self._tallest_other(i)
-        if h > other:
-            pts[seat] += 3
-        elif h < other and owner is not None:
-            pts[owner] += 3
-        return pts[seat] - max(p for s, p in enumerate(pts) if s != seat)
+        if owner is None:
+            below = mine - rival
+        elif owner == seat:
+            below = mine + 3 - rival
+        else:
+            below = mine - max(rival, pts[owner] + 3)
+        floors = [0] * self.n
+        for p in self.lots[i]["pieces"]:
+            floors[p["seat"]] += p["floors"]
+        gap = floors[seat]
+        floors[seat] = -99  # an opponent's floors there: the most of the others (0: none)
+        gap -= max(floors)
+        got = self.seen[i] = (self.heights[i], other, mine + 3 - rival, below, mine - rival, gap)
+        return got
 
 
 def _majority(counts: list[int]) -> int | None:
     most = max(counts)
     return counts.index(most) if most and counts.count(most) == 1 else None
+
+
+def _place(state: Json, seat: int, legal: list[Json], rng: random.Random) -> Json:
+    """Greedy's placement (see :func:`greedy`): one ``rng.random()`` per place move, in
+    ``legal``'s order, the first best kept."""
+    lots = [lot for city in state["cities"] for lot in city["lots"]]
+    leads = _Leads(lots, len(state["players"]), seat)
+    seen, survey, draw = leads.seen, leads.lot, rng.random
+    best, best_v = legal[0], float("-inf")
+    for m in legal:
+        if m["type"] != "place":
+            continue
+        floors = m["floors"]
+        i = (m["city"] - 1) * LOTS + m["lot"] - 1
+        height, other, above, below, level, gap = seen.get(i) or survey(i)
+        h = height + floors
+        lead = above if h > other else below if h < other else level
+        # exposure: the floors the nearest opponent is short of the seat's there (1 or
+        # less: 1.0, over 4: safe)
+        need = gap + floors
+        risk = 0.0 if need > 4 else 1.0 if need < 1 else (5 - need) / 4
+        v = lead - 0.25 * floors - 0.6 * risk
+        v += draw() * 0.01
+        if v > best_v:
+            best, best_v = m, v
+    return best
 
 
 def greedy(view: Json, legal: list[Json], rng: random.Random) -> Json:
@@ -107,24 +144,9 @@ def greedy(view: Json, legal: list[Json], rng: random.Random) -> Json:
     """
     state = view["state"]
     seat = view["you"]
+    if any(m["type"] == "place" for m in legal):
+        return _place(state, seat, legal, rng)
     kinds = {m["type"] for m in legal}
-    if "place" in kinds:
-        lots = [lot for city in state["cities"] for lot in city["lots"]]
-        n = len(state["players"])
-        lead_after = _Leads(lots, n, seat)
-        best, best_v = legal[0], float("-inf")
-        for m in legal:
-            if m["type"] != "place":
-                continue
-            i = index(m["city"], m["lot"])
-            building = [piece(p["seat"], p["floors"]) for p in lots[i]["pieces"]]
-            building.append(piece(seat, m["floors"]))
-            risk = _exposure(building, seat, n)
-            v = lead_after(i, m["floors"]) - 0.25 * m["floors"] - 0.6 * risk
-            v += rng.random() * 0.01
-            if v > best_v:
-                best, best_v = m, v
-        return best
     if "select" in kinds:
         me = state["players"][seat]
         stock = {int(k): v for k, v in me["stock"].items()}
