@@ -50,7 +50,7 @@ class Level:
 def _plans(ms: float, manhattan: int, windcity: int, width: int, sampled: int) -> Level:
     """A search level at a time cap of ``ms`` and at most ``manhattan``/``windcity``
     iterations (about that cap's CPU on an idle core): Manhattan, information-set MCTS
-    whose playouts are greedy's own replies (among every listed move) for 3 moves, then
+    whose playouts are greedy's own replies (among every listed move) for 5 moves, then
     cut and judged by the board as if scored now (``Engine.estimate``, 2.5 times: this
     round's scoring and the rounds to come), or at the round's end if it comes first;
     Wind City, sequential halving with guided playouts 24 moves ahead (the smooth score
@@ -60,7 +60,7 @@ def _plans(ms: float, manhattan: int, windcity: int, width: int, sampled: int) -
         plan=base,
         games={
             "manhattan": replace(
-                base, iterations=manhattan, scorings=1, project=1.5, tree=1, k=0, cut=3
+                base, iterations=manhattan, scorings=1, project=1.5, tree=1, k=0, cut=5
             ),
             "windcity": replace(base, k=8, horizon=24, scale=15.0, margin=0.75),
         },
@@ -70,7 +70,7 @@ def _plans(ms: float, manhattan: int, windcity: int, width: int, sampled: int) -
 LEVELS: dict[str, Level] = {
     "random": Level(strategy="random"),
     "greedy": Level(strategy="greedy"),
-    "medium": _plans(25.0, 20, 28, 4, 1),
+    "medium": _plans(25.0, 40, 28, 4, 1),
     "strong": _plans(100.0, 80, 110, 6, 2),
 }
 """Every level by name, weakest first, with its budget per decision."""
