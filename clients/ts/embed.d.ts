@@ -49,9 +49,11 @@ export interface EmbedHeight extends EmbedMessageBase {
 export interface EmbedError extends EmbedMessageBase {
   type: "error";
   message: string;
-  /** A problem's code (embed-link-used, embed-link-expired, ...) when there is one;
+  /** The failed request's problem code (embed-link-used, embed-link-expired, a move's
+   * refusal such as not-your-turn, ...; `error` when no answer came;
+   * embed-game-unavailable: the game could not be read);
    * embed-session-refresh-failed: the page could not renew its session (mount a new link). */
-  code?: string;
+  code: string;
 }
 
 export type EmbedMessage = EmbedReady | EmbedYourTurn | EmbedMoved | EmbedGameOver | EmbedHeight | EmbedError;

@@ -122,6 +122,37 @@ def test_an_expired_link_or_another_games_session_is_refused_a_hint_given_a_sess
     assert r.json()["you"] == 0
 
 
+def test_a_refused_move_tells_the_host_its_code_and_the_pages_hints_tell_it_nothing(
+    platform: Platform, open_page: Callable
+) -> None:
+    """The service refuses the seat's move (here, a routed 409 ``not-your-turn``): the
+    player reads why and the host page gets an ``error`` with that problem's code. The
+    page's own hints on the way (choosing pieces) are the player's alone: no ``error``."""
+    game_id, who, _ = platform.seated_game()
+    page = open_page()
+    refusal = {"type": "about:blank", "title": "Conflict", "status": 409,
+               "code": "not-your-turn", "detail": "It is not your turn."}  # fmt: skip
+
+    def refuse(route: Route) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        route.fulfill(status=409, content_type="application/problem+json", body=json.dumps(refusal))
+
+    page.context.route("**/games/*/moves", refuse)
+    page.goto(platform.allowed.url(platform.link(game_id, who)))
+    frame = embed_frame(page)
+    page.wait_for_function("got.some(m => m.type === 'your_turn')")
+    while frame.is_disabled("#confirm-pieces"):
+        frame.click("#select button[data-size][data-legal=true] >> nth=0")
+    assert "error" not in types(page)
+    frame.click("#confirm-pieces")
+    page.wait_for_function("got.some(m => m.type === 'error')")
+    error = page.evaluate("got.find(m => m.type === 'error')")
+    assert error["code"] == "not-your-turn", error
+    assert error["message"] in frame.locator("#alert").text_content()
+
+
 @pytest.mark.slow  # the renewal 5 s in, then its two retries (2 s, 6 s later)
 def test_a_failed_session_refresh_tells_the_host_with_a_code(
     platform: Platform, open_page: Callable

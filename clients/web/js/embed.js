@@ -71,7 +71,8 @@ class EmbedPage extends GamePage {
     if (!this.view) { // the game could not be read: the page says why; the host hears it too
       unlink(this.main);
       const problem = this.main.querySelector(".problem");
-      post("error", { message: problem ? problem.textContent : t("page.embed_refused") });
+      const message = problem ? problem.textContent : t("page.embed_refused");
+      post("error", { code: "embed-game-unavailable", message });
     }
   }
 
@@ -81,10 +82,12 @@ class EmbedPage extends GamePage {
     return super.renderSeatPanel(joinLink);
   }
 
-  /** Tell the player, and the host page (with `code` when the page has one for it). */
-  say(text, code = undefined) {
-    super.say(text);
-    if (text) post("error", code ? { code, message: text } : { message: text });
+  /** A request failed: tell the player, and the host page with the problem's code
+   * (`error` when it has none: no answer). The page's own hints (why a lot cannot be
+   * built on, whose turn it is) are the player's alone. */
+  fail(error) {
+    super.fail(error);
+    post("error", { code: error.code || "error", message: error.message });
   }
 
   render() {
@@ -143,7 +146,7 @@ class EmbedPage extends GamePage {
         this.refreshSession = setTimeout(() => this.renew(expiresAt, attempt + 1), delay);
         return;
       }
-      this.say(t("page.embed_refresh_failed", { reason: error.message }), REFRESH_FAILED);
+      this.fail({ message: t("page.embed_refresh_failed", { reason: error.message }), code: REFRESH_FAILED });
     }
   }
 }

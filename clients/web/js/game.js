@@ -71,6 +71,12 @@ export class GamePage {
     document.getElementById("alert").textContent = text;
   }
 
+  /** A request failed: tell the player its problem's message (an embed tells its host
+   * page too, with the problem's code). */
+  fail(error) {
+    this.say(error.message);
+  }
+
   async start() {
     let history = null;
     try {
@@ -147,7 +153,7 @@ export class GamePage {
       }
       location.assign(gameLink(next));
     } catch (error) {
-      this.say(error.message);
+      this.fail(error);
       this.busy = false;
       this.render();
     }
@@ -210,7 +216,7 @@ export class GamePage {
     try {
       this.score = await call("GET", `/games/${encodeURIComponent(this.id)}/score`, { token: this.token });
       if (render) this.render();
-    } catch (error) { this.say(error.message); }
+    } catch (error) { this.fail(error); }
   }
 
   onEvent(event) {
@@ -234,7 +240,7 @@ export class GamePage {
         if (this.view.status !== "open") await this.loadScore(false);
       } while (this.dirty);
     } catch (error) {
-      this.say(error.message);
+      this.fail(error);
     } finally {
       this.loading = false;
     }
@@ -257,7 +263,7 @@ export class GamePage {
       }
       offerAfterMove(answer.game, this.config);
     } catch (error) {
-      this.say(error.message);
+      this.fail(error);
       try { await this.load(); } catch { /* shown above */ }
     } finally {
       this.busy = false;
@@ -275,7 +281,7 @@ export class GamePage {
       this.record = saveSeat(this.config.game, this.id, { seat: joined.seat, token: joined.token, name });
       this.view = joined.game;
       this.render();
-    } catch (error) { this.say(error.message); }
+    } catch (error) { this.fail(error); }
   }
 
   /** The host seats a bot (before the start): the worker plays its turns. */
@@ -283,7 +289,7 @@ export class GamePage {
     try {
       await call("POST", `/games/${encodeURIComponent(this.id)}/players`, { token: this.record.host, body: { bot: kind } });
       await this.refresh();
-    } catch (error) { this.say(error.message); }
+    } catch (error) { this.fail(error); }
   }
 
   /** Give up the seat: a bot plays it to the end and the player ranks last. */
@@ -294,7 +300,7 @@ export class GamePage {
       this.legal = [];
       this.say(t("game.resigned"));
     } catch (error) {
-      this.say(error.message);
+      this.fail(error);
       try { await this.load(); } catch { /* shown above */ }
     }
     this.render();
@@ -307,7 +313,7 @@ export class GamePage {
     try {
       await call(action === "start" ? "POST" : "DELETE", path, { token: this.record.host });
       await this.refresh();
-    } catch (error) { this.say(error.message); }
+    } catch (error) { this.fail(error); }
   }
 
   context() {
@@ -315,7 +321,7 @@ export class GamePage {
       view: this.view, state: this.view.state, seat: this.seat, myTurn: this.myTurn,
       legal: this.legal, ui: this.ui, busy: this.busy, page: this,
       name: (s) => this.name(s), tag: (s) => this.tag(s),
-      send: (move) => this.send(move), say: (t, e) => this.say(t, e),
+      send: (move) => this.send(move), say: (text) => this.say(text),
       update: () => this.render(),
     };
   }
