@@ -30,6 +30,7 @@ from tests.reliability.conftest import Service
 CLIENTS = int(os.environ.get("WAIT_FLOOD_CLIENTS", "5000"))
 FLOOD_FROM, OTHER = "127.0.0.2", "127.0.0.3"
 RATE = 40  # moves per second, on a fixed schedule
+FLOOD_WAIT = 25  # seconds each of the flood's long-polls asks to wait
 PER_ADDRESS = 100  # EVENTS_MAX_WAITERS_PER_ADDRESS's default, per worker
 _CAPS = {k: v for k, v in os.environ.items() if k.startswith("EVENTS_MAX_WAITERS")}  # a control run
 
@@ -117,7 +118,7 @@ def test_a_flood_of_waits_from_one_address_does_not_slow_other_moves(service: Se
 
     idle = mover._new_game()  # nobody moves here: every long-poll on it waits
     after = requests.get(f"{service.base}/games/{idle['id']}", timeout=5).json()["version"]
-    url = f"{service.base}/games/{idle['id']}/events?after={after}&wait=25"
+    url = f"{service.base}/games/{idle['id']}/events?after={after}&wait={FLOOD_WAIT}"
     flood = subprocess.Popen(
         [
             sys.executable,
@@ -150,7 +151,7 @@ def test_a_flood_of_waits_from_one_address_does_not_slow_other_moves(service: Se
         other = requests.Session()
         other.mount("http://", _SourceAdapter(OTHER))
         t = time.perf_counter()
-        r = other.get(url.replace("wait=25", "wait=1"), timeout=10)
+        r = other.get(url.replace(f"wait={FLOOD_WAIT}", "wait=1"), timeout=10)
         other_waited = time.perf_counter() - t
     finally:
         flood.terminate()
@@ -166,14 +167,17 @@ def test_a_flood_of_waits_from_one_address_does_not_slow_other_moves(service: Se
     )
     statuses = quiet["statuses"] + flooded["statuses"]
     assert all(s == 200 for s in statuses), [s for s in statuses if s != 200]
-    # Generous, and relative to the quiet run measured moments before on the same machine:
-    # without the caps moves stall for the whole 25 s wait (p50 ~48 s), far beyond either.
-    assert flooded["p99"] < max(2000, 10 * quiet["p99"]), (quiet["p99"], flooded)
+    # Against the failure, not against a machine's speed: without the caps a move gets a
+    # connection slot only when a held wait ends, so it stalls for the flood's whole wait
+    # (p50 ~48 s). With them, moves are slowed only by the CPU the flood's refused
+    # requests take; on a loaded 2-core CI machine that was p99 10.5 s, so the bound sits
+    # below one wait, not at a multiple of the quiet run.
+    assert flooded["p99"] < 0.8 * FLOOD_WAIT * 1000, (quiet["p99"], flooded)
     assert held <= 2 * PER_ADDRESS + 20, last  # the rest were refused, not parked
     assert final_stats.get("429", 0) >= CLIENTS - 2 * PER_ADDRESS
     assert not {k for k in final_stats if k.startswith("5")}, final_stats  # no 5xx at all
     assert r.status_code == 200 and r.json()["events"] == []
-    assert 0.9 < other_waited < 5
+    assert 0.9 < other_waited < 0.8 * FLOOD_WAIT  # waited its second; no held slot
 
 
 class _SourceAdapter(requests.adapters.HTTPAdapter):
