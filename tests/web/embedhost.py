@@ -1,7 +1,9 @@
-"""The host pages of the embed tests (issue 44): Manhattan under gunicorn with an API key
-whose ``frame_origins`` allow one host page, that host page served from another origin
+"""The host pages of the embed tests (issue 44): a game's service under gunicorn
+(``hosted``; the ``platform`` fixture: Manhattan) with an API key whose
+``frame_origins`` allow one host page, that host page served from another origin
 (another port) by a small HTTP server and mounting a seat with ``/embed.js``, and a
-second host on a third port that the key allows nothing (``platform``, one per module).
+second host on a third port that the key allows nothing (one of each per module).
+``Platform.play`` moves both seats through the API until a view's test holds.
 
 A host page's ``mode`` (a query parameter): ``mount`` (``BoardgamesEmbed.mount``, every
 callback's message kept in ``window.got``; every message event in ``window.raw``),
@@ -15,7 +17,7 @@ from __future__ import annotations
 import random
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -139,14 +141,18 @@ class Platform:
         assert r.status_code == 201, r.text
         return str(r.json()["url"])
 
-    def finish(self, game_id: str, who: str, bob: str) -> None:
-        """Every move to the end through the API, for both seats."""
+    def play(
+        self, game_id: str, who: str, bob: str, until: Callable[[dict[str, Any]], bool]
+    ) -> dict[str, Any]:
+        """Moves through the API for both seats (chosen at random) until ``until`` holds
+        for seat 0's view of the game, or it ends; that view."""
         rng = random.Random(3)
         seats = {0: self.as_player(who), 1: {"Authorization": f"Bearer {bob}"}}
         for _ in range(2000):
-            view = requests.get(f"{self.base}/games/{game_id}", timeout=10).json()
-            if view["status"] != "running":
-                return
+            read = requests.get(f"{self.base}/games/{game_id}", headers=seats[0], timeout=10)
+            view: dict[str, Any] = read.json()
+            if until(view) or view["status"] != "running":
+                return view
             headers = seats[view["to_act"][0]]
             moves = requests.get(
                 f"{self.base}/games/{game_id}/legal-moves", headers=headers, timeout=10
@@ -155,11 +161,18 @@ class Platform:
                 f"{self.base}/games/{game_id}/moves", json=rng.choice(moves), headers=headers
             )
             assert r.status_code in (200, 409), r.text
-        raise AssertionError("the game never ended")
+        raise AssertionError("the game never got there")
+
+    def finish(self, game_id: str, who: str, bob: str) -> None:
+        """Every move to the end through the API, for both seats."""
+        view = self.play(game_id, who, bob, until=lambda view: view["status"] != "running")
+        assert view["status"] != "running"
 
 
-@pytest.fixture(scope="module")
-def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
+def hosted(
+    game: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Platform]:
+    """``game``'s service under gunicorn for a platform, and its two host pages."""
     keys = Path(tmp_path_factory.mktemp("embed")) / "keys.json"
     allowed, other = Host(), Host()
     key, _ = admin.add(keys, "acme", 0, 0, [allowed.origin])
@@ -170,12 +183,18 @@ def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         "EMBED_SECRET": SECRET,
         "EMBED_SESSION_SECONDS": "65",
     }
-    for served in serve("manhattan", redis_url, env_extra=env):
+    for served in serve(game, redis_url, env_extra=env):
         for host in (allowed, other):
             host.page = HOST_PAGE.replace("SERVICE", served).encode()
         yield Platform(served, key, allowed, other)
     allowed.server.shutdown()
     other.server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def platform(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Platform]:
+    """Manhattan for a platform (:func:`hosted`)."""
+    yield from hosted("manhattan", redis_url, tmp_path_factory)
 
 
 def embed_frame(page: Page) -> Frame:
