@@ -19,6 +19,9 @@ export interface EmbedReady extends EmbedMessageBase {
   version: number;
 }
 
+/** A turn of the user's seat starts: it is to act and was not, or is again after its
+ * own move (Wind City: an insurance answer, then the seat's own turn), as the
+ * `your_turn` of a player's webhook. */
 export interface EmbedYourTurn extends EmbedMessageBase {
   type: "your_turn";
   version: number;

@@ -6,7 +6,8 @@ port), and a second host on a third port that the key allows nothing
 The flow (ready, your_turn, moved, game_over in order), links used twice, expired or
 aimed at another game, the session's reach, framing (CSP) and messages of a disallowed
 origin, the lobby never framed, a spectator's embed that never shows a hand, and the
-example platform. Looks (theme, sizes, languages): test_embed_looks_web.py.
+example platform. Looks (theme, sizes, languages): test_embed_looks_web.py; Wind City:
+test_embed_windcity_web.py.
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ class EmbedPage extends GamePage {
     this.player = null; // never a key this browser may hold for the service's own pages
     this.record = session.mode === "watch" ? null : { token: session.credential };
     this.reported = { ready: false, version: null, game: null, turn: false, over: false };
+    this.moveSent = false; // a move of the seat on its way (send), until the render after it
   }
 
   /** The session reads and acts, a watching one too (an anonymous read is refused by a
@@ -86,8 +87,16 @@ class EmbedPage extends GamePage {
    * (`error` when it has none: no answer). The page's own hints (why a lot cannot be
    * built on, whose turn it is) are the player's alone. */
   fail(error) {
+    this.moveSent = false; // (a move refused, or its answer lost: no turn of ours restarts)
     super.fail(error);
     post("error", { code: error.code || "error", message: error.message });
+  }
+
+  /** The seat's move: once it went through, a turn of ours starts again if the seat is
+   * still to act (report). */
+  send(move) {
+    if (!this.busy) this.moveSent = true;
+    return super.send(move);
   }
 
   render() {
@@ -98,8 +107,9 @@ class EmbedPage extends GamePage {
 
   /**
    * ready (once), moved (each newer version whose game differs: its status, who acts or
-   * its state; not a hint counted or a seat taken), your_turn (each time it becomes
-   * ours), game_over (once, with the public result).
+   * its state; not a hint counted or a seat taken), your_turn (each time a turn of ours
+   * starts: we are to act and were not, or are again after our move, as the service's
+   * your_turn of a player's webhook), game_over (once, with the public result).
    */
   report() {
     const v = this.view;
@@ -114,7 +124,9 @@ class EmbedPage extends GamePage {
       seen.version = v.version;
       seen.game = game;
     }
-    if (this.myTurn && !this.busy && !seen.turn) post("your_turn", { version: v.version });
+    const again = this.moveSent && !this.busy; // (the render after our move went through)
+    if (this.myTurn && !this.busy && (!seen.turn || again)) post("your_turn", { version: v.version });
+    if (!this.busy) this.moveSent = false;
     seen.turn = this.myTurn;
     if (v.status === "finished" && !seen.over && this.score && this.score.status === "finished") {
       seen.over = true;
