@@ -266,23 +266,39 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not entries:
         print(_("no keys in {path}", path=path))
-    for e in entries:
-        state = _("revoked") if e.get("revoked") else _("active")
-        per_hour = e.get("games_per_hour") or _("unlimited")
-        live = e.get("max_live_games") or _("unlimited")
-        if e.get("roles"):
-            state = f"{state} [{','.join(e['roles'])}]"
-        line = _(
-            "{id}  {name} {state} games/hour: {per_hour} live games: {live} created {created}",
-            id=e["id"],
-            name=_pad(e["name"], 20),
-            state=_pad(state, 8),
-            per_hour=_pad(per_hour, 10),
-            live=_pad(live, 10),
-            created=words.when(e.get("created_at")) or "?",
-        )
+    for line in _table(entries):
         print(line)
     return 0
+
+
+def _table(entries: list[dict[str, Any]]) -> list[str]:
+    """One line a key, its columns as wide as their widest cell (at least 8; a Japanese
+    character takes two) and its frame origins last (``none``: no page may frame it)."""
+    rows = []
+    for e in entries:
+        state = _("revoked") if e.get("revoked") else _("active")
+        if e.get("roles"):
+            state = f"{state} [{','.join(e['roles'])}]"
+        rows.append(
+            {
+                "id": e["id"],
+                "name": e["name"],
+                "state": state,
+                "per_hour": e.get("games_per_hour") or _("unlimited"),
+                "live": e.get("max_live_games") or _("unlimited"),
+                "created": words.when(e.get("created_at")) or "?",
+            }
+        )
+    widths = {k: max([8, *(cell_len(str(r[k])) for r in rows)]) for k in rows[0]} if rows else {}
+    return [
+        _(
+            "{id}  {name} {state} games/hour: {per_hour} live games: {live} created {created}"
+            " frame origins: {origins}",
+            **{k: _pad(v, widths[k]) for k, v in row.items()},
+            origins=" ".join(e.get("frame_origins") or ()) or _("none"),
+        )
+        for row, e in zip(rows, entries, strict=True)
+    ]
 
 
 def _run_set_frame_origins(path: Path, args: argparse.Namespace) -> int:
