@@ -205,13 +205,16 @@ class ChatReader:
         self.hidden = hidden_of(mutes, self.blocked)
 
     def present(self, message: Message) -> dict[str, Any]:
-        """A stored message as this reader reads it: its version no later than the cut
-        (a delayed spectator's own message, answered as it is sent, tells no later one)."""
+        """A stored message as this reader reads it. A delayed spectator's own message,
+        answered as it is sent, is ahead of its cut: it tells no later version than the
+        cut, and no id (an id is ``<version>-<n>``, the live version), until the stream
+        brings it at its place."""
         deleted = bool(message.get("deleted"))
         code = None if deleted else message.get("phrase")
         known = BY_CODE.get(code) if code else None
+        ahead = self.cut is not None and message["version"] > self.cut
         body = {
-            "id": message["id"],
+            "id": None if ahead else message["id"],
             "channel": message["channel"],
             "seat": message.get("seat"),
             "player": message.get("player"),
@@ -220,9 +223,7 @@ class ChatReader:
             "phrase": code,
             "phrase_text": None if known is None else self.translate(known.text),
             "at": message["at"],
-            "version": message["version"]
-            if self.cut is None
-            else min(message["version"], self.cut),
+            "version": self.cut if ahead else message["version"],
             "deleted": deleted,
         }
         return erased.scrub(body, self.erased)  # type: ignore[no-any-return]

@@ -170,8 +170,19 @@ def test_a_delayed_spectators_own_message_tells_no_later_version(make_app):
     assert seen < live  # (behind: the check below can fail)
     said = say(client, game_id, key, text="hello from the stands")
     assert said["version"] == seen
+    assert said["id"] is None  # an id is "<version>-<n>": the live version
+    page = client.get(f"/games/{game_id}/chat", headers=auth(key)).get_json()
+    assert page["messages"] == [] and int(page["last_id"].partition("-")[0]) <= seen
     # a seat's message, read by that seat, keeps its version
     assert say(client, game_id, tokens[0], text="hi")["version"] == live
+    # once its delayed position passes them, they come with their ids, in order
+    _play_one(client, game_id, tokens)
+    _play_one(client, game_id, tokens)
+    later = client.get(f"/games/{game_id}/chat", headers=auth(key)).get_json()["messages"]
+    assert [(m["text"], m["id"].partition("-")[0]) for m in later] == [
+        ("hello from the stands", str(live)),
+        ("hi", str(live)),
+    ]
 
 
 def test_under_gunicorn_an_sse_stream_gets_a_message_as_it_is_said(live_manhattan):

@@ -7,7 +7,8 @@
 - on a phone (390 px) the chat is a bottom sheet behind a button that counts the unread
   messages; on a laptop (1280 px) a panel beside the board;
 - muting a seat hides its messages (those already there and those to come, after a
-  reload too), and not the others'.
+  reload too), and not the others';
+- a delayed spectator's own message shows once: at once, and again only at its place.
 """
 
 from __future__ import annotations
@@ -280,6 +281,36 @@ def test_spectators_talk_among_themselves_while_the_game_runs(
     seat.reload()
     shown(seat, 2)
     assert seat.locator("#chat-list .chat-msg[data-channel=spectators]").count() == 0
+
+
+def test_a_delayed_spectators_own_message_shows_once(live_manhattan: str, open_page) -> None:
+    """The answer to a delayed spectator's message has no id (it would tell the live
+    version): the page shows it last at once, and once only when the stream brings it."""
+    game = ApiGame.create(
+        "manhattan", live_manhattan, ["Ann", "Bob"], seed=50, spectator_delay=1, spectator_chat=True
+    )
+    eve = post(live_manhattan, "/players", {"name": "Eve"})
+    watcher = open_page(viewport=DESKTOP)
+    watcher.goto(f"{live_manhattan}/play/config.json")
+    watcher.evaluate(
+        "r => localStorage.setItem('boardgames:player', JSON.stringify(r))",
+        {"id": eve["id"], "name": eve["name"], "key": eve["key"]},
+    )
+    game.step()
+    game.step()
+    watcher.goto(f"{live_manhattan}/play?game={game.id}")  # Eve's player key, no seat
+    watcher.wait_for_selector("body[data-chat=ready]")
+    watcher.fill("#chat-text", "from the stands")
+    watcher.click("#chat-send")
+    shown(watcher, 1)
+    assert watcher.locator("#chat-list .chat-msg").get_attribute("data-id") == ""
+    game.step()
+    game.step()  # the delayed position passes the message: the stream brings it, with its id
+    watcher.wait_for_function(
+        "() => document.querySelector('#chat-list .chat-msg').dataset.id !== ''"
+    )
+    shown(watcher, 1)
+    assert bodies(watcher) == ["from the stands"]
 
 
 def test_a_players_only_table_is_followed_with_the_seats_token(

@@ -32,6 +32,7 @@ export class Chat {
   constructor(page) {
     this.page = page;
     this.messages = new Map(); // id -> message
+    this.pending = []; // our messages answered without an id (a delayed spectator's), until the stream brings them
     this.muted = new Set(storedMutes(page.id)); // sender keys (senderKey)
     this.blocked = new Set(); // player ids blocked from this page
     this.phrases = []; // [{code, text}] in the page's language
@@ -153,7 +154,12 @@ export class Chat {
   }
 
   add(message, live) {
-    if (!message || !message.id) return;
+    if (!message) return;
+    if (!message.id) { // ahead of what we may see: shown last until it comes at its place
+      if (this.mine(message)) this.pending.push(message);
+      return;
+    }
+    if (this.mine(message)) this.pending = this.pending.filter((m) => m.at !== message.at);
     const known = this.messages.has(message.id);
     this.messages.set(message.id, message); // a second copy replaces the first (a deletion)
     if (live && !known && !this.mine(message) && !this.hidden(message) && !this.open && this.sheet()) this.unread += 1;
@@ -184,7 +190,8 @@ export class Chat {
 
   /** The messages to show, oldest first. */
   shown() {
-    return [...this.messages.values()].filter((m) => !this.hidden(m)).sort((a, b) => compareIds(a.id, b.id));
+    const known = [...this.messages.values()].filter((m) => !this.hidden(m)).sort((a, b) => compareIds(a.id, b.id));
+    return [...known, ...this.pending];
   }
 
   /** The name to show for a sender: the seat's current name when it has one. */

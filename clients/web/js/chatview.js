@@ -112,7 +112,7 @@ export class ChatView {
     const chat = this.chat;
     const mine = chat.mine(m);
     const open = chat.menu === m.id;
-    return h("li", { class: `chat-msg${mine ? " mine" : ""}`, dataset: { id: m.id, seat: m.seat ?? "", channel: m.channel || "players" } },
+    return h("li", { class: `chat-msg${mine ? " mine" : ""}`, dataset: { id: m.id ?? "", seat: m.seat ?? "", channel: m.channel || "players" } },
       h("div", { class: "chat-meta" }, this.sender(m),
         m.at ? h("time", { class: "chat-time", datetime: new Date(m.at).toISOString() }, clockTime(new Date(m.at))) : null,
         mine || m.deleted ? null : h("button", {

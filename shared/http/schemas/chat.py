@@ -83,8 +83,13 @@ class ChatQuerySchema(WatchQuerySchema):
 
 class ChatMessageSchema(Schema):
     id = fields.String(
-        **REQ,
-        metadata={"description": "`<version>-<2^32 + j>`: sorts among the game's event ids."},
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "`<version>-<2^32 + j>`: sorts among the game's event ids. Null"
+            " only in the answer to a delayed spectator's own message (its id would tell the"
+            " live version): the stream brings it, with its id, at the delayed position."
+        },
     )
     channel = fields.String(**REQ, metadata={"enum": list(CHANNELS)})
     seat = fields.Integer(
