@@ -13,12 +13,11 @@ once even if two workers ever finished the same game.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import secrets
 import socket
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as Pending
 from typing import Any
 
@@ -27,6 +26,7 @@ from shared.bots import analysis
 from shared.games import FINISHED, Games
 from shared.games.errors import NotFound
 from shared.usecases import analysis as usecase
+from shared.worker.pools import process_pool
 
 log = logging.getLogger("shared.worker.analysing")
 BATCH = 10
@@ -53,10 +53,7 @@ class Analyst:
         self.lease_ms = int(float(settings["ANALYSIS_LEASE_SECONDS"]) * 1000)
         self.token = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         processes = int(settings["WORKER_ANALYSIS_PROCESSES"])
-        context = multiprocessing.get_context("spawn")
-        self.pool = (
-            ProcessPoolExecutor(1, mp_context=context, initializer=_nice) if processes else None
-        )
+        self.pool = process_pool(min(processes, 1), _nice)
         self.analysed = 0
 
     def tick(self) -> int:

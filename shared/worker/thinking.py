@@ -15,14 +15,14 @@ imports shared.bots, shared.engine, shared.registry, and shared.games for the
 
 from __future__ import annotations
 
-import multiprocessing
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import Any
 
 from shared import bots, registry
 from shared.engine import Engine, Move, State
 from shared.usecases.autoplay import Thinking
+from shared.worker.pools import process_pool
 
 
 def _decide(game: str, state: State, seat: int, level: str, seed: int) -> Move:
@@ -43,8 +43,7 @@ class Thinker:
     MAX_PENDING = 10_000  # decisions nobody came back for are dropped past this
 
     def __init__(self, processes: int) -> None:
-        context = multiprocessing.get_context("spawn")  # (the worker runs threads)
-        self.pool = ProcessPoolExecutor(processes, mp_context=context) if processes else None
+        self.pool = process_pool(processes)
         self.slots = max(1, processes)
         self.pending: dict[Key, Future[Move]] = {}  # in the pool, or made
         self.queued: dict[str, deque[tuple[Key, tuple[Any, ...]]]] = {}  # by client
