@@ -103,7 +103,7 @@ def test_the_estimate_is_what_the_board_scores() -> None:
 
 
 def test_the_estimate_counts_the_buildings_still_open_to_take() -> None:
-    """Mid-round, a building another seat could still take with a piece it has selected
+    """Heads-up, mid-round, a building another seat could still take with a piece it has selected
     (its floors there plus the piece at least the owner's) moves ``CONTEST`` of a point
     from its owner to that seat, at most a point per piece left; a building out of reach
     of every selected piece, or with no piece left, moves nothing."""
@@ -121,6 +121,10 @@ def test_the_estimate_counts_the_buildings_still_open_to_take() -> None:
     assert MANHATTAN.estimate(state) == [7.0 - 0.4, 0.0 + 0.4]
     state["selected"] = [[4], []]  # seat 0 holds a piece: seat 1 owns nothing to take
     assert MANHATTAN.estimate(state) == [7.0, 0.0]
+    # Four seats: the board alone (the count did not pay there)
+    four = MANHATTAN.fork(MANHATTAN.setup(4, {}, 1))
+    four.update(board=board, phase="build", selected=[[], [2], [4], [1]])
+    assert MANHATTAN.estimate(four) == [7.0, 0.0, 0.0, 0.0]
 
 
 def test_a_smooth_reward_orders_by_the_lead() -> None:

@@ -107,8 +107,9 @@ def view(state: ManhattanState, seat: int | None) -> dict[str, Any]:
 def estimate(state: ManhattanState) -> list[float] | None:
     """Each seat's points if the board were scored now, with the round's promotion card
     (``fake_news`` scores nothing itself: the card it would score is hidden), give or
-    take the buildings the seats may still take back this round (:func:`_contest`);
-    ``None`` once over. Public: the board and the pieces selected, never a hand."""
+    take, heads-up, the buildings the seats may still take back this round
+    (:func:`_contest`); ``None`` once over. Public: the board and the pieces selected,
+    never a hand."""
     if state["phase"] == "over":
         return None
     revealed = state["promos_revealed"]
@@ -116,7 +117,8 @@ def estimate(state: ManhattanState) -> list[float] | None:
     board, n = state["board"], state["num_players"]
     categories = score_round(board, n, promo).values()
     points = [float(sum(points)) for points in zip(*categories, strict=True)]
-    _contest(board, state["selected"], points)
+    if n == 2:  # heads-up only: measured (docs/bots.md, "Issue 42, fourth round")
+        _contest(board, state["selected"], points)
     return points
 
 
