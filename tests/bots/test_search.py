@@ -108,7 +108,7 @@ def test_the_estimate_counts_the_buildings_still_open_to_take() -> None:
     from its owner to that seat, at most a point per piece left; a building out of reach
     of every selected piece, or with no piece left, moves nothing."""
     state = MANHATTAN.fork(MANHATTAN.setup(2, {}, 1))
-    board = [[] for _ in state["board"]]
+    board: list[list[int]] = [[] for _ in state["board"]]
     board[0] = [2]  # seat 0's 2 floors: seat 1 takes it with a 2
     board[1] = [3]  # seat 0's 3 floors: out of reach of a 2
     board[9] = [11, 2]  # seat 0 on seat 1's floor: seat 1 takes it with a 1 (1 + 1 >= 2)
