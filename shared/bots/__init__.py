@@ -51,9 +51,8 @@ def _plans(ms: float, manhattan: int, windcity: int, width: int, sampled: int) -
     """A search level at a time cap of ``ms`` and at most ``manhattan``/``windcity``
     iterations (about that cap's CPU on an idle core): Manhattan, information-set MCTS
     whose playouts are greedy's own replies (among every listed move) for 5 moves, then
-    cut and judged by the board as if scored now (heads-up, give or take the buildings
-    still open to the pieces selected: ``Engine.estimate``), 2.5 times (this round's
-    scoring and the rounds to come), or at the round's end if it comes first;
+    cut and judged by the board as if scored now (``Engine.estimate``, 2.5 times: this
+    round's scoring and the rounds to come), or at the round's end if it comes first;
     Wind City, sequential halving with guided playouts 24 moves ahead (the smooth score
     lead)."""
     base = Plan(windcity, ms, width, sampled, guided=True, k=4)

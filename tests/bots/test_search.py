@@ -102,31 +102,6 @@ def test_the_estimate_is_what_the_board_scores() -> None:
     assert WINDCITY.estimate(_midgame(WINDCITY, 3, 2, 10)) is None
 
 
-def test_the_estimate_counts_the_buildings_still_open_to_take() -> None:
-    """Heads-up, mid-round, a building another seat could still take with a piece it has selected
-    (its floors there plus the piece at least the owner's) moves ``CONTEST`` of a point
-    from its owner to that seat, at most a point per piece left; a building out of reach
-    of every selected piece, or with no piece left, moves nothing."""
-    state = MANHATTAN.fork(MANHATTAN.setup(2, {}, 1))
-    board: list[list[int]] = [[] for _ in state["board"]]
-    board[0] = [2]  # seat 0's 2 floors: seat 1 takes it with a 2
-    board[1] = [3]  # seat 0's 3 floors: out of reach of a 2
-    board[9] = [11, 2]  # seat 0 on seat 1's floor: seat 1 takes it with a 1 (1 + 1 >= 2)
-    state.update(board=board, phase="build", selected=[[], [2]])
-    # 3 buildings and 2 majorities, no tallest (a tie); 2 buildings open to seat 1
-    assert MANHATTAN.estimate(state) == [7.0 - 0.8, 0.0 + 0.8]
-    state["selected"] = [[], [2, 2]]
-    assert MANHATTAN.estimate(state) == [7.0 - 0.8, 0.0 + 0.8]  # 2 open: 0.4 each
-    state["selected"] = [[], [1]]
-    assert MANHATTAN.estimate(state) == [7.0 - 0.4, 0.0 + 0.4]
-    state["selected"] = [[4], []]  # seat 0 holds a piece: seat 1 owns nothing to take
-    assert MANHATTAN.estimate(state) == [7.0, 0.0]
-    # Four seats: the board alone (the count did not pay there)
-    four = MANHATTAN.fork(MANHATTAN.setup(4, {}, 1))
-    four.update(board=board, phase="build", selected=[[], [2], [4], [1]])
-    assert MANHATTAN.estimate(four) == [7.0, 0.0, 0.0, 0.0]
-
-
 def test_a_smooth_reward_orders_by_the_lead() -> None:
     state = _midgame(WINDCITY, 3, 2, 40)
     totals = score_totals(WINDCITY.score(state))

@@ -106,67 +106,14 @@ def view(state: ManhattanState, seat: int | None) -> dict[str, Any]:
 
 def estimate(state: ManhattanState) -> list[float] | None:
     """Each seat's points if the board were scored now, with the round's promotion card
-    (``fake_news`` scores nothing itself: the card it would score is hidden), give or
-    take, heads-up, the buildings the seats may still take back this round
-    (:func:`_contest`); ``None`` once over. Public: the board and the pieces selected,
-    never a hand."""
+    (``fake_news`` scores nothing itself: the card it would score is hidden); ``None``
+    once over."""
     if state["phase"] == "over":
         return None
     revealed = state["promos_revealed"]
     promo = revealed[-1] if state["options"]["promo_cards"] and revealed else None
-    board, n = state["board"], state["num_players"]
-    categories = score_round(board, n, promo).values()
-    points = [float(sum(points)) for points in zip(*categories, strict=True)]
-    if n == 2:  # heads-up only: measured (docs/bots.md, "Issue 42, fourth round")
-        _contest(board, state["selected"], points)
-    return points
-
-
-CONTEST = 0.4
-"""The chance that a seat holds a card for a given lot: 4 cards of 9 lots, about
-1 - (8/9)^4 (the hands are hidden: the same for every seat and building)."""
-
-
-def _contest(board: list[list[int]], selected: list[list[int]], points: list[float]) -> None:
-    """The buildings the other seats could still take this round (public: the board and
-    the pieces selected, not yet placed). A seat holding a piece big enough for a
-    building (its floors there with the piece at least the owner's) reaches its lot with
-    a card with chance ``CONTEST``; it takes as many as it has pieces left at most, each
-    a point from the owner to it."""
-    n = len(points)
-    takers = [(o, max(sel)) for o, sel in enumerate(selected) if sel]
-    if not takers:
-        return
-    open_ = [[0] * n for _ in range(n)]  # [taker][owner]: buildings the taker could take
-    for building in board:
-        if not building:
-            continue
-        top = building[-1] // 10
-        theirs = 0
-        for p in building:
-            if p // 10 == top:
-                theirs += p % 10
-        for o, big in takers:
-            if o == top:
-                continue
-            if big < theirs:
-                mine = big
-                for p in building:
-                    if p // 10 == o:
-                        mine += p % 10
-                if mine < theirs:
-                    continue
-            open_[o][top] += 1
-    for o, _ in takers:
-        row = open_[o]
-        total = sum(row)
-        if not total:
-            continue
-        share = min(CONTEST * total, len(selected[o])) / total
-        for s in range(n):
-            if row[s]:
-                points[o] += share * row[s]
-                points[s] -= share * row[s]
+    categories = score_round(state["board"], state["num_players"], promo).values()
+    return [float(sum(points)) for points in zip(*categories, strict=True)]
 
 
 def score(state: ManhattanState) -> dict[str, Any]:
