@@ -154,6 +154,24 @@ def test_a_refused_move_tells_the_host_its_code_and_the_pages_hints_tell_it_noth
     assert error["message"] in frame.locator("#alert").text_content()
 
 
+def _refresh_refused(page: Page, times: int | None) -> list[float]:
+    """The session renewals of ``page`` answered 503 problem+json, the first ``times``
+    (``None``: all), the rest passed on; when each was tried (filled as they come)."""
+    refusal = {"type": "about:blank", "title": "Unavailable", "status": 503, "code": "down"}
+    tries: list[float] = []
+
+    def refuse(route: Route) -> None:
+        tries.append(time.monotonic())
+        if times is None or len(tries) <= times:
+            body = json.dumps(refusal)
+            route.fulfill(status=503, content_type="application/problem+json", body=body)
+        else:
+            route.continue_()
+
+    page.context.route("**/embed/session/refresh", refuse)
+    return tries
+
+
 @pytest.mark.slow  # the renewal 5 s in, then its two retries (2 s, 6 s later)
 def test_a_failed_session_refresh_tells_the_host_with_a_code(
     platform: Platform, open_page: Callable
@@ -163,14 +181,7 @@ def test_a_failed_session_refresh_tells_the_host_with_a_code(
     ``error`` with a stable code, once the retries are spent."""
     game_id, who, _ = platform.seated_game()
     page = open_page()
-    refusal = {"type": "about:blank", "title": "Unavailable", "status": 503, "code": "down"}
-    tries: list[float] = []
-
-    def refuse(route: Route) -> None:
-        tries.append(time.monotonic())
-        route.fulfill(status=503, content_type="application/problem+json", body=json.dumps(refusal))
-
-    page.context.route("**/embed/session/refresh", refuse)
+    tries = _refresh_refused(page, times=None)
     page.goto(platform.allowed.url(platform.link(game_id, who)))
     frame = embed_frame(page)
     page.wait_for_function("got.some(m => m.type === 'error')", timeout=30_000)
@@ -188,18 +199,7 @@ def test_a_session_refresh_that_fails_once_is_retried_and_nothing_is_told(
     goes on with the fresh session and the host hears no error."""
     game_id, who, _ = platform.seated_game()
     page = open_page()
-    refusal = {"type": "about:blank", "title": "Unavailable", "status": 503, "code": "down"}
-    tries: list[float] = []
-
-    def blip(route: Route) -> None:
-        tries.append(time.monotonic())
-        if len(tries) == 1:
-            body = json.dumps(refusal)
-            route.fulfill(status=503, content_type="application/problem+json", body=body)
-        else:
-            route.continue_()
-
-    page.context.route("**/embed/session/refresh", blip)
+    tries = _refresh_refused(page, times=1)
     page.goto(platform.allowed.url(platform.link(game_id, who)))
     frame = embed_frame(page)
     credential = frame.evaluate("boardgamesPage.session.credential")
